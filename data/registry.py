@@ -1,0 +1,260 @@
+"""The datasets the app ships, described once: what they hold and how to count them.
+
+    from data.registry import DATASETS, load_dataset, category_counts
+
+    DATASETS["census"].numeric["age"]        # (0, 100): natural clipping bounds
+    load_dataset("census")                   # pandas DataFrame, read once and cached
+    category_counts("census", "occupation")  # counts per category, largest first
+
+Conventions: ``person_id`` names the column identifying a person; ``None`` means each row
+is one person (for ``tips``: one bill = one person), except in a count table
+(``count_column`` set), where each row is a category and its count of rows.
+Numeric bounds are chosen without looking at the data (a DP release must not read its
+clipping bounds from the data); ``dataset_from_frame`` is the exception and says so.
+A user's own table becomes a Dataset with ``dataset_from_frame(frame, name)``; count it with
+``frame_category_counts``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+DATA_DIR = Path(__file__).resolve().parent
+CARDS_DIR = DATA_DIR / "cards"
+
+# A text or integer column with at most this many distinct values is offered as categories.
+MAX_CATEGORIES = 200
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """What a page needs to know about a dataset besides its rows."""
+
+    key: str
+    title: str
+    description: str  # one sentence
+    card: str  # markdown: what it is, how it was made, which published figures it reproduces
+    synthetic: bool
+    person_id: str | None  # column identifying a person; None: one row per person
+    categorical: tuple[str, ...]  # columns that make sense as categories
+    numeric: dict[str, tuple[float, float]] = field(hash=False)  # column -> (lower, upper)
+    count_column: str | None = None  # count tables: the column holding the counts
+
+    @property
+    def is_count_table(self) -> bool:
+        return self.count_column is not None
+
+
+def _card(key: str) -> str:
+    return (CARDS_DIR / f"{key}.md").read_text(encoding="utf-8")
+
+
+DATASETS: dict[str, Dataset] = {
+    "diseases": Dataset(
+        key="diseases",
+        title="Diseases (65 persons)",
+        description="65 persons with one diagnosis each: Diabetes, Hepatitis, Flu or HIV.",
+        card=_card("diseases"),
+        synthetic=True,
+        person_id="person_id",
+        categorical=("disease",),
+        numeric={},
+    ),
+    "census": Dataset(
+        key="census",
+        title="Census (32,561 synthetic persons)",
+        description=(
+            "A synthetic population shaped like the UCI Adult census extract, with its "
+            "published occupation, sex, income and marital-status counts."
+        ),
+        card=_card("census"),
+        synthetic=True,
+        person_id="person_id",
+        categorical=("sex", "marital_status", "occupation", "income", "education_years"),
+        numeric={"age": (0, 100), "education_years": (0, 20), "hours_per_week": (0, 100)},
+    ),
+    "restaurant": Dataset(
+        key="restaurant",
+        title="Restaurant week (2,850 visits)",
+        description=(
+            "A week of restaurant visits by 1,360 visitors, some coming on several days, "
+            "matching the PyDP restaurant demo's published figures."
+        ),
+        card=_card("restaurant"),
+        synthetic=True,
+        person_id="visitor_id",
+        categorical=("day",),
+        numeric={"money_spent": (0, 50), "time_spent": (0, 120)},
+    ),
+    "tips": Dataset(
+        key="tips",
+        title="Restaurant tips (244 real bills)",
+        description="244 real restaurant bills with tip, party size and day, shipped by plotly.",
+        card=_card("tips"),
+        synthetic=False,
+        person_id=None,
+        categorical=("sex", "smoker", "day", "time", "size"),
+        numeric={"total_bill": (0, 60), "tip": (0, 10), "size": (1, 6)},
+    ),
+    "industry_groups": Dataset(
+        key="industry_groups",
+        title="Industry groups (37,080 rows in 119 groups)",
+        description="How many rows of an industry table fall in each of 119 industry groups.",
+        card=_card("industry_groups"),
+        synthetic=False,
+        person_id=None,
+        categorical=("industry_group",),
+        numeric={},
+        count_column="count",
+    ),
+}
+
+
+def _read_csv(name: str) -> Callable[[], pd.DataFrame]:
+    return lambda: pd.read_csv(DATA_DIR / name)
+
+
+def _read_tips() -> pd.DataFrame:
+    from plotly.express import data  # lazy: the registry must not import plotly up front
+
+    return data.tips()
+
+
+_LOADERS: dict[str, Callable[[], pd.DataFrame]] = {
+    "diseases": _read_csv("diseases.csv"),
+    "census": _read_csv("census.csv"),
+    "restaurant": _read_csv("restaurant_week.csv"),
+    "tips": _read_tips,
+    "industry_groups": _read_csv("industry_groups.csv"),
+}
+
+
+def get_dataset(key: str) -> Dataset:
+    """The Dataset for ``key``; ValueError naming the valid keys otherwise."""
+    try:
+        return DATASETS[key]
+    except (KeyError, TypeError):
+        choices = ", ".join(sorted(DATASETS))
+        raise ValueError(f"Unknown dataset {key!r}. Choose one of: {choices}.") from None
+
+
+@functools.cache
+def _load_cached(key: str) -> pd.DataFrame:
+    return _LOADERS[key]()
+
+
+def load_dataset(key: str) -> pd.DataFrame:
+    """The rows of dataset ``key``, read once and cached.
+
+    Returns a shallow copy of the cached frame: under pandas copy-on-write, changing it
+    (even adding a column) never alters the cache, and the copy costs no data.
+    """
+    get_dataset(key)
+    return _load_cached(key).copy(deep=False)
+
+
+def frame_category_counts(
+    frame: pd.DataFrame, column: str, count_column: str | None = None
+) -> pd.Series:
+    """Rows per category of ``column`` (or the sum of ``count_column`` per category).
+
+    Missing values are left out. Sorted by count, largest first; ties by category.
+    """
+    if column not in frame.columns:
+        raise ValueError(f"There is no column {column!r} in this dataset.")
+    if count_column is None:
+        counts = frame[column].value_counts(dropna=True)
+    else:
+        counts = frame.groupby(column, dropna=True)[count_column].sum()
+    counts = counts.sort_index().sort_values(ascending=False, kind="stable").astype("int64")
+    counts.name = "count"
+    counts.index.name = column
+    return counts
+
+
+def category_counts(key: str, column: str) -> pd.Series:
+    """Counts per category of ``column`` in dataset ``key`` (see frame_category_counts)."""
+    dataset = get_dataset(key)
+    if column not in dataset.categorical:
+        offered = ", ".join(dataset.categorical) or "none"
+        raise ValueError(
+            f"{column!r} is not a category column of {dataset.title}. Category columns: {offered}."
+        )
+    return frame_category_counts(load_dataset(key), column, dataset.count_column)
+
+
+def _nice_bound(value: float, up: bool) -> float:
+    """Round outward to two significant digits: 50.81 -> 51, 118 -> 120, -3.2 -> -3.3."""
+    if value == 0 or not math.isfinite(value):
+        return 0.0
+    step = 10.0 ** (math.floor(math.log10(abs(value))) - 1)
+    rounded = (math.ceil if up else math.floor)(value / step) * step
+    return float(round(rounded, 10))
+
+
+def dataset_from_frame(
+    frame: pd.DataFrame,
+    name: str,
+    *,
+    person_id: str | None = None,
+    count_column: str | None = None,
+) -> Dataset:
+    """Describe a user's own table (e.g. an uploaded CSV) as a Dataset.
+
+    Text, boolean and category columns, and integer columns with at most MAX_CATEGORIES
+    values, are categorical; number columns are numeric with bounds read from the data and
+    rounded outward (the card warns that a real release must fix bounds in advance).
+    Raises ValueError for an empty table or one with no usable column.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError("Expected a table (pandas DataFrame) of rows and columns.")
+    if frame.empty:
+        raise ValueError("The table is empty: it needs at least one row and one column.")
+    label = str(name).strip() or "My data"
+    for role, column in (("person id", person_id), ("count", count_column)):
+        if column is not None and column not in frame.columns:
+            raise ValueError(f"The {role} column {column!r} is not in the table.")
+    categorical: list[str] = []
+    numeric: dict[str, tuple[float, float]] = {}
+    for column in frame.columns:
+        values = frame[column].dropna()
+        if column in (person_id, count_column) or values.empty:
+            continue
+        is_number = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        few_values = values.nunique() <= MAX_CATEGORIES
+        if few_values and (not is_number or pd.api.types.is_integer_dtype(values)):
+            categorical.append(str(column))
+        if is_number:
+            lower = _nice_bound(min(float(values.min()), 0.0), up=False)
+            upper = _nice_bound(float(values.max()), up=True)
+            numeric[str(column)] = (lower, upper if upper > lower else lower + 1.0)
+    if not categorical and not numeric:
+        raise ValueError(
+            "No usable column: a column needs numbers or at most "
+            f"{MAX_CATEGORIES} distinct text values, and not only missing values."
+        )
+    rows = f"{int(frame[count_column].sum()):,}" if count_column else f"{len(frame):,}"
+    card = (
+        f"# {label}\n\nYour own table: {rows} rows, {frame.shape[1]} columns.\n\n"
+        "The numeric bounds offered were read from the data itself. That is fine for "
+        "exploring, but a real differentially private release must fix its bounds without "
+        "looking at the data, since the bounds themselves reveal something.\n"
+    )
+    return Dataset(
+        key=re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "my_data",
+        title=label,
+        description=f"Your own table with {rows} rows.",
+        card=card,
+        synthetic=False,
+        person_id=person_id,
+        categorical=tuple(categorical),
+        numeric=numeric,
+        count_column=count_column,
+    )
