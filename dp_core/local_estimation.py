@@ -1,0 +1,173 @@
+"""Debiasing counts reported under local differential privacy, with exact error facts.
+
+Every local protocol here (yes/no randomized response, k-ary randomized response, unary
+encoding) has the same shape: a person who holds value v reports "v" (or sets bit v) with
+probability p, and a person who does not hold v does so with probability q < p. The reported
+count of v is then C = Binomial(n_v, p) + Binomial(n - n_v, q), and
+    estimate = (C - n q) / (p - q)
+is unbiased for the true count n_v, with exact variance
+    Var = (n_v p (1 - p) + (n - n_v) q (1 - q)) / (p - q)^2
+(Wang, Blocki, Li, Jha 2017, "Locally differentially private protocols for frequency
+estimation", USENIX Security, Sec. 3 and Prop. 1). All quantities are in persons (counts).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import signal, stats
+
+from dp_core.validation import check_positive_int, check_probability
+
+__all__ = [
+    "check_category_codes",
+    "check_category_counts",
+    "check_report_probabilities",
+    "debiased_count",
+    "estimate_distribution",
+    "estimate_interval",
+    "estimate_variance",
+    "expected_abs_error",
+    "minimum_respondents",
+]
+
+_TAIL_SDS = 12.0  # binomial pmf mass beyond 12 standard deviations is below 1e-30
+
+
+def check_report_probabilities(p: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """p, q in [0, 1] with p > q (element-wise); returns them as float arrays."""
+    p_arr = np.asarray(p, dtype=float)
+    q_arr = np.asarray(q, dtype=float)
+    for name, arr in (("p", p_arr), ("q", q_arr)):
+        if np.any(np.isnan(arr)) or np.any((arr < 0) | (arr > 1)):
+            raise ValueError(f"{name} must be a probability between 0 and 1 (got {arr}).")
+    if np.any(p_arr <= q_arr):
+        raise ValueError(
+            "p (the chance of reporting a value you hold) must be greater than q (the chance "
+            "of reporting one you do not hold); with p <= q the reports say nothing about "
+            f"the truth, or say it backwards (got p = {p_arr}, q = {q_arr})."
+        )
+    return p_arr, q_arr
+
+
+def check_category_codes(values: ArrayLike, k: int) -> tuple[np.ndarray, int]:
+    """Per-person category codes 0..k-1 (k >= 2) as an int array, and k."""
+    k = check_positive_int(k, "the number of categories", minimum=2)
+    codes = np.asarray(values, dtype=np.int64)
+    if codes.size and (codes.min() < 0 or codes.max() >= k):
+        raise ValueError(f"category codes must lie between 0 and {k - 1}.")
+    return codes, k
+
+
+def check_category_counts(true_counts: ArrayLike) -> np.ndarray:
+    """Counts per category: whole numbers >= 0, at least 2 categories, at least 1 person."""
+    counts = np.asarray(true_counts)
+    if counts.ndim != 1 or counts.size < 2:
+        raise ValueError(
+            "frequency estimation needs at least 2 categories: with a single category every "
+            "person holds it and there is nothing to estimate."
+        )
+    if not np.issubdtype(counts.dtype, np.number) or np.any(counts < 0):
+        raise ValueError("counts per category must be whole numbers of at least 0.")
+    if np.any(counts != np.round(counts)) or counts.sum() < 1:
+        raise ValueError("counts per category must be whole numbers adding up to at least 1.")
+    return counts.astype(np.int64)
+
+
+def _check_counts(true_count: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    n_arr = np.asarray(n, dtype=float)
+    c_arr = np.asarray(true_count, dtype=float)
+    if np.any(n_arr < 1):
+        raise ValueError(f"the number of respondents must be at least 1 (got {n_arr}).")
+    if np.any((c_arr < 0) | (c_arr > n_arr)):
+        raise ValueError("a true count must lie between 0 and the number of respondents.")
+    return c_arr, n_arr
+
+
+def debiased_count(count: ArrayLike, n: ArrayLike, p: ArrayLike, q: ArrayLike) -> np.ndarray:
+    """Unbiased estimate (C - n q) / (p - q) of the true count (Wang et al. 2017, Sec. 3).
+
+    For the fair-coin yes/no scheme (p = 3/4, q = 1/4) this is 2 (C - n / 4).
+    The estimate can fall below 0 or above n; it is left unclipped so that it stays unbiased.
+    """
+    p_arr, q_arr = check_report_probabilities(p, q)
+    return (np.asarray(count, dtype=float) - np.asarray(n, dtype=float) * q_arr) / (p_arr - q_arr)
+
+
+def estimate_variance(
+    true_count: ArrayLike, n: ArrayLike, p: ArrayLike, q: ArrayLike
+) -> np.ndarray:
+    """Exact Var of the debiased count: (n_v p(1-p) + (n-n_v) q(1-q)) / (p-q)^2, persons^2.
+
+    Equals Wang et al. 2017, Prop. 1: n q(1-q)/(p-q)^2 + n_v (1-p-q)/(p-q).
+    """
+    p_arr, q_arr = check_report_probabilities(p, q)
+    c_arr, n_arr = _check_counts(true_count, n)
+    reported = c_arr * p_arr * (1 - p_arr) + (n_arr - c_arr) * q_arr * (1 - q_arr)
+    return reported / (p_arr - q_arr) ** 2
+
+
+def estimate_interval(
+    estimate: ArrayLike, n: ArrayLike, p: ArrayLike, q: ArrayLike, confidence: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Normal-approximation interval: estimate +/- z sqrt(Var at the estimate clipped to [0, n]).
+
+    The variance formula is exact; the interval is approximate (central limit theorem), good
+    once a few dozen respondents hold and lack the value.
+    """
+    c = check_probability(confidence, "confidence")
+    n_arr = np.asarray(n, dtype=float)
+    plug_in = np.clip(np.asarray(estimate, dtype=float), 0, n_arr)
+    half = stats.norm.ppf(0.5 + c / 2) * np.sqrt(estimate_variance(plug_in, n_arr, p, q))
+    return np.asarray(estimate, dtype=float) - half, np.asarray(estimate, dtype=float) + half
+
+
+def _binomial_pmf_core(n: int, prob: float) -> tuple[int, np.ndarray]:
+    """(first support point, pmf) of Binomial(n, prob) cut 12 sd from the mean."""
+    mean, sd = n * prob, math.sqrt(n * prob * (1 - prob))
+    lo = max(0, math.floor(mean - _TAIL_SDS * sd) - 1)
+    hi = min(n, math.ceil(mean + _TAIL_SDS * sd) + 1)
+    return lo, stats.binom.pmf(np.arange(lo, hi + 1), n, prob)
+
+
+def estimate_distribution(
+    true_count: int, n: int, p: float, q: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact distribution of the debiased count: (values, probabilities).
+
+    C = Binomial(n_v, p) + Binomial(n - n_v, q) by convolution of the two pmfs; the support is
+    cut where the tails carry less than 1e-30 of mass, so the probabilities sum to 1 - 1e-30.
+    """
+    n = check_positive_int(n, "the number of respondents")
+    n_v = check_positive_int(true_count, "the true count", minimum=0)
+    _check_counts(n_v, n)
+    p_arr, q_arr = check_report_probabilities(p, q)
+    p, q = float(p_arr), float(q_arr)
+    lo_x, pmf_x = _binomial_pmf_core(n_v, p)
+    lo_y, pmf_y = _binomial_pmf_core(n - n_v, q)
+    pmf = np.clip(signal.convolve(pmf_x, pmf_y), 0, None)
+    counts = lo_x + lo_y + np.arange(pmf.size)
+    return (counts - n * q) / (p - q), pmf
+
+
+def expected_abs_error(true_count: int, n: int, p: float, q: float) -> float:
+    """Exact E|estimate - true count| in persons, from :func:`estimate_distribution`."""
+    values, probs = estimate_distribution(true_count, n, p, q)
+    return float(np.sum(probs * np.abs(values - true_count)))
+
+
+def minimum_respondents(
+    p: float, q: float, share_half_width: float = 0.25, confidence: float = 0.95
+) -> int:
+    """Smallest n whose worst-case interval on the estimated share is +/- share_half_width.
+
+    Worst case over the true share: Var(share) <= max(p(1-p), q(1-q)) / (n (p-q)^2), so
+    n >= z^2 max(p(1-p), q(1-q)) / ((p-q)^2 h^2) (normal approximation).
+    """
+    p_arr, q_arr = check_report_probabilities(p, q)
+    h = check_probability(share_half_width, "the half-width of the share")
+    z = stats.norm.ppf(0.5 + check_probability(confidence, "confidence") / 2)
+    worst = max(float(p_arr * (1 - p_arr)), float(q_arr * (1 - q_arr)))
+    return max(1, math.ceil(z**2 * worst / (float(p_arr - q_arr) ** 2 * h**2)))
