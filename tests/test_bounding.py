@@ -1,0 +1,362 @@
+"""dp_core.bounding against the restaurant-week figures, OpenDP and brute-force references."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import opendp.prelude as dp
+import pandas as pd
+import pytest
+
+from data.registry import load_dataset
+from dp_core.bounding import (
+    best_setting,
+    bounded_totals_by_cap,
+    bounded_totals_by_upper,
+    cap_contributions,
+    cap_summary,
+    clip_values,
+    contribution_histogram,
+    contribution_table,
+    error_summary,
+    group_errors,
+    grouped_count_sensitivity,
+    grouped_sum_sensitivity,
+    pre_aggregate,
+)
+
+dp.enable_features("contrib")
+
+DAYS = list(range(1, 8))
+
+
+@pytest.fixture(scope="module")
+def week() -> pd.DataFrame:
+    return load_dataset("restaurant")
+
+
+@pytest.fixture(scope="module")
+def week_table(week):
+    return contribution_table(week, "visitor_id", "day", "money_spent")
+
+
+def random_visits(seed: int, n: int = 400) -> pd.DataFrame:
+    """Persons with several records per group, values with outliers, a shuffled order column."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "person": rng.integers(0, 60, n),
+            "group": rng.choice(["a", "b", "c", "d"], n),
+            "value": rng.exponential(20.0, n).round(1) - 5.0,
+            "when": rng.permutation(n),
+        }
+    )
+
+
+def loop_cap(frame, *, max_per_id=None, max_groups=None, max_per_group=None, order=None):
+    """Row-by-row reference: walk the records in order, keep while under every cap."""
+    rows = frame.sort_values(order, kind="stable") if order else frame
+    per_pair: dict = {}
+    groups_of: dict = {}
+    per_person: dict = {}
+    kept = []
+    for index, person, group in zip(rows.index, rows["person"], rows["group"], strict=True):
+        if max_per_group and per_pair.get((person, group), 0) >= max_per_group:
+            continue
+        per_pair[(person, group)] = per_pair.get((person, group), 0) + 1
+        seen = groups_of.setdefault(person, [])
+        if group not in seen:
+            seen.append(group)
+        if max_groups and seen.index(group) >= max_groups:
+            continue
+        if max_per_id and per_person.get(person, 0) >= max_per_id:
+            continue
+        per_person[person] = per_person.get(person, 0) + 1
+        kept.append(index)
+    return sorted(kept)
+
+
+# --- the restaurant week (shared/README.md) ------------------------------------------------
+
+
+def test_histogram_of_days_per_visitor(week):
+    histogram = contribution_histogram(week, "visitor_id", "day")
+    assert histogram.to_dict() == {1: 440, 2: 507, 3: 281, 4: 109, 5: 21, 6: 2}
+    assert histogram.sum() == 1360
+
+
+def test_capping_days_drops_the_published_visits(week):
+    summary = cap_summary(contribution_histogram(week, "visitor_id", "day")).set_index("cap")
+    assert summary.loc[3, "records_dropped"] == 157
+    assert summary.loc[3, "persons_losing_records"] == 132
+    assert summary.loc[4, "records_dropped"] == 25
+    assert summary.loc[6, "records_dropped"] == 0
+    assert summary.loc[3, "share_records_dropped"] == pytest.approx(157 / 2850)
+
+
+@pytest.mark.parametrize("rng", [None, np.random.default_rng(7)])
+def test_cap_contributions_on_the_week(week, rng):
+    kept = cap_contributions(
+        week, "visitor_id", group_column="day", max_groups_per_id=3, order_column="day", rng=rng
+    )
+    assert len(kept) == 2850 - 157
+    assert kept.groupby("visitor_id")["day"].nunique().max() == 3
+    # same visitors, no visitor lost entirely
+    assert kept["visitor_id"].nunique() == 1360
+
+
+def test_first_days_in_order_keep_the_early_days(week):
+    kept = cap_contributions(week, "visitor_id", 3, order_column="day")
+    per_day = kept.groupby("day").size().reindex(DAYS)
+    assert per_day.iloc[:3].tolist() == [300, 300, 400]  # early days untouched
+    assert per_day.sum() == 2850 - 157
+
+
+def test_true_per_day_figures(week_table):
+    assert week_table.true_totals("count").tolist() == [300, 300, 400, 400, 450, 500, 500]
+    revenue = week_table.true_totals("sum")
+    assert revenue.tolist() == [8678, 8696, 12088, 12079, 13765, 16576, 16500]
+    assert revenue.sum() == 88382
+
+
+def test_clipping_at_50_gives_the_published_revenues(week_table):
+    clipped = bounded_totals_by_upper(week_table, uppers=[50.0], lower=0.0, max_groups=7)
+    assert clipped[:, 0].tolist() == [8642, 8696, 11998, 12054, 13765, 16576, 16500]
+
+
+def test_teaching_sensitivities():
+    assert grouped_sum_sensitivity(0, 50, max_groups=4).l1 == 200  # 4 days x 50
+    assert grouped_sum_sensitivity(0, 50, max_groups=1, max_per_group=4).per_group == 200
+    assert grouped_sum_sensitivity(0, 65, max_groups=4, pre_aggregated=True).per_group == 65
+    assert grouped_sum_sensitivity(0, 65, max_groups=4, max_per_group=3).per_group == 195
+
+
+# --- sensitivities against OpenDP -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bounds", "records"), [((0, 50), 4), ((0, 65), 1), ((-30, 20), 3), ((-80, -10), 2)]
+)
+def test_sum_sensitivity_matches_opendp(bounds, records):
+    """A person's `records` clamped values change OpenDP's bounded sum by map(records)."""
+    clamped_sum = (
+        dp.t.make_clamp(
+            dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance(), bounds=bounds
+        )
+        >> dp.t.then_sum()
+    )
+    ours = grouped_sum_sensitivity(*bounds, max_groups=5, max_per_group=records)
+    assert ours.per_group == clamped_sum.map(records)
+    assert ours.l1 == clamped_sum.map(5 * records)
+    assert ours.l2 == pytest.approx(math.sqrt(5) * clamped_sum.map(records))
+
+
+def test_pre_aggregated_sensitivity_matches_opendp():
+    """One pre-aggregated total per person: d_in = 1 on the per-person totals."""
+    bounded_sum = dp.t.make_sum(
+        dp.vector_domain(dp.atom_domain(bounds=(0, 65))), dp.symmetric_distance()
+    )
+    ours = grouped_sum_sensitivity(0, 65, max_groups=4, max_per_group=9, pre_aggregated=True)
+    assert ours.per_group == bounded_sum.map(1) == 65
+    assert ours.l1 == 4 * 65
+
+
+def test_count_sensitivity_matches_opendp():
+    count = dp.t.make_count(dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance())
+    ours = grouped_count_sensitivity(max_groups=3, max_per_group=2)
+    assert ours.per_group == count.map(2)
+    assert ours.l1 == count.map(6)
+    assert ours.l2 == pytest.approx(math.sqrt(3) * 2)
+
+
+# --- capping against the row-by-row reference ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "caps",
+    [
+        {"max_per_id": 3},
+        {"max_groups": 2},
+        {"max_per_group": 1},
+        {"max_groups": 2, "max_per_group": 2},
+        {"max_groups": 3, "max_per_group": 2, "max_per_id": 4},
+    ],
+)
+def test_first_in_order_matches_a_loop(seed, caps):
+    frame = random_visits(seed)
+    kept = cap_contributions(
+        frame,
+        "person",
+        caps.get("max_per_id"),
+        group_column="group",
+        max_groups_per_id=caps.get("max_groups"),
+        max_per_id_per_group=caps.get("max_per_group"),
+        order_column="when",
+    )
+    assert sorted(kept.index) == loop_cap(frame, order="when", **caps)
+
+
+def test_random_choice_keeps_min_of_records_and_cap():
+    frame = random_visits(3)
+    kept = cap_contributions(frame, "person", 4, rng=np.random.default_rng(0))
+    expected = frame.groupby("person").size().clip(upper=4)
+    assert kept.groupby("person").size().equals(expected)
+
+
+def test_random_groups_are_a_uniform_choice():
+    """A person with groups a (9 records) and b (1 record), cap 1: each group half the time."""
+    frame = pd.DataFrame({"person": [1] * 10, "group": ["a"] * 9 + ["b"]})
+    rng = np.random.default_rng(5)
+    picks = [
+        cap_contributions(frame, "person", group_column="group", max_groups_per_id=1, rng=rng)[
+            "group"
+        ].iloc[0]
+        for _ in range(2000)
+    ]
+    assert abs(picks.count("b") / 2000 - 0.5) < 0.04
+
+
+# --- exact bias -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pre_aggregated", [False, True])
+def test_first_selection_bias_is_the_capped_data(pre_aggregated):
+    frame = random_visits(4)
+    table = contribution_table(frame, "person", "group", "value", order_column="when")
+    caps = np.arange(1, 5)
+    ours = bounded_totals_by_cap(
+        table,
+        "sum",
+        caps=caps,
+        max_per_group=2,
+        lower=-2.0,
+        upper=30.0,
+        pre_aggregate=pre_aggregated,
+        selection="first",
+    )
+    for column, cap in enumerate(caps):
+        kept = cap_contributions(
+            frame,
+            "person",
+            group_column="group",
+            max_groups_per_id=int(cap),
+            max_per_id_per_group=None if pre_aggregated else 2,
+            order_column="when",
+        )
+        if pre_aggregated:
+            totals = pre_aggregate(kept, "person", "group", "value")
+            direct = totals.assign(total=clip_values(totals["total"], -2, 30))
+            direct = direct.groupby("group")["total"].sum()
+        else:
+            direct = kept.assign(value=clip_values(kept["value"], -2, 30))
+            direct = direct.groupby("group")["value"].sum()
+        np.testing.assert_allclose(ours[:, column], direct.reindex(table.groups, fill_value=0))
+
+
+def test_random_selection_bias_is_exact_in_expectation():
+    """The analytic expectation against the mean of many random cappings."""
+    frame = random_visits(5, n=300)
+    table = contribution_table(frame, "person", "group", "value")
+    exact = bounded_totals_by_cap(
+        table, "sum", caps=[2], max_per_group=2, lower=0.0, upper=25.0, selection="random"
+    )[:, 0]
+    rng = np.random.default_rng(11)
+    draws = []
+    for _ in range(400):
+        kept = cap_contributions(
+            frame,
+            "person",
+            group_column="group",
+            max_groups_per_id=2,
+            max_per_id_per_group=2,
+            rng=rng,
+        )
+        clipped = kept.assign(value=clip_values(kept["value"], 0, 25))
+        draws.append(clipped.groupby("group")["value"].sum().reindex(table.groups, fill_value=0))
+    draws = np.array(draws)
+    standard_error = draws.std(axis=0) / math.sqrt(len(draws))
+    assert np.all(np.abs(draws.mean(axis=0) - exact) < 4 * standard_error + 1e-9)
+
+
+def test_upper_bound_sweep_matches_cap_sweep(week_table):
+    uppers = np.array([20.0, 30.0, 45.0, 65.0, 130.0])
+    for pre_aggregated in (False, True):
+        by_upper = bounded_totals_by_upper(
+            week_table, uppers=uppers, lower=0.0, max_groups=3, pre_aggregate=pre_aggregated
+        )
+        for column, upper in enumerate(uppers):
+            by_cap = bounded_totals_by_cap(
+                week_table,
+                "sum",
+                caps=[3],
+                lower=0.0,
+                upper=upper,
+                pre_aggregate=pre_aggregated,
+            )
+            np.testing.assert_allclose(by_upper[:, column], by_cap[:, 0])
+
+
+def test_counts_at_full_cap_are_unbiased(week_table):
+    counts = bounded_totals_by_cap(week_table, "count", caps=[6, 10])
+    np.testing.assert_allclose(counts, week_table.true_totals("count")[:, None] * [1, 1])
+
+
+def test_best_cap_matches_brute_force(week):
+    """Brute force: cap the data for every cap, add the Laplace variance, take the minimum."""
+    table = contribution_table(week, "visitor_id", "day", "money_spent", order_column="day")
+    true = table.true_totals("sum")
+    caps = np.arange(1, 7)
+    total_epsilon = 0.7  # one release of the week; noise scale cap * 50 / total_epsilon
+    noise = np.sqrt(2) * caps * 50 / total_epsilon
+    bounded = bounded_totals_by_cap(table, "sum", caps=caps, lower=0, upper=50, selection="first")
+    best, best_rmse = best_setting(error_summary(true, bounded, noise), caps)
+    brute = []
+    for cap, std in zip(caps, noise, strict=True):
+        kept = cap_contributions(
+            week, "visitor_id", group_column="day", max_groups_per_id=int(cap), order_column="day"
+        )
+        sums = kept["money_spent"].clip(0, 50).groupby(kept["day"]).sum().reindex(DAYS)
+        brute.append(math.sqrt(np.mean((sums.to_numpy() - true) ** 2) + std**2))
+    assert best == caps[int(np.argmin(brute))]
+    assert best_rmse == pytest.approx(min(brute))
+    assert 1 < best < 6  # a real trade-off at this budget
+
+
+def test_group_errors_add_up():
+    errors = group_errors(pd.Index(["x", "y"]), np.array([10.0, 20.0]), [7.0, 20.0], 4.0)
+    assert errors["bias"].tolist() == [-3.0, 0.0]
+    assert errors["rmse"].tolist() == [5.0, 4.0]
+
+
+def test_person_per_row_has_nothing_to_cap():
+    tips = load_dataset("tips")
+    table = contribution_table(tips, None, "day", "total_bill")
+    assert table.max_groups_per_person == 1
+    counts = bounded_totals_by_cap(table, "count", caps=[1])[:, 0]
+    np.testing.assert_array_equal(counts, tips.groupby("day").size().reindex(table.groups))
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+def test_bad_input_gives_readable_errors(week):
+    with pytest.raises(ValueError, match="at least 1"):
+        cap_contributions(week, "visitor_id", 0)
+    with pytest.raises(ValueError, match="lower bound must be below"):
+        grouped_sum_sensitivity(50, 0, max_groups=4)
+    with pytest.raises(ValueError, match="lower bound must be below"):
+        clip_values([1, 2], 5, 5)
+    with pytest.raises(ValueError, match="not numeric"):
+        contribution_table(week, "visitor_id", "day", "time_entered")
+    holes = week.assign(visitor_id=week["visitor_id"].where(week.index % 100 != 0))
+    with pytest.raises(ValueError, match="29 missing value"):
+        cap_contributions(holes, "visitor_id", 3)
+    with pytest.raises(ValueError, match="not in the table"):
+        contribution_histogram(week, "nobody")
+    with pytest.raises(ValueError, match="needs a group column"):
+        cap_contributions(week, "visitor_id", max_groups_per_id=2)
+    table = contribution_table(week, "visitor_id", "day", "money_spent")
+    with pytest.raises(ValueError, match="at least 1"):
+        bounded_totals_by_cap(table, "count", caps=[0, 1])
