@@ -176,10 +176,330 @@ def make_industry_groups() -> pd.DataFrame:
     return pd.DataFrame({"industry_group": names, "count": counts})
 
 
+# --- census --------------------------------------------------------------------------------
+# Published (UCI Adult, 32,561 persons): occupation counts below (1,843 missing), Male 21,790 /
+# Female 10,771, income <=50K 24,720 / >50K 7,841, Never-married 10,683, age >= 40: 14,237
+# (one published altered copy). Every other number in this section is a plausible choice.
+CENSUS_SIZE = 32_561
+AGE_40_PLUS = 14_237
+SEX_COUNTS = {"Male": 21_790, "Female": 10_771}
+INCOME_OVER_50K = 7_841
+# occupation: (published count, women among them: plausible, summing to the 10,771 women)
+OCCUPATIONS: dict[str, tuple[int, int]] = {
+    "Prof-specialty": (4140, 1515),
+    "Craft-repair": (4099, 222),
+    "Exec-managerial": (4066, 1159),
+    "Adm-clerical": (3770, 2537),
+    "Sales": (3650, 1263),
+    "Other-service": (3295, 1800),
+    "Machine-op-inspct": (2002, 550),
+    "Transport-moving": (1597, 90),
+    "Handlers-cleaners": (1370, 164),
+    "Farming-fishing": (994, 65),
+    "Tech-support": (928, 348),
+    "Protective-serv": (649, 76),
+    "Priv-house-serv": (149, 141),
+    "Armed-Forces": (9, 0),
+    "": (1843, 841),  # missing occupation: an empty field in the CSV
+}
+# marital status counts in the order they are cut; Never-married is published, the rest
+# plausible and summing to 32,561 with it.
+MARITAL_COUNTS = {
+    "Never-married": 10_683,
+    "Widowed": 993,
+    "Married-AF-spouse": 23,
+    "Divorced": 4_443,
+    "Separated": 1_025,
+    "Married-spouse-absent": 418,
+    "Married-civ-spouse": 14_976,
+}
+# education_years 1..16: relative frequencies shaped like Adult's (9 = high school, 13 = BA)
+EDUCATION_WEIGHTS = np.array(
+    [51, 168, 333, 646, 514, 933, 1175, 433, 10501, 7291, 1382, 1067, 5355, 1723, 576, 413]
+)
+# per occupation: (tilt of education towards more years, effect on the chance of income >50K)
+OCCUPATION_EFFECTS: dict[str, tuple[float, float]] = {
+    "Prof-specialty": (0.45, 0.7),
+    "Craft-repair": (-0.1, 0.0),
+    "Exec-managerial": (0.25, 0.9),
+    "Adm-clerical": (0.05, -0.3),
+    "Sales": (0.05, 0.2),
+    "Other-service": (-0.2, -1.0),
+    "Machine-op-inspct": (-0.2, -0.4),
+    "Transport-moving": (-0.15, -0.2),
+    "Handlers-cleaners": (-0.25, -0.7),
+    "Farming-fishing": (-0.25, -0.7),
+    "Tech-support": (0.15, 0.3),
+    "Protective-serv": (0.05, 0.3),
+    "Priv-house-serv": (-0.35, -1.5),
+    "Armed-Forces": (0.0, 0.0),
+    "": (-0.05, -0.8),
+}
+
+
+def _top(score: np.ndarray, eligible: np.ndarray, count: int) -> np.ndarray:
+    """Boolean mask of the ``count`` eligible entries with the highest score."""
+    masked = np.where(eligible, score, -np.inf)
+    chosen = np.zeros(score.size, dtype=bool)
+    chosen[np.argsort(-masked, kind="stable")[:count]] = True
+    return chosen
+
+
+def _census_ages(rng: np.random.Generator, latent: np.ndarray) -> np.ndarray:
+    """Ages 17-90, exactly AGE_40_PLUS of them >= 40, ordered like ``latent``."""
+    ages = np.arange(17, 91)
+    # two-piece normal: peak at 35, longer right tail; 14.5 makes about the published
+    # share 40 or over, so the exact cut at 40 leaves no step in the age histogram
+    spread = np.where(ages <= 35, 12.0, 14.5)
+    weights = np.exp(-0.5 * ((ages - 35) / spread) ** 2)
+    young, old = ages < 40, ages >= 40
+    drawn = np.concatenate(
+        [
+            rng.choice(
+                ages[young], latent.size - AGE_40_PLUS, p=weights[young] / weights[young].sum()
+            ),
+            rng.choice(ages[old], AGE_40_PLUS, p=weights[old] / weights[old].sum()),
+        ]
+    )
+    result = np.empty(latent.size, dtype=np.int64)
+    result[np.argsort(latent, kind="stable")] = np.sort(drawn)
+    return result
+
+
+def make_census() -> pd.DataFrame:
+    """32,561 synthetic persons with Adult's published counts and plausible dependence."""
+    rng = _rng(2)
+    n = CENSUS_SIZE
+    sex = _labels(rng, SEX_COUNTS)
+    female = sex == "Female"
+    occupation = np.empty(n, dtype=object)
+    for is_female, size in ((True, SEX_COUNTS["Female"]), (False, SEX_COUNTS["Male"])):
+        counts = {
+            job: women if is_female else total - women
+            for job, (total, women) in OCCUPATIONS.items()
+        }
+        assert sum(counts.values()) == size
+        occupation[female == is_female] = _labels(rng, counts)
+    effects = pd.DataFrame(OCCUPATION_EFFECTS, index=["tilt", "income"]).T
+    education_tilt = effects["tilt"].reindex(occupation).to_numpy()
+    income_effect = effects["income"].reindex(occupation).to_numpy()
+    missing_job = occupation == ""
+
+    # age: older in managerial/professional jobs; a missing occupation is often a student
+    # or a retired person
+    latent_age = rng.normal(size=n) + 0.8 * education_tilt
+    latent_age[missing_job] += rng.choice([-1.2, 1.2], missing_job.sum())
+    age = _census_ages(rng, latent_age)
+
+    # marital status: cut persons ranked by a random score, one status after another
+    marital = np.full(n, "Married-civ-spouse", dtype=object)
+    free = np.ones(n, dtype=bool)
+    gumbel = rng.gumbel(size=(4, n))
+    scores = {
+        "Never-married": -0.13 * (age - 17) + 0.3 * female + gumbel[0],
+        "Widowed": 0.09 * age + 2.0 * female + gumbel[1],
+        "Married-AF-spouse": -0.1 * age + gumbel[2],
+    }
+    for status, score in scores.items():
+        chosen = _top(score, free, MARITAL_COUNTS[status])
+        marital[chosen], free = status, free & ~chosen
+    apart = ("Divorced", "Separated", "Married-spouse-absent")
+    chosen = _top(
+        1.0 * female - 0.002 * (age - 45) ** 2 + gumbel[3],
+        free,
+        sum(MARITAL_COUNTS[s] for s in apart),
+    )
+    marital[chosen] = _labels(rng, {s: MARITAL_COUNTS[s] for s in apart})
+
+    # education: Adult's shape, tilted per occupation (a small loop over 15 occupations)
+    years = np.arange(1, 17)
+    education = np.empty(n, dtype=np.int64)
+    for job in OCCUPATIONS:
+        members = occupation == job
+        weights = EDUCATION_WEIGHTS * np.exp(OCCUPATION_EFFECTS[job][0] * (years - 10))
+        education[members] = rng.choice(years, members.sum(), p=weights / weights.sum())
+
+    # hours: 40 for almost half; otherwise more for men and managers, fewer for the young
+    # and for persons without an occupation
+    wanted = (
+        40 + 4 * ~female + 8 * education_tilt - 8 * missing_job - 6 * (age < 23) - 4 * (age > 65)
+    )
+    hours = np.clip(np.rint(rng.normal(wanted, 15.0)), 1, 99).astype(np.int64)
+    hours[rng.random(n) < 0.47] = 40
+
+    # income >50K: the INCOME_OVER_50K persons with the highest score
+    score = (
+        0.45 * education
+        + 2.0 * (marital == "Married-civ-spouse")
+        + 0.9 * ~female
+        + 0.035 * hours
+        - (age - 48) ** 2 / 300
+        + income_effect
+        + rng.logistic(size=n)
+    )
+    income = np.where(_top(score, np.ones(n, dtype=bool), INCOME_OVER_50K), ">50K", "<=50K")
+
+    return pd.DataFrame(
+        {
+            "person_id": np.arange(1, n + 1),
+            "age": age,
+            "sex": sex,
+            "education_years": education,
+            "marital_status": marital.astype(str),
+            "occupation": pd.Series(occupation).replace("", None).astype("str"),
+            "hours_per_week": hours,
+            "income": income,
+        }
+    )
+
+
+# --- restaurant week -----------------------------------------------------------------------
+# Published (PyDP restaurant demo, contribution bounding): 2,850 visits by 1,360 visitors, at
+# most one visit per visitor per day; days visited per visitor 1->440, 2->507, 3->281, 4->109,
+# 5->21, 6->2; visits per day and revenue per day (euros) below, 88,382 in all; money spent
+# per visit min 10, max 120, mean 31.0, median 30, sd 9.8; only six visits above 50 (70, 66,
+# 60, 120, 60, 75), placed so that clipped at 50 the daily revenues are 8642, 8696, 11998,
+# 12054, 13765, 16576, 16500.
+DAYS_VISITED = {1: 440, 2: 507, 3: 281, 4: 109, 5: 21, 6: 2}
+VISITS_PER_DAY = np.array([300, 300, 400, 400, 450, 500, 500])
+REVENUE_PER_DAY = np.array([8678, 8696, 12088, 12079, 13765, 16576, 16500])
+BIG_SPENDS = {1: (70, 66), 3: (120, 60, 60), 4: (75,)}  # day -> the visits above 50
+SPEND_RANGE = (10, 50)  # every other visit
+MONEY_SD = 9.8  # sample sd (n - 1); the population sd rounds to 9.8 as well
+MONEY_MEDIAN = 30
+MIXING_SWAPS = 40_000
+
+
+def _assign_days(rng: np.random.Generator, days_per_visitor: np.ndarray) -> np.ndarray:
+    """Visitor x day boolean matrix with the given row sums and VISITS_PER_DAY column sums.
+
+    Gale-Ryser greedy (Gale 1957; Ryser 1957): visitors with most days first, each taking
+    the days with the most room left, always succeeds when the sums are feasible. Random
+    swaps that keep both sums then mix which visitors share which days.
+    """
+    visits = np.zeros((days_per_visitor.size, VISITS_PER_DAY.size), dtype=bool)
+    room = VISITS_PER_DAY.copy()
+    for visitor in np.argsort(-days_per_visitor, kind="stable"):
+        days = np.lexsort((rng.random(room.size), -room))[: days_per_visitor[visitor]]
+        visits[visitor, days] = True
+        room[days] -= 1
+    assert not room.any()
+    a, b = rng.integers(visits.shape[0], size=(2, MIXING_SWAPS))
+    x, y = rng.integers(visits.shape[1], size=(2, MIXING_SWAPS))
+    for i, j, d, e in zip(a, b, x, y, strict=True):
+        if visits[i, d] and visits[j, e] and not visits[i, e] and not visits[j, d]:
+            visits[i, d] = visits[j, e] = False
+            visits[i, e] = visits[j, d] = True
+    return visits
+
+
+SPENDS = np.arange(SPEND_RANGE[0], SPEND_RANGE[1] + 1)
+
+
+def _spend_pmf(mean: float) -> np.ndarray:
+    """Probabilities over SPENDS: a two-piece normal (spreads 8 and 15 euros, so skewed
+    right), its peak placed so that the mean is ``mean`` (to 0.01 euro)."""
+    peaks = np.arange(SPENDS[0], SPENDS[-1], 0.01)[:, None]
+    spread = np.where(peaks > SPENDS, 8.0, 15.0)
+    weights = np.exp(-0.5 * ((SPENDS - peaks) / spread) ** 2)
+    pmfs = weights / weights.sum(axis=1, keepdims=True)
+    return pmfs[np.argmin(np.abs(pmfs @ SPENDS - mean))]
+
+
+def _nudge_to_total(rng: np.random.Generator, values: np.ndarray, total: int) -> None:
+    """Add or take one euro from random values (staying in SPEND_RANGE) until they sum to total."""
+    low, high = SPEND_RANGE
+    while gap := total - int(values.sum()):
+        step = 1 if gap > 0 else -1
+        movable = np.flatnonzero(values < high if step > 0 else values > low)
+        values[rng.choice(movable, min(abs(gap), movable.size), replace=False)] += step
+
+
+def _move_pair(rng: np.random.Generator, money, regular, day, raise_at, lower_at) -> None:
+    """On one random day, raise a regular value where ``raise_at`` and lower another where
+    ``lower_at`` by one euro each, so the day's revenue stays the same."""
+    low, high = SPEND_RANGE
+    on_day = regular & (day == rng.integers(1, 8))
+    ups = np.flatnonzero(on_day & (money < high) & raise_at)
+    downs = np.flatnonzero(on_day & (money > low) & lower_at)
+    if ups.size and downs.size:
+        money[rng.choice(ups)] += 1
+        money[rng.choice(downs)] -= 1
+
+
+def _fit_median_and_sd(rng: np.random.Generator, money, regular, day) -> None:
+    """Move euros between visits of the same day until the median and sd are the published.
+
+    Moves that fix the spread only touch values away from the median, so they keep it.
+    """
+    half = money.size // 2  # even count: the median averages sorted values half-1 and half
+    median = MONEY_MEDIAN
+    for _ in range(100_000):
+        if (money < median).sum() >= half:  # median too low: lift a value just below it
+            _move_pair(rng, money, regular, day, money == median - 1, money > median)
+        elif (money <= median).sum() <= half:  # too high: bring a value just above it down
+            _move_pair(rng, money, regular, day, money > median, money == median + 1)
+        elif money.std(ddof=1) < MONEY_SD - 0.005:  # spread: a high value up, a low one down
+            _move_pair(rng, money, regular, day, money > median + 1, money < median - 1)
+        elif money.std(ddof=1) > MONEY_SD + 0.005:  # narrow: a low value up, a high one down
+            _move_pair(rng, money, regular, day, money < median - 1, money > median + 1)
+        else:
+            return
+    raise RuntimeError("could not fit the published median and sd")
+
+
+def _clock_text(minutes_after_midnight: np.ndarray) -> pd.Series:
+    """Minutes after midnight -> text like '9:27:00 AM'."""
+    hour, minute = np.divmod(minutes_after_midnight, 60)
+    hour12 = pd.Series((hour - 1) % 12 + 1).astype(str)
+    suffix = pd.Series(np.where(hour < 12, " AM", " PM"))
+    return hour12 + ":" + pd.Series(minute).astype(str).str.zfill(2) + ":00" + suffix
+
+
+def make_restaurant() -> pd.DataFrame:
+    """A week of visits reproducing every published figure of the PyDP restaurant demo."""
+    rng = _rng(3)
+    days_per_visitor = _labels(rng, DAYS_VISITED)  # visitor_id = position + 1
+    visitor, day_index = np.nonzero(_assign_days(rng, days_per_visitor))
+    day = day_index + 1
+
+    # money: per day a right-skewed draw with the day's mean, nudged to the day's exact
+    # revenue; then the six big spends (a loop over 7 days)
+    money = np.zeros(day.size, dtype=np.int64)
+    regular = np.ones(day.size, dtype=bool)
+    for d in range(1, 8):
+        rows = rng.permutation(np.flatnonzero(day == d))
+        big = np.array(BIG_SPENDS.get(d, ()), dtype=np.int64)
+        rest = rows[big.size :]
+        target = int(REVENUE_PER_DAY[d - 1] - big.sum())
+        spends = rng.choice(SPENDS, rest.size, p=_spend_pmf(target / rest.size))
+        _nudge_to_total(rng, spends, target)
+        money[rest] = spends
+        money[rows[: big.size]] = big
+        regular[rows[: big.size]] = False
+    _fit_median_and_sd(rng, money, regular, day)
+
+    time_spent = np.clip(np.rint(20 + 1.3 * money + rng.normal(0, 14, money.size)), 10, 120)
+    entered = 9 * 60 + rng.integers(0, 12 * 60 - time_spent + 1)  # leave by 9 PM
+    frame = pd.DataFrame(
+        {
+            "visitor_id": visitor + 1,
+            "day": day,
+            "entered": entered,
+            "time_spent": time_spent.astype(np.int64),
+            "money_spent": money,
+        }
+    ).sort_values(["day", "entered", "visitor_id"], ignore_index=True)
+    frame.insert(2, "time_entered", _clock_text(frame.pop("entered").to_numpy()))
+    return frame
+
+
 # --- writing -------------------------------------------------------------------------------
 GENERATORS: dict[str, Callable[[], pd.DataFrame]] = {
     "diseases.csv": make_diseases,
     "industry_groups.csv": make_industry_groups,
+    "census.csv": make_census,
+    "restaurant_week.csv": make_restaurant,
 }
 
 

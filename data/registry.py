@@ -191,7 +191,7 @@ def category_counts(key: str, column: str) -> pd.Series:
 
 
 def _nice_bound(value: float, up: bool) -> float:
-    """Round outward to two significant digits: 50.81 -> 51, 118 -> 120, -3.2 -> -3.3."""
+    """Round outward to two significant digits: 50.81 -> 51, 118 -> 120, -3.21 -> -3.3."""
     if value == 0 or not math.isfinite(value):
         return 0.0
     step = 10.0 ** (math.floor(math.log10(abs(value))) - 1)
