@@ -1,0 +1,64 @@
+"""Run a page of the app through streamlit.testing.v1.AppTest, as a user reaches it.
+
+`open_page("laplace")` starts app.py (navigation and shared sidebar included) and switches
+to the page, so each test sees exactly what the browser would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 60
+
+
+def open_page(url_path: str, *, timeout: float = TIMEOUT) -> AppTest:
+    """AppTest on app.py switched to pages/<url_path>.py, after its first run."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.run()
+    assert not at.exception, at.exception
+    if url_path != "home":
+        at.switch_page(f"pages/{url_path}.py")
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    """Run again and fail on any exception the page raised."""
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(at: AppTest) -> str:
+    """All markdown, captions, errors, warnings and metric values on the page, joined."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [w.value for w in at.warning]
+    parts += [f"{m.label}: {m.value}" for m in at.metric]
+    return "\n".join(str(p) for p in parts)
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    """The value of the metric whose label starts with label_start."""
+    for m in at.metric:
+        if m.label.startswith(label_start):
+            return m.value
+    raise AssertionError(f"no metric starting {label_start!r}: {[m.label for m in at.metric]}")
+
+
+def widget(elements, key: str):
+    """The widget with this key among at.selectbox / at.select_slider / ... ."""
+    for element in elements:
+        if element.key == key:
+            return element
+    raise AssertionError(f"no widget with key {key!r}")
+
+
+def plotly_figures(at: AppTest) -> list[dict]:
+    """The plotly figures on the page as dicts (data and layout)."""
+    import json
+
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]

@@ -1,0 +1,1 @@
+"""Shared Streamlit widgets, the app shell and plotly figure builders (no privacy math here)."""

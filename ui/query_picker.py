@@ -1,0 +1,160 @@
+"""The dataset-and-query picker shared by the central-mechanism pages (Laplace, Gaussian).
+
+Widgets in, a `Query` out: the true answers, their labels and the L1 sensitivity of the query
+(also its L2 sensitivity: every query here changes one statistic per person).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from data.registry import DATASETS, category_counts, load_dataset
+from dp_core import clipped_sum_by_category, clipped_sum_sensitivity, count_where
+
+QUERY_KINDS = {
+    "count": "Count per category",
+    "predicate": "Count of a predicate",
+    "sum": "Clipped sum per category",
+    "mean": "Clipped mean per category",
+}
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query's true answers and what the mechanisms need to know about it."""
+
+    kind: str
+    description: str
+    labels: list[str]
+    true_values: np.ndarray
+    sensitivity: float  # L1 = L2: one person changes one statistic by at most this
+    value_name: str
+    n_rows: int
+    lower: float | None = None
+    upper: float | None = None
+    counts: np.ndarray | None = None  # rows per category, for the mean
+    raw_values: np.ndarray | None = None  # unclipped sums, to show what clipping changed
+
+
+def _count_query(key: str, persons: int, dataset_key: str) -> Query:
+    dataset = DATASETS[dataset_key]
+    column = st.selectbox("Category", dataset.categorical, key=f"{key}_category")
+    counts = category_counts(dataset_key, column)
+    return Query(
+        kind="count",
+        description=f"number of rows per {column}",
+        labels=[str(label) for label in counts.index],
+        true_values=counts.to_numpy(dtype=float),
+        sensitivity=1.0,
+        value_name="count",
+        n_rows=persons,
+    )
+
+
+def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
+    dataset = DATASETS[dataset_key]
+    columns = [*dataset.numeric, *dataset.categorical]
+    column_col, op_col, value_col = st.columns([2, 1, 2])
+    column = column_col.selectbox("Column", columns, key=f"{key}_pred_column")
+    if column in dataset.numeric:
+        op = op_col.selectbox("is", ["≥", "<", "="], key=f"{key}_pred_op")
+        lower, upper = dataset.numeric[column]
+        threshold = value_col.number_input(
+            "value", value=float((lower + upper) / 2), key=f"{key}_pred_value_{column}"
+        )
+        values = frame[column]
+        mask = {"≥": values >= threshold, "<": values < threshold, "=": values == threshold}[op]
+        text = f"{column} {op} {threshold:g}"
+    else:
+        op_col.markdown("is")
+        options = sorted(frame[column].dropna().astype(str).unique())
+        choice = value_col.selectbox("value", options, key=f"{key}_pred_value_{column}")
+        mask = frame[column].astype(str) == choice
+        text = f"{column} = {choice}"
+    true_count = count_where(mask.fillna(False))
+    if true_count == 0:
+        st.warning(
+            f"No row has {text}: the true count is 0. The noisy count is pure noise, which is "
+            "the point: nobody can tell whether 0 or 1 person matches."
+        )
+    return Query(
+        kind="predicate",
+        description=f"number of rows with {text}",
+        labels=[text],
+        true_values=np.array([true_count]),
+        sensitivity=1.0,
+        value_name="count",
+        n_rows=len(frame),
+    )
+
+
+def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -> Query | None:
+    dataset = DATASETS[dataset_key]
+    if not dataset.numeric:
+        st.warning(f"The {dataset.title} data has no numeric column to sum.")
+        return None
+    category_col, value_col = st.columns(2)
+    category = category_col.selectbox("Category", dataset.categorical, key=f"{key}_category")
+    value = value_col.selectbox("Value", list(dataset.numeric), key=f"{key}_value")
+    natural_lower, natural_upper = dataset.numeric[value]
+    lower_col, upper_col = st.columns(2)
+    lower = lower_col.number_input(
+        "Clip values at lower bound L", value=float(natural_lower), key=f"{key}_lower_{value}"
+    )
+    upper = upper_col.number_input(
+        "Clip values at upper bound U", value=float(natural_upper), key=f"{key}_upper_{value}"
+    )
+    try:
+        table = clipped_sum_by_category(frame, category, value, lower, upper)
+        sensitivity = clipped_sum_sensitivity(lower, upper)
+    except ValueError as error:
+        st.error(f"Cannot run this query: {error}")
+        return None
+    clipped = table["clipped_sum"].to_numpy(dtype=float)
+    rows = table["rows"].to_numpy(dtype=float)
+    return Query(
+        kind=kind,
+        description=(
+            f"{'sum' if kind == 'sum' else 'mean'} of {value} clipped to [{lower:g}, {upper:g}] "
+            f"per {category}"
+        ),
+        labels=[str(label) for label in table.index],
+        true_values=clipped if kind == "sum" else clipped / rows,
+        sensitivity=sensitivity,
+        value_name=f"{'sum' if kind == 'sum' else 'mean'} of {value}",
+        n_rows=len(frame),
+        lower=lower,
+        upper=upper,
+        counts=rows,
+        raw_values=table["raw_sum"].to_numpy(dtype=float),
+    )
+
+
+def pick_query(key: str, *, kinds: tuple[str, ...] = tuple(QUERY_KINDS)) -> Query | None:
+    """Dataset and query widgets; the Query, or None after showing why it cannot run."""
+    person_level = [k for k, d in DATASETS.items() if d.count_column is None]
+    dataset_col, kind_col = st.columns(2)
+    dataset_key = dataset_col.selectbox(
+        "Dataset",
+        [*person_level, *(k for k in DATASETS if k not in person_level)],
+        format_func=lambda k: DATASETS[k].title,
+        key=f"{key}_dataset",
+    )
+    dataset = DATASETS[dataset_key]
+    allowed = kinds if dataset.count_column is None else ("count",)
+    kind = kind_col.radio(
+        "Query", allowed, format_func=QUERY_KINDS.get, key=f"{key}_kind", horizontal=True
+    )
+    with st.expander(f"About the {dataset.title} data"):
+        st.markdown(dataset.card)
+    frame = load_dataset(dataset_key)
+    if kind == "count":
+        persons = frame[dataset.count_column].sum() if dataset.count_column else len(frame)
+        return _count_query(key, int(persons), dataset_key)
+    if kind == "predicate":
+        return _predicate_query(key, frame, dataset_key)
+    return _clipped_query(key, kind, frame, dataset_key)
