@@ -35,7 +35,10 @@ MAX_CATEGORIES = 200
 
 @dataclass(frozen=True)
 class Dataset:
-    """What a page needs to know about a dataset besides its rows."""
+    """What a page needs to know about a dataset besides its rows.
+
+    A column may be both categorical and numeric (e.g. census education_years, tips size).
+    """
 
     key: str
     title: str
@@ -211,6 +214,7 @@ def dataset_from_frame(
     Text, boolean and category columns, and integer columns with at most MAX_CATEGORIES
     values, are categorical; number columns are numeric with bounds read from the data and
     rounded outward (the card warns that a real release must fix bounds in advance).
+    The key starts with "user_", so it never collides with a shipped dataset's key.
     Raises ValueError for an empty table or one with no usable column.
     """
     if not isinstance(frame, pd.DataFrame):
@@ -218,9 +222,15 @@ def dataset_from_frame(
     if frame.empty:
         raise ValueError("The table is empty: it needs at least one row and one column.")
     label = str(name).strip() or "My data"
+    if not all(isinstance(column, str) for column in frame.columns):
+        raise ValueError("Every column needs a text name (a header row in a CSV file).")
     for role, column in (("person id", person_id), ("count", count_column)):
         if column is not None and column not in frame.columns:
             raise ValueError(f"The {role} column {column!r} is not in the table.")
+    if count_column is not None and not (
+        pd.api.types.is_integer_dtype(frame[count_column]) and (frame[count_column] >= 0).all()
+    ):
+        raise ValueError(f"The count column {count_column!r} must hold whole numbers >= 0.")
     categorical: list[str] = []
     numeric: dict[str, tuple[float, float]] = {}
     for column in frame.columns:
@@ -230,11 +240,11 @@ def dataset_from_frame(
         is_number = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         few_values = values.nunique() <= MAX_CATEGORIES
         if few_values and (not is_number or pd.api.types.is_integer_dtype(values)):
-            categorical.append(str(column))
+            categorical.append(column)
         if is_number:
             lower = _nice_bound(min(float(values.min()), 0.0), up=False)
             upper = _nice_bound(float(values.max()), up=True)
-            numeric[str(column)] = (lower, upper if upper > lower else lower + 1.0)
+            numeric[column] = (lower, upper if upper > lower else lower + 1.0)
     if not categorical and not numeric:
         raise ValueError(
             "No usable column: a column needs numbers or at most "
@@ -248,7 +258,7 @@ def dataset_from_frame(
         "looking at the data, since the bounds themselves reveal something.\n"
     )
     return Dataset(
-        key=re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "my_data",
+        key="user_" + (re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "data"),
         title=label,
         description=f"Your own table with {rows} rows.",
         card=card,

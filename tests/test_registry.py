@@ -140,7 +140,7 @@ def test_dataset_from_frame_infers_roles_and_outward_bounds():
     tips = data.tips()
     dataset = dataset_from_frame(tips, "  My tips! ")
     assert isinstance(dataset, Dataset)
-    assert dataset.key == "my_tips" and dataset.title == "My tips!"
+    assert dataset.key == "user_my_tips" and dataset.title == "My tips!"
     assert not dataset.synthetic and dataset.person_id is None
     assert dataset.categorical == ("sex", "smoker", "day", "time", "size")
     assert dataset.numeric == {"total_bill": (0.0, 51.0), "tip": (0.0, 10.0), "size": (0.0, 6.0)}
@@ -179,3 +179,7 @@ def test_dataset_from_frame_rejects_unusable_tables():
         dataset_from_frame(pd.DataFrame({"a": [1, 2]}), "x", person_id="pid")
     with pytest.raises(ValueError, match="table"):
         dataset_from_frame([[1, 2]], "x")
+    with pytest.raises(ValueError, match="text name"):
+        dataset_from_frame(pd.DataFrame([[1, 2]]), "x")
+    with pytest.raises(ValueError, match="whole numbers >= 0"):
+        dataset_from_frame(pd.DataFrame({"a": ["x"], "n": ["many"]}), "x", count_column="n")
