@@ -121,3 +121,15 @@ def report_noisy_max_laplace_probabilities(
     log_pdf = -np.log(2.0 * b) - np.abs(z)
     middle = np.exp(log_pdf + log_cdf.sum(axis=0) - log_cdf) @ weights
     return upper + middle + lowest
+
+
+def report_noisy_max_laplace_probabilities_by_epsilon(
+    scores: ArrayLike, epsilons: ArrayLike, sensitivity: float, *, monotonic: bool = False
+) -> np.ndarray:
+    """One row of report-noisy-max-with-Laplace probabilities per epsilon (epsilons x n)."""
+    return np.array(
+        [
+            report_noisy_max_laplace_probabilities(scores, e, sensitivity, monotonic=monotonic)
+            for e in np.atleast_1d(np.asarray(epsilons, dtype=float))
+        ]
+    )

@@ -1,0 +1,80 @@
+"""Inputs of the exponential-mechanism page: where the candidates come from, typed lists."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from data.registry import DATASETS, category_counts
+from dp_core import check_epsilon
+
+# Label shown -> (dataset key, categorical column); "typed" is the user's own counts.
+CANDIDATE_SOURCES = {
+    "Diseases (65 persons): which disease is most common?": ("diseases", "disease"),
+    "Census occupations (32,561 persons)": ("census", "occupation"),
+    "Industry groups (37,080 rows, 119 groups)": ("industry_groups", "industry_group"),
+    "Restaurant week: which day has the most visits?": ("restaurant", "day"),
+    "Type your own counts": ("typed", ""),
+}
+TYPED_DEFAULT = "A=10, B=10, C=5"
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Names and true counts of the candidates, and a note on what one person changes."""
+
+    labels: list[str]
+    counts: np.ndarray
+    note: str
+
+
+def dataset_candidates(key: str, column: str) -> Candidates:
+    """Counts per category of a shipped dataset, largest first."""
+    counts = category_counts(key, column)
+    dataset = DATASETS[key]
+    if key == "restaurant":
+        note = (
+            "A visitor comes at most once a day, so adding or removing one visitor moves each "
+            "day's count by at most 1: sensitivity 1."
+        )
+    elif dataset.is_count_table:
+        note = "Each row counts once, so adding or removing a row moves one count by 1."
+    else:
+        note = "One row per person, so adding or removing a person moves one count by 1."
+    return Candidates([str(label) for label in counts.index], counts.to_numpy(float), note)
+
+
+def typed_candidates(text: str) -> Candidates:
+    """Parse "A=10, B=10, C=5" (or "10, 10, 5"); ValueError with a readable sentence."""
+    items = [item.strip() for item in str(text).split(",") if item.strip()]
+    if not items:
+        raise ValueError("there are no candidates to choose from: type at least one count.")
+    labels, counts = [], []
+    for position, item in enumerate(items, start=1):
+        name, _, value = item.rpartition("=")
+        try:
+            count = float(value)
+        except ValueError:
+            raise ValueError(f"“{item}” is not a count: write name=number, e.g. Flu=28.") from None
+        if not np.isfinite(count) or count < 0:
+            raise ValueError(f"“{item}”: a count must be a finite number of at least 0.")
+        labels.append(name.strip() or f"candidate {position}")
+        counts.append(count)
+    if len(set(labels)) < len(labels):
+        raise ValueError("two candidates have the same name; give each a different name.")
+    note = "Typed counts: adding or removing one person moves one count by 1."
+    return Candidates(labels, np.array(counts), note)
+
+
+def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
+    """Comma-separated epsilons (0 allowed): the good ones, and a message per bad one."""
+    good, bad = [], []
+    for item in (part.strip() for part in str(text).split(",")):
+        if not item:
+            continue
+        try:
+            good.append(check_epsilon(item, allow_zero=True))
+        except ValueError as error:
+            bad.append(f"“{item}”: {error}")
+    return list(dict.fromkeys(good)), bad
