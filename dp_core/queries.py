@@ -13,7 +13,12 @@ import pandas as pd
 
 from dp_core.laplace import laplace_scale, sample_laplace
 from dp_core.sensitivity import clipped_sum_sensitivity, count_sensitivity
-from dp_core.validation import check_bounds, check_epsilon, check_probability
+from dp_core.validation import (
+    check_bounds,
+    check_epsilon,
+    check_positive_int,
+    check_probability,
+)
 
 __all__ = [
     "MeanRelease",
@@ -77,13 +82,15 @@ def release_clipped_mean(
     lower: float,
     upper: float,
     epsilon: float,
+    records_per_person: int = 1,
     confidence: float = 0.95,
     simulations: int = 4000,
 ) -> MeanRelease:
     """Mean = noisy clipped sum / noisy count, each with half of epsilon, clamped to [L, U].
 
     Sequential composition of the two Laplace releases gives epsilon-DP under add/remove-one
-    (Dwork & Roth 2014, Thm 3.16); dividing and clamping are post-processing. The ratio has no
+    (Dwork & Roth 2014, Thm 3.16); dividing and clamping are post-processing. A person with up
+    to ``records_per_person`` rows multiplies both sensitivities by that number. The ratio has no
     closed-form error distribution, so its spread comes from ``simulations`` fresh draws.
     """
     lo, hi = check_bounds(lower, upper)
@@ -91,8 +98,9 @@ def release_clipped_mean(
     conf = check_probability(confidence, "confidence")
     sums = np.asarray(clipped_sums, dtype=float)
     n = np.asarray(counts, dtype=float)
-    sum_scale = laplace_scale(clipped_sum_sensitivity(lo, hi), eps / 2)
-    count_scale = laplace_scale(count_sensitivity(), eps / 2)
+    m = check_positive_int(records_per_person, "records per person")
+    sum_scale = laplace_scale(m * clipped_sum_sensitivity(lo, hi), eps / 2)
+    count_scale = laplace_scale(m * count_sensitivity(), eps / 2)
 
     def estimate(sum_noise: np.ndarray, count_noise: np.ndarray) -> np.ndarray:
         return np.clip((sums + sum_noise) / np.maximum(n + count_noise, 1.0), lo, hi)

@@ -1,7 +1,6 @@
 """The Laplace mechanism: noisy vs true answers, the noise itself, error vs epsilon, averaging."""
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from dp_core import (
@@ -18,10 +17,14 @@ from dp_core import (
 )
 from ui.figures import (
     NOISY_COLOR,
-    SECOND_COLOR,
     TRUE_COLOR,
     add_density_with_histogram,
+    axis,
+    figure,
+    line,
+    mark_band,
     mark_x,
+    mark_y,
     noisy_vs_true_bars,
     styled,
 )
@@ -55,6 +58,7 @@ if query.kind == "mean":
         lower=query.lower,
         upper=query.upper,
         epsilon=epsilon,
+        records_per_person=query.records_per_person,
     )
     noisy, half_widths = release.noisy_mean, release.half_width
     expected_errors = release.expected_abs_error
@@ -138,19 +142,14 @@ noise_scale = laplace_scale(query.sensitivity, epsilon / 2 if query.kind == "mea
 draws = sample_laplace(rng, noise_scale, 100_000)
 x = np.linspace(-6 * noise_scale, 6 * noise_scale, 401)
 noise_fig = add_density_with_histogram(
-    go.Figure(), x, laplace_pdf(noise_scale, x), draws, name="Laplace noise"
+    figure(xaxis=axis("noise added to one answer")),
+    x,
+    laplace_pdf(noise_scale, x),
+    draws,
+    name="Laplace noise",
 )
 noise_half = laplace_half_width(noise_scale)
-noise_fig.add_vrect(
-    x0=-noise_half,
-    x1=noise_half,
-    fillcolor=SECOND_COLOR,
-    opacity=0.12,
-    line_width=0,
-    annotation_text="95% of draws",
-    annotation_position="top left",
-)
-noise_fig.update_layout(xaxis_title="noise added to one answer")
+mark_band(noise_fig, -noise_half, noise_half, "95% of draws")
 st.plotly_chart(styled(noise_fig, height=360), width="stretch")
 st.caption(
     f"Scale b = {noise_scale:,.3g}"
@@ -181,6 +180,7 @@ if query.kind == "mean":
                 lower=query.lower,
                 upper=query.upper,
                 epsilon=e,
+                records_per_person=query.records_per_person,
                 simulations=2000,
             ).expected_abs_error
             for e in grid
@@ -198,32 +198,31 @@ else:
         if query.true_values[i] != 0
     }
 abs_col, rel_col = st.columns(2)
-abs_fig = go.Figure()
-for name, values in absolute.items():
-    abs_fig.add_scatter(
-        x=grid, y=values, mode="lines", name=name, line={"color": NOISY_COLOR, "width": 3}
-    )
-abs_fig.update_layout(
-    xaxis_type="log", yaxis_type="log", xaxis_title="epsilon", yaxis_title="expected absolute error"
+abs_fig = figure(
+    *(line(grid, values, name) for name, values in absolute.items()),
+    xaxis=axis("epsilon", type="log"),
+    yaxis=axis("expected absolute error", type="log"),
 )
 abs_col.plotly_chart(
     styled(mark_x(abs_fig, epsilon, f"ε = {format_number(epsilon)}"), height=360), width="stretch"
 )
-rel_fig = go.Figure()
-for (name, values), color in zip(relatives.items(), [NOISY_COLOR, TRUE_COLOR], strict=False):
-    rel_fig.add_scatter(
-        x=grid, y=values, mode="lines", name=f"relative, {name}", line={"color": color, "width": 3}
+if relatives:
+    rel_fig = figure(
+        *(
+            line(grid, values, f"relative, {name}", color=color)
+            for (name, values), color in zip(
+                relatives.items(), [NOISY_COLOR, TRUE_COLOR], strict=False
+            )
+        ),
+        xaxis=axis("epsilon", type="log"),
+        yaxis=axis("expected |error| / true value", type="log", tickformat=".1%"),
     )
-rel_fig.update_layout(
-    xaxis_type="log",
-    yaxis_type="log",
-    xaxis_title="epsilon",
-    yaxis_title="expected |error| / true value",
-    yaxis_tickformat=".1%",
-)
-rel_col.plotly_chart(
-    styled(mark_x(rel_fig, epsilon, f"ε = {format_number(epsilon)}"), height=360), width="stretch"
-)
+    rel_col.plotly_chart(
+        styled(mark_x(rel_fig, epsilon, f"ε = {format_number(epsilon)}"), height=360),
+        width="stretch",
+    )
+else:
+    rel_col.info("Relative error is undefined here: the true answer is 0.")
 st.caption(
     "Ten times less epsilon means ten times more noise. The same noise is a rounding "
     "error for a large group and can swamp a small one."
@@ -257,37 +256,23 @@ attack_scale = laplace_scale(query.sensitivity, epsilon)
 averages = running_average_of_releases(rng, target_value, attack_scale, repeats)
 steps = np.unique(np.geomspace(1, repeats, min(repeats, 300)).astype(int))
 band = 2 * laplace_average_std(attack_scale, steps)
-attack_fig = go.Figure()
-attack_fig.add_scatter(
-    x=steps,
-    y=target_value + band,
-    mode="lines",
-    line={"width": 0},
-    showlegend=False,
-    hoverinfo="skip",
+attack_fig = figure(
+    line(
+        steps, target_value + band, "upper", line={"width": 0}, showlegend=False, hoverinfo="skip"
+    ),
+    line(
+        steps,
+        target_value - band,
+        "± 2 standard deviations of the average",
+        line={"width": 0},
+        fill="tonexty",
+        fillcolor="rgba(237,174,73,0.25)",
+    ),
+    line(steps, averages[steps - 1], "average of the first k answers", mode="lines+markers"),
+    xaxis=axis("number of answers averaged (k)", type="log"),
+    yaxis=axis(target_name),
 )
-attack_fig.add_scatter(
-    x=steps,
-    y=target_value - band,
-    mode="lines",
-    line={"width": 0},
-    fill="tonexty",
-    fillcolor="rgba(237,174,73,0.25)",
-    name="± 2 standard deviations of the average",
-)
-attack_fig.add_scatter(
-    x=steps,
-    y=averages[steps - 1],
-    mode="lines+markers",
-    name="average of the first k answers",
-    line={"color": NOISY_COLOR},
-)
-attack_fig.add_hline(
-    y=target_value, line_color=TRUE_COLOR, line_dash="dot", annotation_text="truth"
-)
-attack_fig.update_layout(
-    xaxis_type="log", xaxis_title="number of answers averaged (k)", yaxis_title=target_name
-)
+mark_y(attack_fig, target_value, "truth")
 st.plotly_chart(styled(attack_fig, height=380), width="stretch")
 total = sequential_epsilon([epsilon] * repeats)
 attack_cols = st.columns(3)

@@ -6,7 +6,11 @@ to the page, so each test sees exactly what the browser would.
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
+
+import numpy as np
 
 from streamlit.testing.v1 import AppTest
 
@@ -59,6 +63,12 @@ def widget(elements, key: str):
 
 def plotly_figures(at: AppTest) -> list[dict]:
     """The plotly figures on the page as dicts (data and layout)."""
-    import json
-
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def trace_array(value) -> np.ndarray:
+    """A plotly trace's array as numpy, decoding plotly's {"dtype", "bdata"} typed arrays."""
+    if isinstance(value, dict) and "bdata" in value:
+        data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        return data.reshape(value["shape"]) if "shape" in value else data
+    return np.asarray(value)

@@ -1,9 +1,17 @@
-"""Plotly figure builders shared by the pages: one look for every chart, readable on a projector."""
+"""Plotly figure builders shared by the pages: one look for every chart, readable on a projector.
+
+Figures are plain plotly dicts ({"data": [...], "layout": {...}}) that st.plotly_chart
+validates once: building them through plotly.graph_objects costs about five times as much
+server time per rerun (measured in benchmarks/bench_pages.py).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-import plotly.graph_objects as go
+
+Figure = dict[str, Any]
 
 TRUE_COLOR = "#8a97a8"
 NOISY_COLOR = "#1f5aa6"
@@ -12,16 +20,40 @@ SECOND_COLOR = "#edae49"
 FONT_SIZE = 16
 
 
-def styled(fig: go.Figure, *, title: str | None = None, height: int = 420) -> go.Figure:
-    """Apply the app's layout: large fonts, white background, legend on top."""
-    fig.update_layout(
-        title=title,
+def figure(*traces: dict, **layout: Any) -> Figure:
+    """A figure from trace dicts and layout keywords (e.g. xaxis={"type": "log"})."""
+    return {"data": list(traces), "layout": dict(layout)}
+
+
+def line(x: Any, y: Any, name: str, *, color: str = NOISY_COLOR, **extra: Any) -> dict:
+    """A line trace; ``extra`` keys (mode, fill, line, ...) override the defaults."""
+    trace = {
+        "type": "scatter",
+        "mode": "lines",
+        "x": x,
+        "y": y,
+        "name": name,
+        "line": {"color": color, "width": 3},
+    }
+    trace.update(extra)
+    return trace
+
+
+def axis(title: str, **extra: Any) -> dict:
+    """An axis with a title, e.g. axis("epsilon", type="log")."""
+    return {"title": {"text": title}, **extra}
+
+
+def styled(fig: Figure, *, title: str | None = None, height: int = 420) -> Figure:
+    """Apply the app's layout: large fonts, legend on top (colours from Streamlit's theme)."""
+    fig["layout"].update(
         height=height,
-        template="plotly_white",
         font={"size": FONT_SIZE},
         margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     )
+    if title:
+        fig["layout"]["title"] = {"text": title}
     return fig
 
 
@@ -33,24 +65,35 @@ def noisy_vs_true_bars(
     *,
     value_name: str = "count",
     band_label: str = "95% of noise",
-) -> go.Figure:
+) -> Figure:
     """Grouped bars, true and noisy; the noise's 95% interval as error bars on the noisy bars."""
     half = np.broadcast_to(np.asarray(half_widths, dtype=float), np.shape(noisy_values))
-    fig = go.Figure()
-    fig.add_bar(name=f"True {value_name}", x=labels, y=true_values, marker_color=TRUE_COLOR)
-    fig.add_bar(
-        name=f"Noisy {value_name} (± {band_label})",
-        x=labels,
-        y=noisy_values,
-        marker_color=NOISY_COLOR,
-        error_y={"type": "data", "array": half, "visible": True, "color": ACCENT_COLOR},
+    return styled(
+        figure(
+            {
+                "type": "bar",
+                "name": f"True {value_name}",
+                "x": labels,
+                "y": true_values,
+                "marker": {"color": TRUE_COLOR},
+            },
+            {
+                "type": "bar",
+                "name": f"Noisy {value_name} (± {band_label})",
+                "x": labels,
+                "y": noisy_values,
+                "marker": {"color": NOISY_COLOR},
+                "error_y": {"type": "data", "array": half, "visible": True, "color": ACCENT_COLOR},
+            },
+            barmode="group",
+            yaxis=axis(value_name),
+            xaxis={"type": "category"},
+        )
     )
-    fig.update_layout(barmode="group", yaxis_title=value_name, xaxis_title=None)
-    return styled(fig)
 
 
 def add_density_with_histogram(
-    fig: go.Figure,
+    fig: Figure,
     x: np.ndarray,
     density: np.ndarray,
     draws: np.ndarray,
@@ -58,39 +101,112 @@ def add_density_with_histogram(
     name: str,
     color: str = NOISY_COLOR,
     bins: int = 80,
-) -> go.Figure:
+) -> Figure:
     """Add an exact density curve over a normalised histogram of fresh draws.
 
     The histogram is binned here (numpy) so the browser receives 80 bars, not the draws.
     """
     heights, edges = np.histogram(draws, bins=bins, range=(float(x[0]), float(x[-1])))
     width = edges[1] - edges[0]
-    fig.add_bar(
-        x=(edges[:-1] + edges[1:]) / 2,
-        y=heights / (len(draws) * width),
-        width=width,
-        name=f"{name}: {len(draws):,} fresh draws",
-        marker_color=color,
-        opacity=0.35,
-    )
-    fig.add_scatter(
-        x=x,
-        y=density,
-        mode="lines",
-        name=f"{name}: exact density",
-        line={"color": color, "width": 3},
-    )
-    fig.update_layout(yaxis_title="density", barmode="overlay", bargap=0)
+    fig["data"] += [
+        {
+            "type": "bar",
+            "x": (edges[:-1] + edges[1:]) / 2,
+            "y": heights / (len(draws) * width),
+            "width": width,
+            "name": f"{name}: {len(draws):,} fresh draws",
+            "marker": {"color": color},
+            "opacity": 0.35,
+        },
+        line(x, density, f"{name}: exact density", color=color),
+    ]
+    fig["layout"].update(yaxis=axis("density"), barmode="overlay", bargap=0)
     return fig
 
 
-def mark_x(fig: go.Figure, x: float, text: str) -> go.Figure:
+def _decorate(fig: Figure, shape: dict, annotation: dict) -> Figure:
+    layout = fig["layout"]
+    layout.setdefault("shapes", []).append(shape)
+    layout.setdefault("annotations", []).append({"showarrow": False, **annotation})
+    return fig
+
+
+def mark_x(fig: Figure, x: float, text: str) -> Figure:
     """A dashed vertical line with a label, e.g. the current epsilon."""
-    fig.add_vline(
-        x=x,
-        line_dash="dash",
-        line_color=ACCENT_COLOR,
-        annotation_text=text,
-        annotation_position="top",
+    return _decorate(
+        fig,
+        {
+            "type": "line",
+            "x0": x,
+            "x1": x,
+            "xref": "x",
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "line": {"dash": "dash", "color": ACCENT_COLOR, "width": 2},
+        },
+        {
+            "x": x,
+            "xref": "x",
+            "y": 1,
+            "yref": "paper",
+            "text": text,
+            "yanchor": "bottom",
+            "font": {"color": ACCENT_COLOR},
+        },
     )
-    return fig
+
+
+def mark_band(fig: Figure, x0: float, x1: float, text: str) -> Figure:
+    """A shaded vertical band with a label, e.g. where 95% of the noise falls."""
+    return _decorate(
+        fig,
+        {
+            "type": "rect",
+            "x0": x0,
+            "x1": x1,
+            "xref": "x",
+            "y0": 0,
+            "y1": 1,
+            "yref": "paper",
+            "fillcolor": SECOND_COLOR,
+            "opacity": 0.15,
+            "line": {"width": 0},
+            "layer": "below",
+        },
+        {
+            "x": x0,
+            "xref": "x",
+            "y": 1,
+            "yref": "paper",
+            "text": text,
+            "xanchor": "left",
+            "yanchor": "top",
+        },
+    )
+
+
+def mark_y(fig: Figure, y: float, text: str) -> Figure:
+    """A dotted horizontal line with a label, e.g. the true answer."""
+    return _decorate(
+        fig,
+        {
+            "type": "line",
+            "x0": 0,
+            "x1": 1,
+            "xref": "paper",
+            "y0": y,
+            "y1": y,
+            "yref": "y",
+            "line": {"dash": "dot", "color": TRUE_COLOR, "width": 2},
+        },
+        {
+            "x": 1,
+            "xref": "paper",
+            "y": y,
+            "yref": "y",
+            "text": text,
+            "xanchor": "right",
+            "yanchor": "bottom",
+        },
+    )

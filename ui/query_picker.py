@@ -1,7 +1,7 @@
 """The dataset-and-query picker shared by the central-mechanism pages (Laplace, Gaussian).
 
-Widgets in, a `Query` out: the true answers, their labels and the L1 sensitivity of the query
-(also its L2 sensitivity: every query here changes one statistic per person).
+Widgets in, a `Query` out: the true answers, their labels, and the L1 and L2 sensitivity of
+the whole release when one person (who may own several rows) is added or removed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,13 @@ import pandas as pd
 import streamlit as st
 
 from data.registry import DATASETS, category_counts, load_dataset
-from dp_core import clipped_sum_by_category, clipped_sum_sensitivity, count_where
+from dp_core import (
+    clipped_sum_by_category,
+    clipped_sum_sensitivity,
+    count_sensitivity,
+    count_where,
+    max_contribution_norms,
+)
 
 QUERY_KINDS = {
     "count": "Count per category",
@@ -31,7 +37,9 @@ class Query:
     description: str
     labels: list[str]
     true_values: np.ndarray
-    sensitivity: float  # L1 = L2: one person changes one statistic by at most this
+    per_row_sensitivity: float  # one row's effect on one statistic: 1, or max(|L|, |U|)
+    records_per_person: int  # L1 norm of one person's rows over the statistics (max)
+    rows_l2: float  # L2 norm of one person's rows over the statistics (max)
     value_name: str
     n_rows: int
     lower: float | None = None
@@ -39,17 +47,67 @@ class Query:
     counts: np.ndarray | None = None  # rows per category, for the mean
     raw_values: np.ndarray | None = None  # unclipped sums, to show what clipping changed
 
+    @property
+    def sensitivity(self) -> float:
+        """L1 sensitivity of the release (Laplace)."""
+        return self.per_row_sensitivity * self.records_per_person
+
+    @property
+    def l2_sensitivity(self) -> float:
+        """L2 sensitivity of the release (Gaussian)."""
+        return self.per_row_sensitivity * self.rows_l2
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _norms(dataset_key: str, category: str | None, predicate: tuple | None) -> tuple[int, float]:
+    """Cached max_contribution_norms for a dataset's category column or predicate."""
+    dataset = DATASETS[dataset_key]
+    if dataset.person_id is None:
+        return 1, 1.0
+    frame = load_dataset(dataset_key)
+    mask = None if predicate is None else _predicate_mask(frame, *predicate)
+    return max_contribution_norms(
+        frame[dataset.person_id], None if category is None else frame[category], mask
+    )
+
+
+def _predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> pd.Series:
+    values = frame[column]
+    if op == "≥":
+        mask = values >= value
+    elif op == "<":
+        mask = values < value
+    elif op == "=" and isinstance(value, float):
+        mask = values == value
+    else:
+        mask = values.astype(str) == value
+    return mask.fillna(False).astype(bool)
+
+
+def _person_note(dataset_key: str, records: int) -> None:
+    if records > 1:
+        person = DATASETS[dataset_key].person_id
+        st.caption(
+            f"One person (`{person}`) has up to {records} rows in what this query reads, so "
+            f"the sensitivity is {records}× a single row's. That holds only if no one can "
+            "have more: the Contribution bounding page enforces such a cap."
+        )
+
 
 def _count_query(key: str, persons: int, dataset_key: str) -> Query:
     dataset = DATASETS[dataset_key]
     column = st.selectbox("Category", dataset.categorical, key=f"{key}_category")
     counts = category_counts(dataset_key, column)
+    records, rows_l2 = _norms(dataset_key, column, None)
+    _person_note(dataset_key, records)
     return Query(
         kind="count",
         description=f"number of rows per {column}",
         labels=[str(label) for label in counts.index],
         true_values=counts.to_numpy(dtype=float),
-        sensitivity=1.0,
+        per_row_sensitivity=count_sensitivity(),
+        records_per_person=records,
+        rows_l2=rows_l2,
         value_name="count",
         n_rows=persons,
     )
@@ -57,36 +115,38 @@ def _count_query(key: str, persons: int, dataset_key: str) -> Query:
 
 def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
     dataset = DATASETS[dataset_key]
-    columns = [*dataset.numeric, *dataset.categorical]
+    columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     column_col, op_col, value_col = st.columns([2, 1, 2])
     column = column_col.selectbox("Column", columns, key=f"{key}_pred_column")
     if column in dataset.numeric:
         op = op_col.selectbox("is", ["≥", "<", "="], key=f"{key}_pred_op")
         lower, upper = dataset.numeric[column]
-        threshold = value_col.number_input(
+        value: object = value_col.number_input(
             "value", value=float((lower + upper) / 2), key=f"{key}_pred_value_{column}"
         )
-        values = frame[column]
-        mask = {"≥": values >= threshold, "<": values < threshold, "=": values == threshold}[op]
-        text = f"{column} {op} {threshold:g}"
+        text = f"{column} {op} {value:g}"
     else:
+        op = "="
         op_col.markdown("is")
         options = sorted(frame[column].dropna().astype(str).unique())
-        choice = value_col.selectbox("value", options, key=f"{key}_pred_value_{column}")
-        mask = frame[column].astype(str) == choice
-        text = f"{column} = {choice}"
-    true_count = count_where(mask.fillna(False))
+        value = value_col.selectbox("value", options, key=f"{key}_pred_value_{column}")
+        text = f"{column} = {value}"
+    true_count = count_where(_predicate_mask(frame, column, op, value))
     if true_count == 0:
         st.warning(
             f"No row has {text}: the true count is 0. The noisy count is pure noise, which is "
             "the point: nobody can tell whether 0 or 1 person matches."
         )
+    records, rows_l2 = _norms(dataset_key, None, (column, op, value))
+    _person_note(dataset_key, records)
     return Query(
         kind="predicate",
         description=f"number of rows with {text}",
         labels=[text],
         true_values=np.array([true_count]),
-        sensitivity=1.0,
+        per_row_sensitivity=count_sensitivity(),
+        records_per_person=records,
+        rows_l2=rows_l2,
         value_name="count",
         n_rows=len(frame),
     )
@@ -95,7 +155,7 @@ def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
 def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -> Query | None:
     dataset = DATASETS[dataset_key]
     if not dataset.numeric:
-        st.warning(f"The {dataset.title} data has no numeric column to sum.")
+        st.warning(f"The {dataset.title} data has no numeric column to sum: pick another query.")
         return None
     category_col, value_col = st.columns(2)
     category = category_col.selectbox("Category", dataset.categorical, key=f"{key}_category")
@@ -110,22 +170,24 @@ def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -
     )
     try:
         table = clipped_sum_by_category(frame, category, value, lower, upper)
-        sensitivity = clipped_sum_sensitivity(lower, upper)
+        per_row = clipped_sum_sensitivity(lower, upper)
     except ValueError as error:
         st.error(f"Cannot run this query: {error}")
         return None
+    records, rows_l2 = _norms(dataset_key, category, None)
+    _person_note(dataset_key, records)
     clipped = table["clipped_sum"].to_numpy(dtype=float)
     rows = table["rows"].to_numpy(dtype=float)
+    name = "sum" if kind == "sum" else "mean"
     return Query(
         kind=kind,
-        description=(
-            f"{'sum' if kind == 'sum' else 'mean'} of {value} clipped to [{lower:g}, {upper:g}] "
-            f"per {category}"
-        ),
+        description=f"{name} of {value} clipped to [{lower:g}, {upper:g}] per {category}",
         labels=[str(label) for label in table.index],
         true_values=clipped if kind == "sum" else clipped / rows,
-        sensitivity=sensitivity,
-        value_name=f"{'sum' if kind == 'sum' else 'mean'} of {value}",
+        per_row_sensitivity=per_row,
+        records_per_person=records,
+        rows_l2=rows_l2,
+        value_name=f"{name} of {value}",
         n_rows=len(frame),
         lower=lower,
         upper=upper,

@@ -30,6 +30,10 @@ def use_app_navigation() -> None:
         st.rerun()
 
 
+def _next_draw() -> None:
+    st.session_state["draw"] = st.session_state.get("draw", 0) + 1
+
+
 def sidebar() -> None:
     """Seed and "draw new noise" controls, shown on every page."""
     state = st.session_state
@@ -45,8 +49,15 @@ def sidebar() -> None:
             key="seed",
             help="The same seed and settings give the same noisy answers, on any machine.",
         )
-        if st.button("Draw new noise", icon=":material/casino:", width="stretch"):
-            state["draw"] += 1
+        # A callback, not `if st.button(...)`: it runs before the script, so the new draw
+        # survives the rerun that use_app_navigation() may trigger.
+        st.button(
+            "Draw new noise",
+            icon=":material/casino:",
+            width="stretch",
+            key="draw_new",
+            on_click=_next_draw,
+        )
         st.caption(f"Draw number {state['draw']} with seed {state['seed']}.")
 
 

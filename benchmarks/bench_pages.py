@@ -1,0 +1,81 @@
+"""Median server time of a page rerun after a slider change, for every page (AppTest).
+
+Run from the project root: python3 benchmarks/bench_pages.py [--reruns 20] [page ...]
+Each rerun moves the page's first slider to another position, as a presenter would, and times
+AppTest.run() (the whole script: app.py's navigation and sidebar, then the page). Also times
+10^6 Laplace draws. Figures are printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import numpy as np  # noqa: E402
+from apptest_helpers import open_page  # noqa: E402
+
+from dp_core import laplace_scale, sample_laplace  # noqa: E402
+from ui.catalog import available_pages  # noqa: E402
+
+
+def _label_value(label: str) -> float | int:
+    """The number a select_slider label such as "0.01" or "1,000" stands for."""
+    number = float(label.replace(",", ""))
+    return int(number) if number.is_integer() and "." not in label else number
+
+
+def time_page(url_path: str, reruns: int) -> tuple[float, float, str]:
+    """Median and max seconds per rerun, and which slider was moved."""
+    at = open_page(url_path)
+    sliders = [*at.main.select_slider, *at.main.slider]
+    if not sliders:
+        raise SystemExit(f"page {url_path} has no slider to move")
+    slider = sliders[0]
+    if hasattr(slider, "options"):  # select_slider: AppTest shows formatted labels
+        values = [_label_value(label) for label in slider.options]
+        positions = [values[0], values[-1], values[len(values) // 2]]
+    else:
+        positions = [slider.min, slider.max, (slider.min + slider.max) / 2]
+    times = []
+    for i in range(reruns):
+        slider = [*at.main.select_slider, *at.main.slider][0]
+        slider.set_value(positions[i % len(positions)])
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+        if at.exception:
+            raise SystemExit(f"page {url_path} raised: {at.exception}")
+    return statistics.median(times), max(times), slider.label
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--reruns", type=int, default=20)
+    parser.add_argument("pages", nargs="*", help="url paths; all pages by default")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    entries = [p for p in available_pages() if not args.pages or p.url_path in args.pages]
+    print(f"Median server time per rerun after a slider change ({args.reruns} reruns, AppTest)")
+    for entry in entries:
+        median, worst, label = time_page(entry.url_path, args.reruns)
+        print(f"  {entry.url_path:<22} median {median * 1000:7.1f} ms   max {worst * 1000:7.1f} ms"
+              f"   (slider: {label})")
+    rng = np.random.default_rng(0)
+    scale = laplace_scale(1, 1)
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        sample_laplace(rng, scale, 1_000_000)
+        times.append(time.perf_counter() - start)
+    print(f"10^6 Laplace draws: median {statistics.median(times) * 1000:.1f} ms (5 runs)")
+
+
+if __name__ == "__main__":
+    main()

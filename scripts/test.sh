@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Debian's chromium included, when missing) and run the
+# whole suite: lint, unit and page tests, and the browser tests against a running app.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m pytest -q "$@"
