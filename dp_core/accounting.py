@@ -22,6 +22,7 @@ __all__ = [
     "capped_epsilon",
     "compare_budgets",
     "joint_epsilon_per_group",
+    "noise_epsilon_per_group",
     "sequential_epsilon",
 ]
 
@@ -82,3 +83,17 @@ def compare_budgets(
         capped_total=capped_epsilon(eps, max_groups=max_groups, n_groups=n),
         joint_epsilon_per_group=joint_epsilon_per_group(total, max_groups=max_groups, n_groups=n),
     )
+
+
+def noise_epsilon_per_group(
+    epsilon_per_group: float, *, joint: bool, max_groups: int, n_groups: int
+) -> float:
+    """The epsilon each group's noise is calibrated to, for a budget of n * epsilon_per_group.
+
+    Day by day (``joint=False``): epsilon_per_group, composed sequentially. One release of
+    all groups (``joint=True``): n * epsilon_per_group / min(l0, n), the same total.
+    """
+    if not joint:
+        return check_epsilon(epsilon_per_group)
+    total = sequential_epsilon([check_epsilon(epsilon_per_group)] * n_groups)
+    return joint_epsilon_per_group(total, max_groups=max_groups, n_groups=n_groups)

@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from dp_core.accounting import noise_epsilon_per_group
+from dp_core.laplace import laplace_scale, laplace_std
 from dp_core.validation import check_bounds, check_positive_int
 
 Selection = Literal["random", "first"]
@@ -33,20 +35,25 @@ __all__ = [
     "ContributionTable",
     "Sensitivity",
     "best_setting",
+    "bounded_answers",
     "bounded_totals_by_cap",
     "bounded_totals_by_upper",
     "cap_contributions",
     "cap_summary",
+    "cap_tradeoff",
     "check_bounding_frame",
     "clip_values",
     "contribution_histogram",
     "contribution_mask",
     "contribution_table",
     "error_summary",
+    "expected_group_errors",
     "group_errors",
     "grouped_count_sensitivity",
     "grouped_sum_sensitivity",
-    "pre_aggregate",
+    "person_group_totals",
+    "release_sensitivity",
+    "upper_tradeoff",
 ]
 
 
@@ -111,28 +118,37 @@ def _dense_keys(values: pd.Series | np.ndarray) -> np.ndarray:
 
 def _radix_argsort(keys: np.ndarray) -> np.ndarray:
     """Stable argsort of non-negative integer keys, 16 bits per pass (LSD radix)."""
-    order = np.arange(len(keys))
+    order = None
     top = int(keys.max()) if len(keys) else 0
     shift = 0
     while True:
-        digit = ((keys[order] >> shift) & 0xFFFF).astype(np.uint16)
-        order = order[np.argsort(digit, kind="stable")]
+        current = keys if order is None else keys[order]
+        step = np.argsort(((current >> shift) & 0xFFFF).astype(np.uint16), kind="stable")
+        order = step if order is None else order[step]
         shift += 16
         if top >> shift == 0:
             return order
 
 
-def _ranks_within(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each position: earlier positions with the same key (cumcount), and a dense key."""
+def _ranks_within(keys: np.ndarray) -> np.ndarray:
+    """For each position, how many earlier positions hold the same key (a cumcount)."""
+    return _ranks_and_runs(keys, with_runs=False)[0]
+
+
+def _ranks_and_runs(
+    keys: np.ndarray, *, with_runs: bool = True
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The cumcount of each position and a dense code of its key (0 .. distinct - 1)."""
     n = len(keys)
     order = _radix_argsort(keys)
     ordered = keys[order]
     starts_run = np.ones(n, dtype=bool)
     starts_run[1:] = ordered[1:] != ordered[:-1]
     run = np.cumsum(starts_run) - 1
-    rank_sorted = np.arange(n) - np.flatnonzero(starts_run)[run]
     ranks = np.empty(n, dtype=np.int64)
-    ranks[order] = rank_sorted
+    ranks[order] = np.arange(n) - np.flatnonzero(starts_run)[run]
+    if not with_runs:
+        return ranks, None
     dense = np.empty(n, dtype=np.int64)
     dense[order] = run
     return ranks, dense
@@ -153,31 +169,37 @@ def contribution_mask(
     check_bounding_frame(frame, id_column, group_column)
     if (max_groups_per_id or max_per_id_per_group) and group_column is None:
         raise ValueError("a cap per group needs a group column.")
-    caps = {
-        "the cap on records per person": max_per_id,
-        "the cap on groups per person": max_groups_per_id,
-        "the cap on records per person per group": max_per_id_per_group,
-    }
-    for name, cap in caps.items():
-        if cap is not None:
-            check_positive_int(cap, name)
+    names = (
+        "the cap on records per person",
+        "the cap on groups per person",
+        "the cap on records per person per group",
+    )
+    max_per_id, max_groups_per_id, max_per_id_per_group = (
+        None if cap is None else check_positive_int(cap, name)
+        for cap, name in zip(
+            (max_per_id, max_groups_per_id, max_per_id_per_group), names, strict=True
+        )
+    )
     n = len(frame)
+    sequence = None  # the order records are considered in; None: table order
     if rng is not None:
-        sequence = rng.permutation(n)  # a uniformly random order of the records
+        if max_per_id or max_per_id_per_group:
+            sequence = rng.permutation(n)  # a uniformly random order of the records
     elif order_column is not None:
         if order_column not in frame.columns:
             raise ValueError(f"the order column '{order_column}' is not in the table.")
         if frame[order_column].isna().any():
             raise ValueError(f"the order column '{order_column}' has missing values.")
-        ranks = pd.factorize(frame[order_column], sort=True)[0].astype(np.int64)
-        sequence = _radix_argsort(ranks)
-    else:
-        sequence = np.arange(n)
-    person = _dense_keys(frame[id_column])[sequence]
+        sequence = _radix_argsort(pd.factorize(frame[order_column], sort=True)[0])
+
+    def in_sequence(values: np.ndarray) -> np.ndarray:
+        return values if sequence is None else values[sequence]
+
+    person = in_sequence(_dense_keys(frame[id_column]))
     keep = np.ones(n, dtype=bool)  # in sequence order
     if group_column is not None and (max_groups_per_id or max_per_id_per_group):
-        group = _dense_keys(frame[group_column])[sequence]
-        pair_rank, pair = _ranks_within(person * (int(group.max()) + 1) + group)
+        group = in_sequence(_dense_keys(frame[group_column]))
+        pair_rank, pair = _ranks_and_runs(person * (int(group.max()) + 1) + group)
         if max_per_id_per_group:
             keep &= pair_rank < max_per_id_per_group
         if max_groups_per_id:
@@ -185,11 +207,13 @@ def contribution_mask(
             if rng is not None:
                 first = first[rng.permutation(len(first))]  # uniformly random group order
             group_rank = np.empty(len(first), dtype=np.int64)
-            group_rank[pair[first]] = _ranks_within(person[first])[0]
+            group_rank[pair[first]] = _ranks_within(person[first])
             keep &= group_rank[pair] < max_groups_per_id
     if max_per_id:
         kept = np.flatnonzero(keep)
-        keep[kept[_ranks_within(person[kept])[0] >= max_per_id]] = False
+        keep[kept[_ranks_within(person[kept]) >= max_per_id]] = False
+    if sequence is None:
+        return keep
     mask = np.empty(n, dtype=bool)
     mask[sequence] = keep
     return mask
@@ -211,7 +235,8 @@ def cap_contributions(
     Caps, applied in this order: ``max_per_id_per_group`` records per person in a group
     (linf), ``max_groups_per_id`` groups per person (l0), ``max_per_id`` records per person.
     Kept are the first records in ``order_column`` order (ties and no column: table order),
-    or, with ``rng``, a uniformly random subset (random records, and random groups for l0).
+    or, with ``rng``, a uniformly random subset (random records, and random groups for l0;
+    ``order_column`` is then not used).
     """
     mask = contribution_mask(
         frame,
@@ -237,7 +262,7 @@ def clip_values(values: ArrayLike, lower: float, upper: float) -> np.ndarray:
     return np.clip(np.asarray(values, dtype=float), lo, hi)
 
 
-def pre_aggregate(
+def person_group_totals(
     frame: pd.DataFrame, id_column: str, group_column: str, value_column: str
 ) -> pd.DataFrame:
     """One row per person and group: columns id, group, ``records`` and ``total`` value."""
@@ -410,13 +435,13 @@ def contribution_table(
         if id_column is None
         else _dense_keys(ordered[id_column])
     )
-    row_rank, row_unit = _ranks_within(person * len(groups) + group_codes)
+    row_rank, row_unit = _ranks_and_runs(person * len(groups) + group_codes)
     unit_first = np.flatnonzero(row_rank == 0)  # units in order of first appearance
     n_units = len(unit_first)
     unit_person = np.empty(n_units, dtype=np.int64)
     unit_person[row_unit[unit_first]] = person[unit_first]
     unit_rank = np.empty(n_units, dtype=np.int64)
-    unit_rank[row_unit[unit_first]] = _ranks_within(person[unit_first])[0]
+    unit_rank[row_unit[unit_first]] = _ranks_within(person[unit_first])
     unit_group = np.empty(n_units, dtype=np.int64)
     unit_group[row_unit[unit_first]] = group_codes[unit_first]
     groups_per_person = np.bincount(unit_person)
@@ -607,3 +632,209 @@ def best_setting(summary: pd.DataFrame, settings: ArrayLike) -> tuple[float, flo
     """The setting with the smallest RMSE (the smallest setting on ties) and that RMSE."""
     index = int(np.argmin(summary["rmse"].to_numpy()))
     return np.asarray(settings)[index].item(), float(summary["rmse"].iloc[index])
+
+
+# ---------------------------------------------------------------------------------------
+# What a page shows: one bounded draw, and the trade-offs for every cap and bound
+# ---------------------------------------------------------------------------------------
+
+
+def bounded_answers(
+    rng: np.random.Generator,
+    frame: pd.DataFrame,
+    *,
+    id_column: str | None,
+    group_column: str,
+    value_column: str | None,
+    max_groups: int,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+    order_column: str | None = None,
+) -> pd.DataFrame:
+    """Per group: the true count and sum, and both after bounding the data once.
+
+    The l0 cap picks each person's groups (random with ``rng``, or first in order), then
+    linf their records in a group. Counts use the records kept; sums clip each kept record
+    to [L, U], or with ``pre_aggregate`` each person's total over the kept groups' records.
+    Without a value column only the counts are returned.
+    """
+    check_bounding_frame(frame, id_column, group_column, value_column)
+    selection = _check_selection(selection)
+    chooser = rng if selection == "random" else None
+    if id_column is None:
+        in_groups = records = frame
+    else:
+        in_groups = cap_contributions(
+            frame,
+            id_column,
+            group_column=group_column,
+            max_groups_per_id=max_groups,
+            order_column=order_column,
+            rng=chooser,
+        )
+        records = cap_contributions(
+            in_groups,
+            id_column,
+            group_column=group_column,
+            max_per_id_per_group=max_per_group,
+            order_column=order_column,
+            rng=chooser,
+        )
+    groups = pd.Index(np.sort(frame[group_column].unique()), name=group_column)
+    answers = pd.DataFrame(
+        {
+            "true_count": frame.groupby(group_column).size(),
+            "bounded_count": records.groupby(group_column).size(),
+        },
+        index=groups,
+    )
+    if value_column is None:
+        return answers.fillna(0)
+    check_bounds(lower, upper)
+    if pre_aggregate and id_column is not None:
+        totals = person_group_totals(in_groups, id_column, group_column, value_column)
+        values, value_groups = totals["total"], totals[group_column]
+    else:
+        values, value_groups = records[value_column], records[group_column]
+    clipped = pd.Series(clip_values(values, lower, upper), index=values.index)
+    answers["true_sum"] = frame.groupby(group_column)[value_column].sum()
+    answers["bounded_sum"] = clipped.groupby(value_groups).sum()
+    return answers.fillna(0)
+
+
+def release_sensitivity(
+    statistic: Statistic,
+    *,
+    max_groups: int,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+) -> Sensitivity:
+    """The sensitivity of per-group counts or (clipped, maybe pre-aggregated) sums."""
+    statistic = _check_statistic(statistic, lower, upper)
+    if statistic == "count":
+        return grouped_count_sensitivity(max_groups, max_per_group)
+    return grouped_sum_sensitivity(
+        lower,
+        upper,
+        max_groups=max_groups,
+        max_per_group=max_per_group,
+        pre_aggregated=pre_aggregate,
+    )
+
+
+def _laplace_noise_std(sensitivity: Sensitivity, epsilon: float, joint: bool, cap: int, n: int):
+    """sd = sqrt(2) * per-group sensitivity / the epsilon each group's noise gets."""
+    eps = noise_epsilon_per_group(epsilon, joint=joint, max_groups=cap, n_groups=n)
+    return laplace_std(laplace_scale(sensitivity.per_group, eps))
+
+
+def expected_group_errors(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    epsilon_per_group: float,
+    joint: bool,
+    max_groups: int,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Per group: truth, expected bounded answer, exact bias, Laplace noise sd and RMSE."""
+    settings = {
+        "max_per_group": max_per_group,
+        "lower": lower,
+        "upper": upper,
+        "pre_aggregate": pre_aggregate,
+    }
+    bounded = bounded_totals_by_cap(
+        table, statistic, caps=[max_groups], selection=selection, **settings
+    )[:, 0]
+    sensitivity = release_sensitivity(statistic, max_groups=max_groups, **settings)
+    noise = _laplace_noise_std(sensitivity, epsilon_per_group, joint, max_groups, len(table.groups))
+    return group_errors(table.groups, table.true_totals(statistic), bounded, noise)
+
+
+def cap_tradeoff(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    caps: ArrayLike,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Bias, noise sd and RMSE (root mean square over groups) for each cap on groups."""
+    settings = {
+        "max_per_group": max_per_group,
+        "lower": lower,
+        "upper": upper,
+        "pre_aggregate": pre_aggregate,
+    }
+    caps = np.asarray(caps, dtype=np.int64)
+    bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
+    noise = [
+        _laplace_noise_std(
+            release_sensitivity(statistic, max_groups=int(cap), **settings),
+            epsilon_per_group,
+            joint,
+            int(cap),
+            len(table.groups),
+        )
+        for cap in caps
+    ]
+    summary = error_summary(table.true_totals(statistic), bounded, noise)
+    return summary.assign(cap=caps)[["cap", "bias", "noise_std", "rmse"]]
+
+
+def upper_tradeoff(
+    table: ContributionTable,
+    *,
+    uppers: ArrayLike,
+    lower: float,
+    max_groups: int,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Bias, noise sd and RMSE of per-group sums for each upper clipping bound U."""
+    uppers = np.asarray(uppers, dtype=float)
+    bounded = bounded_totals_by_upper(
+        table,
+        uppers=uppers,
+        lower=lower,
+        max_groups=max_groups,
+        max_per_group=max_per_group,
+        pre_aggregate=pre_aggregate,
+        selection=selection,
+    )
+    noise = [
+        _laplace_noise_std(
+            grouped_sum_sensitivity(
+                lower,
+                upper,
+                max_groups=max_groups,
+                max_per_group=max_per_group,
+                pre_aggregated=pre_aggregate,
+            ),
+            epsilon_per_group,
+            joint,
+            max_groups,
+            len(table.groups),
+        )
+        for upper in uppers
+    ]
+    summary = error_summary(table.true_totals("sum"), bounded, noise)
+    return summary.assign(upper=uppers)[["upper", "bias", "noise_std", "rmse"]]

@@ -23,7 +23,7 @@ from dp_core.bounding import (
     group_errors,
     grouped_count_sensitivity,
     grouped_sum_sensitivity,
-    pre_aggregate,
+    person_group_totals,
 )
 
 dp.enable_features("contrib")
@@ -246,7 +246,7 @@ def test_first_selection_bias_is_the_capped_data(pre_aggregated):
             order_column="when",
         )
         if pre_aggregated:
-            totals = pre_aggregate(kept, "person", "group", "value")
+            totals = person_group_totals(kept, "person", "group", "value")
             direct = totals.assign(total=clip_values(totals["total"], -2, 30))
             direct = direct.groupby("group")["total"].sum()
         else:
