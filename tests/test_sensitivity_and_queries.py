@@ -1,0 +1,119 @@
+"""dp_core.sensitivity and dp_core.queries: true answers and how much one person moves them."""
+
+import numpy as np
+import opendp.prelude as dp
+import pandas as pd
+import pytest
+
+from data.registry import load_dataset
+from dp_core import (
+    clipped_mean_sensitivity,
+    clipped_sum_by_category,
+    clipped_sum_sensitivity,
+    count_sensitivity,
+    count_where,
+    max_contribution_norms,
+    numeric_column,
+    release_clipped_mean,
+)
+
+dp.enable_features("contrib")
+
+
+@pytest.mark.parametrize(("lower", "upper"), [(0.0, 50.0), (-20.0, 5.0), (10.0, 120.0)])
+def test_clipped_sum_sensitivity_matches_opendp(lower, upper) -> None:
+    # OpenDP: clamp to [L, U] then sum, under the symmetric distance (add/remove one record).
+    input_space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()
+    query = input_space >> dp.t.then_clamp(bounds=(lower, upper)) >> dp.t.then_sum()
+    # OpenDP rounds up by a hair to cover float error in the sum: equal to 1e-6, never below.
+    ours = clipped_sum_sensitivity(lower, upper)
+    assert query.map(1) == pytest.approx(ours, rel=1e-6)
+    assert query.map(1) >= ours
+    assert count_sensitivity() == 1.0
+
+
+def test_teaching_sum_sensitivity_and_mean() -> None:
+    # shared/README: at most 4 contributions, spend in [0, 50] -> 4 * 50 = 200.
+    assert 4 * clipped_sum_sensitivity(0, 50) == 200
+    assert clipped_mean_sensitivity(0, 50, 100) == 0.5
+
+
+def test_contribution_norms_on_the_restaurant_week() -> None:
+    visits = load_dataset("restaurant")
+    # Visitors come at most once a day and on up to 6 days.
+    assert max_contribution_norms(visits["visitor_id"], visits["day"]) == (6, pytest.approx(6**0.5))
+    assert max_contribution_norms(visits["visitor_id"]) == (6, 6.0)
+    assert max_contribution_norms(visits["visitor_id"], mask=visits["day"] == 3) == (1, 1.0)
+    assert max_contribution_norms(None) == (1, 1.0)
+
+
+def test_contribution_norms_by_brute_force() -> None:
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"p": rng.integers(0, 30, 400), "c": rng.integers(0, 4, 400)})
+    expected_l1 = max(len(g) for _, g in frame.groupby("p"))
+    expected_l2 = max(
+        np.sqrt(sum(n**2 for n in g["c"].value_counts())) for _, g in frame.groupby("p")
+    )
+    l1, l2 = max_contribution_norms(frame["p"], frame["c"])
+    assert l1 == expected_l1
+    assert l2 == pytest.approx(expected_l2)
+
+
+def test_clipped_sums_reproduce_the_published_daily_revenue() -> None:
+    table = clipped_sum_by_category(load_dataset("restaurant"), "day", "money_spent", 0, 50)
+    by_day = table.sort_index()
+    assert by_day["raw_sum"].tolist() == [8678, 8696, 12088, 12079, 13765, 16576, 16500]
+    assert by_day["clipped_sum"].tolist() == [8642, 8696, 11998, 12054, 13765, 16576, 16500]
+    assert by_day["rows"].tolist() == [300, 300, 400, 400, 450, 500, 500]
+
+
+def test_bad_query_input() -> None:
+    tips = load_dataset("tips")
+    with pytest.raises(ValueError, match="not numeric"):
+        numeric_column(tips, "smoker")
+    with pytest.raises(ValueError, match="no column"):
+        numeric_column(tips, "nope")
+    with pytest.raises(ValueError, match="lower bound must be below"):
+        clipped_sum_by_category(tips, "day", "tip", 10, 0)
+    assert count_where(tips["size"] > 100) == 0
+
+
+def test_clipped_mean_release_is_centred_with_honest_bands() -> None:
+    sums, counts = np.array([3000.0, 60.0]), np.array([100.0, 2.0])
+    release = release_clipped_mean(
+        np.random.default_rng(0), sums, counts, lower=0, upper=50, epsilon=1.0, simulations=20_000
+    )
+    np.testing.assert_allclose(release.true_mean, [30, 30])
+    assert np.all((release.noisy_mean >= 0) & (release.noisy_mean <= 50))
+    # A big group's mean is far more accurate than a group of two.
+    assert release.half_width[0] < release.half_width[1] / 5
+    # The simulated band covers 95% of fresh releases.
+    hits = [
+        abs(
+            release_clipped_mean(
+                np.random.default_rng(s),
+                sums,
+                counts,
+                lower=0,
+                upper=50,
+                epsilon=1.0,
+                simulations=10,
+            ).noisy_mean[0]
+            - 30
+        )
+        <= release.half_width[0]
+        for s in range(400)
+    ]
+    assert 0.91 < np.mean(hits) < 0.99
+    # Records per person multiply the noise.
+    wider = release_clipped_mean(
+        np.random.default_rng(0),
+        sums,
+        counts,
+        lower=0,
+        upper=50,
+        epsilon=1.0,
+        records_per_person=4,
+        simulations=20_000,
+    )
+    assert wider.half_width[0] > 3 * release.half_width[0]
