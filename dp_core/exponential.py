@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.selection import check_scores, selection_rate
+from dp_core.selection import check_scores, scaled_gaps, selection_rate
 from dp_core.validation import check_positive_int
 
 
@@ -47,11 +47,7 @@ def exponential_probabilities_by_epsilon(
     scores: ArrayLike, epsilons: ArrayLike, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
     """One row of exponential-mechanism probabilities per epsilon (shape: epsilons x n)."""
-    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
-    rates = np.array([selection_rate(e, sensitivity, monotonic=monotonic) for e in eps])
-    values = check_scores(scores)
-    shifted = rates[:, None] * (values - values.max())
-    weights = np.exp(shifted)
+    weights = np.exp(scaled_gaps(scores, epsilons, sensitivity, monotonic=monotonic))
     return weights / weights.sum(axis=1, keepdims=True)
 
 

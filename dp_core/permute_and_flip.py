@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.selection import check_scores, leave_one_out_polynomial_integral, selection_rate
+from dp_core.selection import leave_one_out_polynomial_integral, scaled_gaps
 from dp_core.validation import check_positive_int
 
 
@@ -23,10 +23,7 @@ def permute_and_flip_stop_probabilities(
     scores: ArrayLike, epsilon: float, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
     """p_r = exp(lambda * (score_r - OPT)): chance of stopping when candidate r comes up."""
-    values = check_scores(scores)
-    return np.exp(
-        selection_rate(epsilon, sensitivity, monotonic=monotonic) * (values - values.max())
-    )
+    return np.exp(scaled_gaps(scores, epsilon, sensitivity, monotonic=monotonic)[0])
 
 
 def permute_and_flip_probabilities(
@@ -41,10 +38,8 @@ def permute_and_flip_probabilities_by_epsilon(
     scores: ArrayLike, epsilons: ArrayLike, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
     """One row of permute-and-flip probabilities per epsilon (shape: epsilons x n)."""
-    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
-    rates = np.array([selection_rate(e, sensitivity, monotonic=monotonic) for e in eps])
-    values = check_scores(scores)
-    return leave_one_out_polynomial_integral(np.exp(rates[:, None] * (values - values.max())))
+    gaps = scaled_gaps(scores, epsilons, sensitivity, monotonic=monotonic)
+    return leave_one_out_polynomial_integral(np.exp(gaps))
 
 
 def permute_and_flip(

@@ -41,6 +41,16 @@ def selection_rate(epsilon: float, sensitivity: float, *, monotonic: bool = Fals
     return eps / (delta_u if monotonic else 2.0 * delta_u)
 
 
+def scaled_gaps(
+    scores: ArrayLike, epsilons: ArrayLike, sensitivity: float, *, monotonic: bool = False
+) -> np.ndarray:
+    """lambda * (score_r - OPT) <= 0, one row per epsilon (shape: epsilons x n)."""
+    values = check_scores(scores)
+    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
+    rates = np.array([selection_rate(e, sensitivity, monotonic=monotonic) for e in eps])
+    return rates[:, None] * (values - values.max())
+
+
 def best_mask(scores: ArrayLike) -> np.ndarray:
     """True for every candidate whose score equals the largest score (ties all count)."""
     values = check_scores(scores)
