@@ -20,6 +20,7 @@ Sigma, errors and half-widths are in the units of the query's answer.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Literal
 
@@ -169,10 +170,12 @@ def analytic_gaussian_sigmas(sensitivity: float, epsilon: float, deltas: ArrayLi
     return s * _bisect_unit_sigma(eps, target).reshape(np.shape(deltas))
 
 
+@functools.lru_cache(maxsize=1024)
 def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
     """The smallest sigma giving (epsilon, delta)-DP, for any epsilon > 0 (Balle & Wang 2018).
 
-    Never below the exact value and at most about 1.2e-10 relative above it.
+    Never below the exact value and at most about 1.2e-10 relative above it. Cached: a page
+    asks for the same (sensitivity, epsilon, delta) several times per rerun.
     """
     d = check_delta(delta, allow_zero=False)
     return float(analytic_gaussian_sigmas(sensitivity, epsilon, d))
