@@ -388,6 +388,7 @@ chosen = st.radio(
     "Statistic",
     list(statistics),
     format_func=lambda s: statistics[s],
+    index=len(statistics) - 1,
     horizontal=True,
     key="bounding_tradeoff_statistic",
 )
@@ -488,7 +489,7 @@ rows = [
         f"{budget.joint_epsilon_per_group:.3g} per {group_word}",
     ),
 ]
-st.plotly_chart(budget_figure(rows, unit=group_word), width="stretch")
+st.plotly_chart(budget_figure(rows), width="stretch")
 st.markdown(
     f"**{n_groups} {group_word}s at ε = {eps_text} each cost "
     f"{format_number(round(budget.sequential_total, 9))} for one statistic by sequential "

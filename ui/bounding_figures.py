@@ -1,14 +1,31 @@
-"""Figures for the contribution-bounding page: before/after/noisy bars, trade-offs, budgets."""
+"""Figures for the contribution-bounding page: before/after/noisy bars, trade-offs, budgets.
+
+Plain plotly dicts, like ui/figures.py (cheaper per rerun than plotly.graph_objects).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
-from ui.figures import ACCENT_COLOR, NOISY_COLOR, SECOND_COLOR, TRUE_COLOR, styled
+from ui.figures import (
+    ACCENT_COLOR,
+    NOISY_COLOR,
+    SECOND_COLOR,
+    TRUE_COLOR,
+    Figure,
+    axis,
+    figure,
+    line,
+    mark_x,
+    styled,
+)
 
 BOUNDED_COLOR = "#4f9d69"
+
+
+def _bar(name: str, x, y, color: str, **extra) -> dict:
+    return {"type": "bar", "name": name, "x": x, "y": y, "marker": {"color": color}, **extra}
 
 
 def before_after_noisy_bars(
@@ -19,45 +36,43 @@ def before_after_noisy_bars(
     half_width: float,
     *,
     value_name: str,
-) -> go.Figure:
+) -> Figure:
     """Three bars per group: the truth before bounding, after bounding, and the noisy answer."""
-    fig = go.Figure()
-    fig.add_bar(name="True, all records", x=labels, y=true_values, marker_color=TRUE_COLOR)
-    fig.add_bar(name="True after bounding", x=labels, y=bounded_values, marker_color=BOUNDED_COLOR)
-    fig.add_bar(
-        name="Noisy (± 95% of noise)",
-        x=labels,
-        y=noisy_values,
-        marker_color=NOISY_COLOR,
-        error_y={"type": "data", "array": np.full(len(labels), half_width), "color": ACCENT_COLOR},
+    noise_band = {"type": "data", "array": np.full(len(labels), half_width), "visible": True}
+    return styled(
+        figure(
+            _bar("True, all records", labels, true_values, TRUE_COLOR),
+            _bar("True after bounding", labels, bounded_values, BOUNDED_COLOR),
+            _bar(
+                "Noisy (± 95% of noise)",
+                labels,
+                noisy_values,
+                NOISY_COLOR,
+                error_y={**noise_band, "color": ACCENT_COLOR},
+            ),
+            barmode="group",
+            yaxis=axis(value_name),
+            xaxis={"type": "category"},
+        ),
+        height=380,
     )
-    fig.update_layout(barmode="group", yaxis_title=value_name, xaxis_type="category")
-    return styled(fig, height=380)
 
 
-def contribution_histogram_figure(histogram: pd.Series, cap: int, *, person: str, unit: str):
+def contribution_histogram_figure(
+    histogram: pd.Series, cap: int, *, person: str, unit: str
+) -> Figure:
     """Persons by number of contributions; those above the cap in the accent colour."""
     k = histogram.index.to_numpy()
-    colors = np.where(k > cap, ACCENT_COLOR, NOISY_COLOR)
-    fig = go.Figure()
-    fig.add_bar(
-        x=k,
-        y=histogram.to_numpy(),
-        marker_color=colors.tolist(),
-        text=histogram.to_numpy(),
-        textposition="outside",
-        name=f"{person}s",
+    counts = histogram.to_numpy()
+    bars = _bar(f"{person}s", k, counts, NOISY_COLOR, text=counts, textposition="outside")
+    bars["marker"]["color"] = np.where(k > cap, ACCENT_COLOR, NOISY_COLOR).tolist()
+    fig = figure(
+        bars,
         showlegend=False,
+        xaxis=axis(f"{unit}s per {person}", dtick=1),
+        yaxis=axis(f"{person}s"),
     )
-    fig.add_vline(
-        x=cap + 0.5,
-        line_dash="dash",
-        line_color=ACCENT_COLOR,
-        annotation_text=f"cap = {cap}",
-        annotation_position="top right",
-    )
-    fig.update_layout(xaxis_title=f"{unit}s per {person}", yaxis_title=f"{person}s", xaxis_dtick=1)
-    return styled(fig, height=340)
+    return styled(mark_x(fig, cap + 0.5, f"cap = {cap}"), height=340)
 
 
 def tradeoff_figure(
@@ -68,57 +83,75 @@ def tradeoff_figure(
     current: float,
     x_title: str,
     y_title: str,
-) -> go.Figure:
+) -> Figure:
     """Bias, noise sd and RMSE against a setting; the best setting starred, the current dashed."""
-    fig = go.Figure()
-    styles = (
-        ("bias", "bias from dropped and clipped data", SECOND_COLOR, "dot"),
-        ("noise_std", "noise (standard deviation)", NOISY_COLOR, "dash"),
-        ("rmse", "expected error (RMSE)", ACCENT_COLOR, "solid"),
-    )
-    for column, name, color, dash in styles:
-        fig.add_scatter(
-            x=tradeoff[x],
-            y=tradeoff[column],
-            mode="lines+markers" if len(tradeoff) <= 20 else "lines",
-            name=name,
+    mode = "lines+markers" if len(tradeoff) <= 20 else "lines"
+    xs = tradeoff[x].to_numpy()
+    traces = [
+        line(
+            xs,
+            tradeoff[column].to_numpy(),
+            name,
+            mode=mode,
             line={"color": color, "dash": dash, "width": 3},
         )
+        for column, name, color, dash in (
+            ("bias", "bias from dropped and clipped data", SECOND_COLOR, "dot"),
+            ("noise_std", "noise (standard deviation)", NOISY_COLOR, "dash"),
+            ("rmse", "expected error (RMSE)", ACCENT_COLOR, "solid"),
+        )
+    ]
     best_rmse = float(tradeoff.loc[tradeoff[x] == best, "rmse"].iloc[0])
-    fig.add_scatter(
-        x=[best],
-        y=[best_rmse],
-        mode="markers",
-        marker={"symbol": "star", "size": 18, "color": ACCENT_COLOR},
-        name=f"best: {best:g}",
+    star = {
+        "type": "scatter",
+        "mode": "markers",
+        "x": [best],
+        "y": [best_rmse],
+        "name": f"best: {best:.4g}",
+        "marker": {"symbol": "star", "size": 18, "color": ACCENT_COLOR},
+    }
+    fig = figure(
+        *traces,
+        star,
+        xaxis=axis(x_title),
+        yaxis=axis(y_title, rangemode="tozero"),
     )
-    fig.add_vline(x=current, line_dash="dash", line_color=TRUE_COLOR)
-    fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, yaxis_rangemode="tozero")
-    return styled(fig, height=380)
+    return styled(mark_x(fig, current, f"yours: {current:.4g}"), height=380)
 
 
-def budget_figure(rows: list[tuple[str, list[float], str]], *, unit: str) -> go.Figure:
-    """Horizontal stacked bars: each row a plan, one segment per release, its total at the end."""
-    fig = go.Figure()
-    colors = (NOISY_COLOR, BOUNDED_COLOR, SECOND_COLOR)
-    for (label, segments, note), color in zip(rows, colors, strict=False):
-        for index, value in enumerate(segments):
-            fig.add_bar(
-                y=[label],
-                x=[value],
-                orientation="h",
-                marker={"color": color, "line": {"color": "white", "width": 2}},
-                showlegend=False,
-                hovertemplate=f"{unit} {index + 1}: ε = {value:g}<extra></extra>",
-            )
-        fig.add_annotation(
-            y=label, x=sum(segments), text=f"  {note}", showarrow=False, xanchor="left"
+def budget_figure(rows: list[tuple[str, list[float], str]]) -> Figure:
+    """Horizontal stacked bars: each row a plan, one segment per release, its total noted."""
+    traces, notes = [], []
+    for (label, segments, note), color in zip(
+        rows, (NOISY_COLOR, BOUNDED_COLOR, SECOND_COLOR), strict=False
+    ):
+        traces += [
+            {
+                "type": "bar",
+                "orientation": "h",
+                "y": [label],
+                "x": [value],
+                "marker": {"color": color, "line": {"color": "white", "width": 2}},
+                "showlegend": False,
+                "hovertemplate": f"ε = {value:g}<extra></extra>",
+            }
+            for value in segments
+        ]
+        notes.append(
+            {
+                "y": label,
+                "x": sum(segments),
+                "text": f"  {note}",
+                "showarrow": False,
+                "xanchor": "left",
+            }
         )
     longest = max(sum(segments) for _, segments, _ in rows)
-    fig.update_layout(
+    fig = figure(
+        *traces,
         barmode="stack",
-        xaxis_title="total ε for the week (one statistic)",
-        xaxis_range=[0, longest * 1.6],
-        yaxis_autorange="reversed",
+        annotations=notes,
+        xaxis=axis("total ε for the week (one statistic)", range=[0, longest * 1.7]),
+        yaxis={"autorange": "reversed"},
     )
     return styled(fig, height=300)

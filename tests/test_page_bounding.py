@@ -1,0 +1,154 @@
+"""The contribution-bounding page through AppTest: the published figures appear on the page."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, trace_array, widget
+
+CAP = "bounding_max_groups_restaurant"
+BOUNDS = "bounding_bounds_restaurant_money_spent"
+TRUE_VISITS = [300, 300, 400, 400, 450, 500, 500]
+TRUE_REVENUE = [8678, 8696, 12088, 12079, 13765, 16576, 16500]
+
+
+@pytest.fixture
+def at():
+    return open_page("bounding")
+
+
+def bars(at, index: int) -> dict[str, np.ndarray]:
+    """The bar traces of the index-th figure, by name."""
+    figure = plotly_figures(at)[index]
+    return {t["name"]: trace_array(t["y"]) for t in figure["data"] if t["type"] == "bar"}
+
+
+def figure_with_axis(at, title: str) -> dict:
+    for figure in plotly_figures(at):
+        if figure["layout"].get("xaxis", {}).get("title", {}).get("text") == title:
+            return figure
+    raise AssertionError(f"no figure with x axis {title!r}")
+
+
+def test_defaults_are_the_teaching_settings(at):
+    assert metric(at, "Visits dropped") == "25"  # cap of 4 days
+    assert metric(at, "Visitors with more than 4 days") == "23"
+    assert metric(at, "Sensitivity of one day's sum") == "50"
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "200"  # 4 x 50
+    visits = bars(at, 0)
+    np.testing.assert_array_equal(visits["True, all records"], TRUE_VISITS)
+    revenue = bars(at, 1)
+    np.testing.assert_array_equal(revenue["True, all records"], TRUE_REVENUE)
+    assert "7 days at ε = 0.5 each cost 3.5" in texts(at)
+
+
+def test_capping_at_three_days_drops_157_visits(at):
+    widget(at.slider, CAP).set_value(3)
+    rerun(at)
+    assert metric(at, "Visits dropped") == "157"
+    assert metric(at, "Visitors with more than 3 days") == "132"
+    assert bars(at, 0)["True after bounding"].sum() == 2850 - 157
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "150"
+
+
+@pytest.mark.parametrize(("cap", "dropped"), [(1, 2850 - 1360), (6, 0)])
+def test_cap_slider_ends(at, cap, dropped):
+    widget(at.slider, CAP).set_value(cap)
+    rerun(at)
+    assert metric(at, "Visits dropped") == f"{dropped:,}"
+    histogram = figure_with_axis(at, "days per visitor")
+    colors = histogram["data"][0]["marker"]["color"]
+    assert colors.count("#d1495b") == 6 - cap  # bars above the cap are highlighted
+
+
+def test_pre_aggregation_bounds_65(at):
+    widget(at.toggle, "bounding_pre_aggregate").set_value(True)
+    widget(at.slider, BOUNDS).set_value((0.0, 65.0))
+    rerun(at)
+    assert metric(at, "Sensitivity of one day's sum") == "65"
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "260"
+
+
+def test_clipping_at_50_with_every_visit_kept(at):
+    widget(at.slider, CAP).set_value(6)
+    rerun(at)
+    revenue = bars(at, 1)["True after bounding"]
+    np.testing.assert_array_equal(revenue, [8642, 8696, 11998, 12054, 13765, 16576, 16500])
+
+
+def test_first_days_keep_the_start_of_the_week(at):
+    widget(at.radio, "bounding_selection").set_value("first")
+    widget(at.slider, CAP).set_value(3)
+    rerun(at)
+    after = bars(at, 0)["True after bounding"]
+    np.testing.assert_array_equal(after[:3], [300, 300, 400])
+    assert after.sum() == 2850 - 157
+
+
+def test_budget_bar(at):
+    budget = figure_with_axis(at, "total ε for the week (one statistic)")
+    by_row: dict[str, list[float]] = {}
+    for trace in budget["data"]:
+        by_row.setdefault(trace["y"][0], []).extend(trace["x"])
+    totals = sorted(sum(v) for v in by_row.values())
+    assert totals == pytest.approx([2.0, 3.5, 3.5])  # 4 x 0.5 with the cap; 7 x 0.5
+    assert "ε = 0.875 per day" in texts(at)
+
+
+def test_best_cap_for_one_release_of_the_week(at):
+    widget(at.text_input, "bounding_epsilon__text").set_value("0.05")
+    rerun(at)
+    widget(at.radio, "bounding_plan").set_value("whole week at once")
+    widget(at.radio, "bounding_tradeoff_statistic").set_value("count")
+    rerun(at)
+    page = texts(at)
+    assert "Best cap on days: 4" in page  # exact bias + Laplace noise, see test_bounding
+    tradeoff = figure_with_axis(at, "cap on days per visitor")
+    star = next(t for t in tradeoff["data"] if t["name"].startswith("best"))
+    assert star["x"] == [4]
+    rmse = trace_array(next(t["y"] for t in tradeoff["data"] if t["name"].startswith("expected")))
+    assert int(np.argmin(rmse)) + 1 == 4
+
+
+def test_upper_bound_tradeoff(at):
+    tradeoff = figure_with_axis(at, "upper clipping bound U for money_spent")
+    x = trace_array(tradeoff["data"][0]["x"])
+    assert x.min() > 0 and x.max() == pytest.approx(100)
+    assert "Best upper bound" in texts(at)
+
+
+def test_bad_inputs_show_messages(at):
+    widget(at.slider, BOUNDS).set_value((50.0, 50.0))
+    rerun(at)
+    assert any("lower bound must be below" in e.value for e in at.error)
+    assert metric(at, "Visits dropped") == "25"  # the counts still work
+    widget(at.slider, BOUNDS).set_value((0.0, 50.0))
+    widget(at.selectbox, "bounding_value_restaurant").set_value("time_entered")
+    rerun(at)
+    assert any("not numeric" in e.value for e in at.error)
+    assert metric(at, "Visits dropped") == "25"
+    widget(at.text_input, "bounding_epsilon__text").set_value("0")
+    rerun(at)
+    assert any("greater than 0" in e.value for e in at.error)
+
+
+def test_census_group_with_missing_values(at):
+    widget(at.selectbox, "bounding_dataset").set_value("census")
+    rerun(at)
+    assert metric(at, "Rows dropped") == "0"
+    widget(at.selectbox, "bounding_group_census").set_value("occupation")
+    rerun(at)
+    assert any("missing value" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("key", ["census", "tips"])
+def test_one_row_per_person(at, key):
+    widget(at.selectbox, "bounding_dataset").set_value(key)
+    rerun(at)
+    assert "caps on records remove nothing" in texts(at)
+    assert metric(at, "Rows dropped" if key == "census" else "Bills dropped") == "0"
+    figures = plotly_figures(at)
+    true, after = bars(at, 0)["True, all records"], bars(at, 0)["True after bounding"]
+    np.testing.assert_array_equal(true, after)
+    assert len(figures) == 4  # counts, sums, the upper-bound trade-off, the budget
+    assert "Best upper bound" in texts(at)
