@@ -306,8 +306,8 @@ else:
 what_to_notice(
     [
         "The chance of each answer depends on how far its count is from the best, in units "
-        "of 2Δ/ε: a lead of 106 (industry groups) is decisive at ε = 0.1, a lead of 4 (Flu "
-        "over Diabetes) is not even at ε = 1.",
+        "of 2Δ/ε (Δ/ε when monotonic): a lead of 106 (industry groups) is decisive at "
+        "ε = 0.1, a lead of 4 (Flu over Diabetes) is not even at ε = 1.",
         "Even unlikely answers keep a positive probability: that is what hides any one person.",
         "Sampled frequencies wander around the exact probabilities; with 100,000 runs they "
         "agree to about two decimals.",
