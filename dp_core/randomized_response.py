@@ -38,6 +38,7 @@ __all__ = [
     "randomized_response_epsilon",
     "randomized_response_truth_probability",
     "report_probabilities_epsilon",
+    "sample_yes_count",
     "yes_tally",
 ]
 
@@ -138,6 +139,16 @@ def coin_flip_answers(
     truthful = rng.random(truth_arr.shape) < truth_prob
     random_yes = rng.random(truth_arr.shape) < random_yes_prob
     return CoinFlipAnswers(truthful, random_yes, np.where(truthful, truth_arr, random_yes))
+
+
+def sample_yes_count(rng: np.random.Generator, n_yes: int, population: int, n: int) -> int:
+    """True "yes" count among n persons drawn without replacement: Hypergeometric(n_yes, N, n)."""
+    population = check_positive_int(population, "the population size")
+    n_yes = check_positive_int(n_yes, "the number of true yes answers", minimum=0)
+    n = check_positive_int(n, "the number of respondents")
+    if n_yes > population or n > population:
+        raise ValueError(f"a sample or a yes count cannot exceed the population ({population:,}).")
+    return int(rng.hypergeometric(n_yes, population - n_yes, n))
 
 
 def yes_tally(

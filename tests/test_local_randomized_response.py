@@ -8,6 +8,7 @@ import math
 import numpy as np
 import opendp.prelude as dp
 import pytest
+from scipy import stats
 
 from dp_core import (
     coin_flip_answers,
@@ -20,6 +21,7 @@ from dp_core import (
     randomized_response_epsilon,
     randomized_response_truth_probability,
     report_probabilities_epsilon,
+    sample_yes_count,
     yes_tally,
 )
 
@@ -186,6 +188,16 @@ def test_yes_tally_moments():
     assert isinstance(yes_tally(rng, 10, 5, 0.75, 0.25), int)
 
 
+def test_sampled_yes_count_is_hypergeometric():
+    rng = np.random.default_rng(5)
+    draws = np.array([sample_yes_count(rng, 3650, 32561, 1000) for _ in range(5000)])
+    mean = 1000 * 3650 / 32561
+    var = stats.hypergeom(32561, 3650, 1000).var()
+    assert abs(draws.mean() - mean) < 4 * math.sqrt(var / 5000)
+    assert draws.var() == pytest.approx(var, rel=0.08)
+    assert sample_yes_count(rng, 3650, 32561, 32561) == 3650
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -197,6 +209,7 @@ def test_yes_tally_moments():
         (lambda: grr_report_counts(np.random.default_rng(0), [12], 1.0), "at least 2 categories"),
         (lambda: grr_perturb(np.random.default_rng(0), [0, 3], 3, 1.0), "between 0 and 2"),
         (lambda: yes_tally(np.random.default_rng(0), 5, 5, 0.25, 0.75), "greater than q"),
+        (lambda: sample_yes_count(np.random.default_rng(0), 5, 10, 11), "cannot exceed"),
     ],
 )
 def test_bad_input_messages(call, message):
