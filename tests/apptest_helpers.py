@@ -11,16 +11,21 @@ import json
 from pathlib import Path
 
 import numpy as np
-
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60
 
 
-def open_page(url_path: str, *, timeout: float = TIMEOUT) -> AppTest:
-    """AppTest on app.py switched to pages/<url_path>.py, after its first run."""
+def open_page(
+    url_path: str, *, query: dict[str, str] | None = None, timeout: float = TIMEOUT
+) -> AppTest:
+    """AppTest on app.py switched to pages/<url_path>.py, after its first run.
+
+    ``query`` plays the part of the link's ?key=value settings.
+    """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.query_params.update(query or {})
     at.run()
     assert not at.exception, at.exception
     if url_path != "home":

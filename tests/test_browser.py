@@ -147,3 +147,18 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
     assert page.locator("[data-testid='stException']").count() == 0
     assert not errors, errors
     page.close()
+
+
+def test_a_shared_link_opens_with_its_settings_and_the_address_follows(server, browser) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{server}/laplace?laplace_epsilon=0.1&seed=7&draw=2")
+    _settled(page)
+    assert "within ±30.0 of the truth 95% of the time" in _main_text(page)
+    assert "Draw number 2 with seed 7" in page.locator("[data-testid='stSidebar']").inner_text()
+    slider = page.locator("[data-testid='stMain'] [data-testid='stSlider'] input[type='range']")
+    slider.first.focus()
+    page.keyboard.press("ArrowRight")
+    _settled(page)
+    assert "laplace_epsilon=0.12" in page.url
+    assert "within ±25.0 of the truth" in _main_text(page)
+    page.close()

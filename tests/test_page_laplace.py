@@ -139,3 +139,25 @@ def test_averaging_attack_spends_k_times_epsilon(at) -> None:
     widget(at.select_slider, "laplace_repeats").set_value(1)
     rerun(at)
     assert metric(at, "Privacy spent") == "ε = 1"
+
+
+def test_a_shared_link_reproduces_the_chart() -> None:
+    link = {"seed": "7", "draw": "3", "laplace_epsilon": "0.1"}
+    first = open_page("laplace", query=link)
+    assert "within ±30.0 of the truth" in texts(first)
+    assert first.query_params["laplace_epsilon"] == "0.1"
+    assert first.query_params["seed"] == "7"
+    second = open_page("laplace", query=link)
+    np.testing.assert_array_equal(
+        _table(first)["noisy count"].to_numpy(), _table(second)["noisy count"].to_numpy()
+    )
+    other = open_page("laplace", query={**link, "draw": "4"})
+    assert not np.array_equal(
+        _table(first)["noisy count"].to_numpy(), _table(other)["noisy count"].to_numpy()
+    )
+
+
+def test_a_bad_link_falls_back_to_defaults() -> None:
+    at = open_page("laplace", query={"laplace_epsilon": "-3", "seed": "x"})
+    assert "within ±3.0 of the truth" in texts(at)
+    assert at.session_state["seed"] == 2026

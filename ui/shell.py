@@ -8,12 +8,15 @@ settings give the same chart on every machine, and "Draw new noise" moves to the
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 DEFAULT_SEED = 2026
+T = TypeVar("T")
 
 
 def use_app_navigation() -> None:
@@ -34,17 +37,48 @@ def _next_draw() -> None:
     st.session_state["draw"] = st.session_state.get("draw", 0) + 1
 
 
+def link_param(name: str, parse: Callable[[str], T], default: T) -> T:
+    """A setting from the page's address (?name=value), or ``default`` when absent or invalid."""
+    raw = st.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        return parse(raw)
+    except ValueError:
+        st.toast(f"The link's {name} = “{raw}” is not valid; using {default}.")
+        return default
+
+
+def _seed(raw: str) -> int:
+    value = int(raw)
+    if not 0 <= value < 2**32:
+        raise ValueError("seed out of range")
+    return value
+
+
+def _draw(raw: str) -> int:
+    value = int(raw)
+    if value < 0:
+        raise ValueError("negative draw")
+    return value
+
+
 def sidebar() -> None:
-    """Seed and "draw new noise" controls, shown on every page."""
+    """Seed and "draw new noise" controls, shown on every page.
+
+    The seed and draw number live in the address (?seed=...&draw=...), with each page's
+    epsilon, so a copied link reproduces the same chart on another screen.
+    """
     state = st.session_state
-    state.setdefault("draw", 0)
+    if "seed" not in state:
+        state["seed"] = link_param("seed", _seed, DEFAULT_SEED)
+        state["draw"] = link_param("draw", _draw, 0)
     with st.sidebar:
         st.markdown("**Random draws**")
         st.number_input(
             "Seed",
             min_value=0,
             max_value=2**32 - 1,
-            value=DEFAULT_SEED,
             step=1,
             key="seed",
             help="The same seed and settings give the same noisy answers, on any machine.",
@@ -58,7 +92,12 @@ def sidebar() -> None:
             key="draw_new",
             on_click=_next_draw,
         )
-        st.caption(f"Draw number {state['draw']} with seed {state['seed']}.")
+        st.caption(
+            f"Draw number {state['draw']} with seed {state['seed']}. The address bar holds "
+            "these and the page's ε: share it to show the same chart elsewhere."
+        )
+    st.query_params["seed"] = str(state["seed"])
+    st.query_params["draw"] = str(state["draw"])
 
 
 def page_rng(page: str) -> np.random.Generator:

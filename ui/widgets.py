@@ -13,6 +13,7 @@ import math
 import streamlit as st
 
 from dp_core.validation import check_epsilon
+from ui.shell import link_param
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 
@@ -55,11 +56,13 @@ def epsilon_input(
 
     With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
     A typed value outside the slider's range is used as typed; the slider shows the nearest.
+    The value in use is kept in the page's address (?<key>=...), so a link reproduces it.
     """
     options = ([0.0] if allow_zero else []) + log_grid(minimum, maximum)
     state = st.session_state
     slider_key, text_key, error_key = f"{key}__slider", f"{key}__text", f"{key}__error"
-    state.setdefault(key, default)
+    if key not in state:
+        state[key] = link_param(key, lambda raw: check_epsilon(raw, allow_zero=allow_zero), default)
     state.setdefault(error_key, None)
     # Widget values are dropped when a page is left; restore them from the value in use.
     if slider_key not in state:
@@ -97,4 +100,5 @@ def epsilon_input(
         st.text_input("or type ε", key=text_key, on_change=from_text)
     if state[error_key]:
         st.error(f"{state[error_key]} Still showing ε = {format_number(state[key])}.")
+    st.query_params[key] = format_number(state[key])
     return float(state[key])
