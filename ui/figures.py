@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from ui.shell import presenter_mode
+
 Figure = dict[str, Any]
 
 TRUE_COLOR = "#8a97a8"
@@ -46,9 +48,10 @@ def axis(title: str, **extra: Any) -> dict:
 
 def styled(fig: Figure, *, title: str | None = None, height: int = 420) -> Figure:
     """Apply the app's layout: large fonts, legend on top (colours from Streamlit's theme)."""
+    large = presenter_mode()
     fig["layout"].update(
-        height=height,
-        font={"size": FONT_SIZE},
+        height=int(height * 1.25) if large else height,
+        font={"size": int(FONT_SIZE * 1.4) if large else FONT_SIZE},
         margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     )

@@ -17,6 +17,16 @@ from streamlit.runtime.pages_manager import PagesManager
 
 DEFAULT_SEED = 2026
 T = TypeVar("T")
+# Streamlit sizes text in rem: a larger root font scales every heading, label and table.
+PRESENTER_CSS = """<style>
+html { font-size: 22px; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+</style>"""
+
+
+def presenter_mode() -> bool:
+    """Whether the page is shown for a projector (bigger text and chart fonts)."""
+    return bool(st.session_state.get("presenter", False))
 
 
 def use_app_navigation() -> None:
@@ -73,7 +83,13 @@ def sidebar() -> None:
     if "seed" not in state:
         state["seed"] = link_param("seed", _seed, DEFAULT_SEED)
         state["draw"] = link_param("draw", _draw, 0)
+        state["presenter"] = st.query_params.get("present") == "1"
     with st.sidebar:
+        st.toggle(
+            "Presenter mode",
+            key="presenter",
+            help="Larger text and charts, for a projector at the back of a room.",
+        )
         st.markdown("**Random draws**")
         st.number_input(
             "Seed",
@@ -98,6 +114,11 @@ def sidebar() -> None:
         )
     st.query_params["seed"] = str(state["seed"])
     st.query_params["draw"] = str(state["draw"])
+    if state["presenter"]:
+        st.query_params["present"] = "1"
+        st.html(PRESENTER_CSS)
+    else:
+        st.query_params.pop("present", None)
 
 
 def page_rng(page: str) -> np.random.Generator:

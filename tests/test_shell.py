@@ -1,0 +1,26 @@
+"""The shared shell: presenter mode, seeds from links, and the log epsilon grid."""
+
+from apptest_helpers import open_page, plotly_figures, rerun, widget
+
+from ui.widgets import log_grid
+
+
+def test_presenter_mode_enlarges_text_and_charts_and_is_kept_in_the_link() -> None:
+    at = open_page("laplace", query={"present": "1"})
+    assert widget(at.sidebar.toggle, "presenter").value is True
+    assert {f["layout"]["font"]["size"] for f in plotly_figures(at)} == {22}
+    assert any("font-size: 22px" in h.proto.body for h in at.get("html"))
+    assert at.query_params["present"] == "1"
+    widget(at.sidebar.toggle, "presenter").set_value(False)
+    rerun(at)
+    assert {f["layout"]["font"]["size"] for f in plotly_figures(at)} == {16}
+    assert "present" not in at.query_params
+    assert not at.get("html")
+
+
+def test_log_grid_steps_evenly_through_each_decade() -> None:
+    grid = log_grid(0.01, 10)
+    assert grid[0] == 0.01 and grid[-1] == 10
+    assert grid[:11] == [0.01, 0.012, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1]
+    assert len(grid) == 31
+    assert grid == sorted(set(grid))
