@@ -20,6 +20,7 @@ NOISY_COLOR = "#1f5aa6"
 ACCENT_COLOR = "#d1495b"
 SECOND_COLOR = "#edae49"
 FONT_SIZE = 16
+TICK_SIZE = 14
 
 
 def figure(*traces: dict, **layout: Any) -> Figure:
@@ -47,16 +48,26 @@ def axis(title: str, **extra: Any) -> dict:
 
 
 def styled(fig: Figure, *, title: str | None = None, height: int = 420) -> Figure:
-    """Apply the app's layout: large fonts, legend on top (colours from Streamlit's theme)."""
-    large = presenter_mode()
-    fig["layout"].update(
-        height=int(height * 1.25) if large else height,
-        font={"size": int(FONT_SIZE * 1.4) if large else FONT_SIZE},
+    """Apply the app's layout: large fonts, legend on top (colours from Streamlit's theme).
+
+    Streamlit's chart theme sets small tick labels, so tick and axis-title sizes are set on
+    every axis here; presenter mode makes all of them larger.
+    """
+    scale = 1.4 if presenter_mode() else 1.0
+    layout = fig["layout"]
+    layout.update(
+        height=int(height * (1.25 if scale > 1 else 1)),
+        font={"size": int(FONT_SIZE * scale)},
         margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     )
+    for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]:
+        axis_layout = layout.setdefault(name, {})
+        axis_layout["tickfont"] = {"size": int(TICK_SIZE * scale)}
+        if isinstance(axis_layout.get("title"), dict):
+            axis_layout["title"]["font"] = {"size": int(FONT_SIZE * scale)}
     if title:
-        fig["layout"]["title"] = {"text": title}
+        layout["title"] = {"text": title}
     return fig
 
 
