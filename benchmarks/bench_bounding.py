@@ -22,10 +22,10 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from data.registry import load_dataset
-from dp_core.bounding import (
+from dp_core.bounding import cap_contributions
+from dp_core.bounding_utility import (
     bounded_totals_by_cap,
     bounded_totals_by_upper,
-    cap_contributions,
     contribution_table,
 )
 

@@ -73,6 +73,11 @@ page_header(
 )
 
 
+def readable(value: float) -> str:
+    """1,414 or 2.83: whole numbers from 100 up, three significant digits below."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
 @st.cache_data(show_spinner=False)
 def load(key: str) -> pd.DataFrame:
     return load_dataset(key)
@@ -200,8 +205,7 @@ else:
     natural = dataset.numeric.get(value_column)
     values = frame[value_column]
     low, high = natural or (float(values.min()), float(values.max()))
-    bound_cols = st.columns([3, 1])
-    lower, upper = bound_cols[0].slider(
+    lower, upper = st.slider(
         f"Clipping bounds [L, U] for {value_column}",
         float(min(0.0, low)),
         float(max(2 * high, high + 1)),
@@ -209,7 +213,7 @@ else:
         step=1.0,
         key=f"bounding_bounds_{key}_{value_column}",
     )
-    pre_aggregate = bound_cols[1].toggle(
+    pre_aggregate = st.toggle(
         f"Pre-aggregate per {person} and {group_word}",
         key="bounding_pre_aggregate",
         help=f"Sum each {person}'s values in a {group_word} first, then clip that total.",
@@ -262,6 +266,7 @@ metric_cols[0].metric(
     f"{dropped:,}",
     delta=f"{dropped / len(frame):.1%} of {len(frame):,}",
     delta_color="off",
+    delta_arrow="off",
 )
 if person_column is not None:
     summary = cap_summary(histogram(key, person_column, group_column), [max_groups])
@@ -270,6 +275,7 @@ if person_column is not None:
         f"{int(summary['persons_losing_records'].iloc[0]):,}",
         delta=f"{summary['share_persons_losing_records'].iloc[0]:.1%} of {person}s",
         delta_color="off",
+        delta_arrow="off",
     )
 if has_sums:
     sum_sensitivity = sensitivities["sum"]
@@ -281,12 +287,14 @@ if has_sums:
         if pre_aggregate
         else f"{max_per_group} × {per_record:g}",
         delta_color="off",
+        delta_arrow="off",
     )
     metric_cols[3].metric(
         f"Sensitivity of all {group_word}s' sums (L1)",
         f"{sum_sensitivity.l1:g}",
         delta=f"{max_groups} × {sum_sensitivity.per_group:g}; L2 {sum_sensitivity.l2:.4g}",
         delta_color="off",
+        delta_arrow="off",
     )
 
 noise_sds = {}
@@ -339,7 +347,7 @@ for statistic, title in statistics.items():
     )
     st.caption(
         f"Laplace noise with scale {sensitivity.per_group:g} / {format_number(noise_epsilon)} "
-        f"= {scale:,.3g} on every {group_word}. “Expected bias” is exact"
+        f"= {readable(scale)} on every {group_word}. “Expected bias” is exact"
         + (
             " in expectation over the random choice of kept records;"
             if selection == "random" and person_column is not None
@@ -351,7 +359,7 @@ for statistic, title in statistics.items():
 st.markdown(
     f"**Bounding dropped {dropped:,} of {len(frame):,} {record}s; the noise on each "
     f"{group_word} has standard deviation "
-    + " and ".join(f"{sd:,.3g} for the {statistics[name]}" for name, sd in noise_sds.items())
+    + " and ".join(f"{readable(sd)} for the {statistics[name]}" for name, sd in noise_sds.items())
     + ".**"
 )
 
@@ -359,7 +367,7 @@ st.markdown(
 if person_column is not None:
     st.header(f"How many {group_word}s does each {person} contribute?")
     hist = histogram(key, person_column, group_column)
-    hist_cols = st.columns([3, 2])
+    hist_cols = st.columns([1, 1])
     hist_cols[0].plotly_chart(
         contribution_histogram_figure(hist, max_groups, person=person, unit=group_word),
         width="stretch",
@@ -419,9 +427,9 @@ if max_groups_in_data > 1:
         width="stretch",
     )
     st.markdown(
-        f"**Best cap on {group_word}s: {best_cap}** (expected error {best_rmse:,.3g} per "
+        f"**Best cap on {group_word}s: {best_cap}** (expected error {readable(best_rmse)} per "
         f"{group_word}); yours, {max_groups}, gives "
-        f"{float(by_cap.loc[by_cap['cap'] == max_groups, 'rmse'].iloc[0]):,.3g}."
+        f"{readable(float(by_cap.loc[by_cap['cap'] == max_groups, 'rmse'].iloc[0]))}."
     )
     if not joint:
         st.caption(
@@ -456,7 +464,7 @@ if chosen == "sum":
         width="stretch",
     )
     st.markdown(
-        f"**Best upper bound: {best_upper:,.4g}** (expected error {best_upper_rmse:,.3g} per "
+        f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
         f"{group_word}, with L = {lower:g} and a cap of {max_groups})."
     )
 st.caption(

@@ -11,19 +11,21 @@ import pytest
 
 from data.registry import load_dataset
 from dp_core.bounding import (
-    best_setting,
-    bounded_totals_by_cap,
-    bounded_totals_by_upper,
     cap_contributions,
     cap_summary,
     clip_values,
     contribution_histogram,
-    contribution_table,
-    error_summary,
-    group_errors,
     grouped_count_sensitivity,
     grouped_sum_sensitivity,
     person_group_totals,
+)
+from dp_core.bounding_utility import (
+    best_setting,
+    bounded_totals_by_cap,
+    bounded_totals_by_upper,
+    contribution_table,
+    error_summary,
+    group_errors,
 )
 
 dp.enable_features("contrib")

@@ -114,7 +114,7 @@ def tradeoff_figure(
         *traces,
         star,
         xaxis=axis(x_title),
-        yaxis=axis(y_title, rangemode="tozero"),
+        yaxis=axis(y_title, type="log"),
     )
     return styled(mark_x(fig, current, f"yours: {current:.4g}"), height=380)
 

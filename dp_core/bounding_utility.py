@@ -1,0 +1,419 @@
+"""The price of bounding, exactly: bias, noise and RMSE for every cap and clipping bound.
+
+Bounding trades noise for bias: data dropped or clipped moves the answer. The bias here is
+exact, computed on the data: for "first" selection (first records in a given order) it is
+deterministic; for "random" selection (a uniformly random subset of each person's groups,
+and of their records in a group) it is the exact expectation over that random choice.
+The data are reduced once to contribution units (person x group), from which every cap and
+every upper bound is evaluated at once. Error model as in PipelineDP's utility analysis:
+RMSE = sqrt(bias^2 + noise variance), Laplace noise sd = sqrt(2) * sensitivity / epsilon.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from dp_core.accounting import noise_epsilon_per_group
+from dp_core.bounding import (
+    Selection,
+    Sensitivity,
+    Statistic,
+    _check_selection,
+    _check_statistic,
+    _dense_keys,
+    _ranks_and_runs,
+    _ranks_within,
+    check_bounding_frame,
+    clip_values,
+    grouped_sum_sensitivity,
+    release_sensitivity,
+)
+from dp_core.laplace import laplace_scale, laplace_std
+from dp_core.validation import check_bounds, check_positive_int
+
+__all__ = [
+    "ContributionTable",
+    "best_setting",
+    "bounded_totals_by_cap",
+    "bounded_totals_by_upper",
+    "cap_tradeoff",
+    "contribution_table",
+    "error_summary",
+    "expected_group_errors",
+    "group_errors",
+    "upper_tradeoff",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# Exact bias of bounding, per group, from a table of contribution units
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContributionTable:
+    """A table reduced to what bounding analysis needs (build with ``contribution_table``).
+
+    Rows: group code, value, unit (person x group) index, rank in the unit, unit size.
+    Units: group code, the person's number of groups k, the unit's rank among the person's
+    groups (first appearance in order), the unit's total value.
+    """
+
+    groups: pd.Index
+    row_group: np.ndarray
+    row_value: np.ndarray | None
+    row_unit: np.ndarray
+    row_rank: np.ndarray
+    unit_size: np.ndarray
+    unit_group: np.ndarray
+    unit_groups_of_person: np.ndarray
+    unit_rank: np.ndarray
+    unit_total: np.ndarray | None
+
+    @property
+    def max_groups_per_person(self) -> int:
+        return int(self.unit_groups_of_person.max())
+
+    @property
+    def max_records_per_unit(self) -> int:
+        return int(self.unit_size.max())
+
+    def true_totals(self, statistic: Statistic) -> np.ndarray:
+        """Per group, before any bounding: record counts, or sums of the raw values."""
+        weights = None if statistic == "count" else self._values()
+        return np.bincount(self.row_group, weights=weights, minlength=len(self.groups))
+
+    def _values(self) -> np.ndarray:
+        if self.row_value is None:
+            raise ValueError("a sum needs a value column.")
+        return self.row_value
+
+
+def contribution_table(
+    frame: pd.DataFrame,
+    id_column: str | None,
+    group_column: str,
+    value_column: str | None = None,
+    *,
+    order_column: str | None = None,
+) -> ContributionTable:
+    """Reduce a table to contribution units; ``id_column=None`` means one person per row."""
+    check_bounding_frame(frame, id_column, group_column, value_column)
+    sequence = (
+        np.arange(len(frame))
+        if order_column is None
+        else np.argsort(frame[order_column].to_numpy(), kind="stable")
+    )
+    ordered = frame.iloc[sequence]
+    group_codes, groups = pd.factorize(ordered[group_column], sort=True)
+    person = (
+        np.arange(len(frame), dtype=np.int64)
+        if id_column is None
+        else _dense_keys(ordered[id_column])
+    )
+    row_rank, row_unit = _ranks_and_runs(person * len(groups) + group_codes)
+    unit_first = np.flatnonzero(row_rank == 0)  # units in order of first appearance
+    n_units = len(unit_first)
+    unit_person = np.empty(n_units, dtype=np.int64)
+    unit_person[row_unit[unit_first]] = person[unit_first]
+    unit_rank = np.empty(n_units, dtype=np.int64)
+    unit_rank[row_unit[unit_first]] = _ranks_within(person[unit_first])
+    unit_group = np.empty(n_units, dtype=np.int64)
+    unit_group[row_unit[unit_first]] = group_codes[unit_first]
+    groups_per_person = np.bincount(unit_person)
+    values = None if value_column is None else ordered[value_column].to_numpy(dtype=float)
+    return ContributionTable(
+        groups=pd.Index(groups, name=group_column),
+        row_group=group_codes.astype(np.int64),
+        row_value=values,
+        row_unit=row_unit,
+        row_rank=row_rank,
+        unit_size=np.bincount(row_unit, minlength=n_units),
+        unit_group=unit_group,
+        unit_groups_of_person=groups_per_person[unit_person],
+        unit_rank=unit_rank,
+        unit_total=None if values is None else np.bincount(row_unit, weights=values),
+    )
+
+
+def _unit_contributions(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    max_per_group: int,
+    lower: float | None,
+    upper: float | None,
+    pre_aggregate: bool,
+    selection: Selection,
+) -> np.ndarray:
+    """Each unit's expected contribution to its group once linf and clipping are applied.
+
+    Random: each of r records is kept with probability min(1, linf / r); first: the records
+    of rank < linf. Pre-aggregation: the unit's total clipped to [L, U] (linf not used).
+    """
+    n_units = len(table.unit_group)
+    if statistic == "sum" and pre_aggregate:
+        return clip_values(table.unit_total, lower, upper)
+    if selection == "random":
+        weight = np.minimum(1.0, max_per_group / table.unit_size[table.row_unit])
+    else:
+        weight = (table.row_rank < max_per_group).astype(float)
+    if statistic == "sum":
+        weight = weight * clip_values(table._values(), lower, upper)
+    return np.bincount(table.row_unit, weights=weight, minlength=n_units)
+
+
+def bounded_totals_by_cap(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    caps: ArrayLike,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> np.ndarray:
+    """Expected per-group answers after bounding, shape (groups, caps) for each l0 cap.
+
+    Random: a person with k groups keeps each with probability min(1, c / k), so
+    E[answer_g] = sum over k of W[g, k] * min(1, c / k), W = contributions by (group, k).
+    First: the units of rank < c, a cumulative sum over ranks. Exact, no sampling.
+    """
+    statistic = _check_statistic(statistic, lower, upper)
+    selection = _check_selection(selection)
+    check_positive_int(max_per_group, "the cap on records per person per group")
+    caps = np.asarray(caps, dtype=np.int64)
+    if caps.size == 0 or caps.min() < 1:
+        raise ValueError("the cap on groups per person must be at least 1.")
+    contribution = _unit_contributions(
+        table,
+        statistic,
+        max_per_group=max_per_group,
+        lower=lower,
+        upper=upper,
+        pre_aggregate=pre_aggregate,
+        selection=selection,
+    )
+    n_groups = len(table.groups)
+    if selection == "random":
+        k = table.unit_groups_of_person
+        width = int(k.max()) + 1
+        by_k = np.bincount(table.unit_group * width + k, contribution, n_groups * width)
+        keep = np.minimum(1.0, caps[None, :] / np.maximum(np.arange(width), 1)[:, None])
+        return by_k.reshape(n_groups, width) @ keep
+    rank = table.unit_rank
+    width = int(rank.max()) + 1
+    by_rank = np.bincount(table.unit_group * width + rank, contribution, n_groups * width)
+    cumulative = np.cumsum(by_rank.reshape(n_groups, width), axis=1)
+    return cumulative[:, np.minimum(caps, width) - 1]
+
+
+def bounded_totals_by_upper(
+    table: ContributionTable,
+    *,
+    uppers: ArrayLike,
+    lower: float,
+    max_groups: int,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> np.ndarray:
+    """Expected per-group sums after bounding, shape (groups, uppers), for each upper bound U.
+
+    With kept-weights w_i and values a_i = max(v_i, L): sum_i w_i min(a_i, U)
+    = sum_i w_i a_i - sum_{a_i > U} w_i (a_i - U); one pass over the rows for all U at once.
+    """
+    selection = _check_selection(selection)
+    uppers = np.asarray(uppers, dtype=float)
+    if uppers.size == 0 or not np.all(np.diff(uppers) > 0):
+        raise ValueError("the upper bounds to compare must be increasing.")
+    check_bounds(lower, uppers[0])
+    groups = check_positive_int(max_groups, "the cap on groups per person")
+    k = table.unit_groups_of_person
+    unit_keep = (
+        np.minimum(1.0, groups / k) if selection == "random" else (table.unit_rank < groups) * 1.0
+    )
+    if pre_aggregate:
+        values, weight, group = table.unit_total, unit_keep, table.unit_group
+    else:
+        check_positive_int(max_per_group, "the cap on records per person per group")
+        if selection == "random":
+            record_keep = np.minimum(1.0, max_per_group / table.unit_size[table.row_unit])
+        else:
+            record_keep = (table.row_rank < max_per_group) * 1.0
+        values, group = table._values(), table.row_group
+        weight = unit_keep[table.row_unit] * record_keep
+    raised = np.maximum(values, lower)
+    n_groups, n_uppers = len(table.groups), len(uppers)
+    above = np.searchsorted(uppers, raised, side="left")  # number of U below each value
+    cell = group * (n_uppers + 1) + above
+    size = n_groups * (n_uppers + 1)
+    weight_sum = np.bincount(cell, weight, size).reshape(n_groups, n_uppers + 1)
+    value_sum = np.bincount(cell, weight * raised, size).reshape(n_groups, n_uppers + 1)
+    # rows with above > j have raised value > U_j: suffix sums over the bins after j
+    weight_over = np.cumsum(weight_sum[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    value_over = np.cumsum(value_sum[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    return value_sum.sum(axis=1)[:, None] - (value_over - uppers[None, :] * weight_over)
+
+
+# ---------------------------------------------------------------------------------------
+# Bias, noise and RMSE
+# ---------------------------------------------------------------------------------------
+
+
+def error_summary(
+    true_totals: np.ndarray, bounded: np.ndarray, noise_std: ArrayLike
+) -> pd.DataFrame:
+    """Root-mean-square over groups of bias, noise and error, one row per setting.
+
+    ``bounded`` has shape (groups, settings); ``noise_std`` one value per setting.
+    RMSE^2 = bias^2 + noise variance (bias and noise independent; PipelineDP utility
+    analysis). Root-mean-square over groups keeps this identity.
+    """
+    bias = bounded - np.asarray(true_totals, dtype=float)[:, None]
+    bias_rms = np.sqrt(np.mean(bias**2, axis=0))
+    noise = np.broadcast_to(np.asarray(noise_std, dtype=float), bias_rms.shape)
+    return pd.DataFrame(
+        {"bias": bias_rms, "noise_std": noise, "rmse": np.sqrt(bias_rms**2 + noise**2)}
+    )
+
+
+def group_errors(
+    groups: pd.Index, true_totals: np.ndarray, bounded: np.ndarray, noise_std: float
+) -> pd.DataFrame:
+    """Per group: the truth, the expected answer after bounding, bias, noise sd and RMSE."""
+    bias = np.asarray(bounded, dtype=float) - true_totals
+    return pd.DataFrame(
+        {
+            "true": true_totals,
+            "bounded": bounded,
+            "bias": bias,
+            "noise_std": noise_std,
+            "rmse": np.sqrt(bias**2 + noise_std**2),
+        },
+        index=groups,
+    )
+
+
+def best_setting(summary: pd.DataFrame, settings: ArrayLike) -> tuple[float, float]:
+    """The setting with the smallest RMSE (the smallest setting on ties) and that RMSE."""
+    index = int(np.argmin(summary["rmse"].to_numpy()))
+    return np.asarray(settings)[index].item(), float(summary["rmse"].iloc[index])
+
+
+def _laplace_noise_std(sensitivity: Sensitivity, epsilon: float, joint: bool, cap: int, n: int):
+    """sd = sqrt(2) * per-group sensitivity / the epsilon each group's noise gets."""
+    eps = noise_epsilon_per_group(epsilon, joint=joint, max_groups=cap, n_groups=n)
+    return laplace_std(laplace_scale(sensitivity.per_group, eps))
+
+
+def expected_group_errors(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    epsilon_per_group: float,
+    joint: bool,
+    max_groups: int,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Per group: truth, expected bounded answer, exact bias, Laplace noise sd and RMSE."""
+    settings = {
+        "max_per_group": max_per_group,
+        "lower": lower,
+        "upper": upper,
+        "pre_aggregate": pre_aggregate,
+    }
+    bounded = bounded_totals_by_cap(
+        table, statistic, caps=[max_groups], selection=selection, **settings
+    )[:, 0]
+    sensitivity = release_sensitivity(statistic, max_groups=max_groups, **settings)
+    noise = _laplace_noise_std(sensitivity, epsilon_per_group, joint, max_groups, len(table.groups))
+    return group_errors(table.groups, table.true_totals(statistic), bounded, noise)
+
+
+def cap_tradeoff(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    caps: ArrayLike,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Bias, noise sd and RMSE (root mean square over groups) for each cap on groups."""
+    settings = {
+        "max_per_group": max_per_group,
+        "lower": lower,
+        "upper": upper,
+        "pre_aggregate": pre_aggregate,
+    }
+    caps = np.asarray(caps, dtype=np.int64)
+    bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
+    noise = [
+        _laplace_noise_std(
+            release_sensitivity(statistic, max_groups=int(cap), **settings),
+            epsilon_per_group,
+            joint,
+            int(cap),
+            len(table.groups),
+        )
+        for cap in caps
+    ]
+    summary = error_summary(table.true_totals(statistic), bounded, noise)
+    return summary.assign(cap=caps)[["cap", "bias", "noise_std", "rmse"]]
+
+
+def upper_tradeoff(
+    table: ContributionTable,
+    *,
+    uppers: ArrayLike,
+    lower: float,
+    max_groups: int,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> pd.DataFrame:
+    """Bias, noise sd and RMSE of per-group sums for each upper clipping bound U."""
+    uppers = np.asarray(uppers, dtype=float)
+    bounded = bounded_totals_by_upper(
+        table,
+        uppers=uppers,
+        lower=lower,
+        max_groups=max_groups,
+        max_per_group=max_per_group,
+        pre_aggregate=pre_aggregate,
+        selection=selection,
+    )
+    noise = [
+        _laplace_noise_std(
+            grouped_sum_sensitivity(
+                lower,
+                upper,
+                max_groups=max_groups,
+                max_per_group=max_per_group,
+                pre_aggregated=pre_aggregate,
+            ),
+            epsilon_per_group,
+            joint,
+            max_groups,
+            len(table.groups),
+        )
+        for upper in uppers
+    ]
+    summary = error_summary(table.true_totals("sum"), bounded, noise)
+    return summary.assign(upper=uppers)[["upper", "bias", "noise_std", "rmse"]]
