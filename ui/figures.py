@@ -59,7 +59,13 @@ def styled(fig: Figure, *, title: str | None = None, height: int = 420) -> Figur
         height=int(height * (1.25 if scale > 1 else 1)),
         font={"size": int(FONT_SIZE * scale)},
         margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        legend={
+            "orientation": "h",
+            "yanchor": "bottom",
+            "y": 1.02,
+            "x": 0,
+            "font": {"size": int(FONT_SIZE * scale)},
+        },
     )
     for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]:
         axis_layout = layout.setdefault(name, {})
