@@ -68,8 +68,9 @@ page_header(
     "Contribution bounding",
     "How many records per person should count, how far should values be clipped, and what "
     "does a week of daily statistics cost in privacy?",
-    "Set the cap on days per visitor to 3: 157 visits are dropped. Then lower ε per day to "
-    "0.05 and choose “whole week at once”: the best cap (the star) is no longer the largest.",
+    "Set the cap on days per visitor to 3: 157 visits are dropped. Then choose “All days at "
+    "once” and type ε = 0.02: the best cap (the star) falls to 3, because with less budget "
+    "the noise a fourth day brings costs more than the visits it keeps.",
 )
 
 
@@ -475,7 +476,7 @@ st.caption(
 )
 
 # --- Budget -------------------------------------------------------------------------------------
-st.header("What the week costs")
+st.header("What the week costs" if key == "restaurant" else f"What all {group_word}s cost")
 budget = compare_budgets(epsilon, n_groups=n_groups, max_groups=max_groups)
 eps_text = format_number(epsilon)
 rows = [

@@ -86,7 +86,7 @@ def test_first_days_keep_the_start_of_the_week(at):
 
 
 def test_budget_bar(at):
-    budget = figure_with_axis(at, "total ε for the week (one statistic)")
+    budget = figure_with_axis(at, "total ε, one statistic")
     by_row: dict[str, list[float]] = {}
     for trace in budget["data"]:
         by_row.setdefault(trace["y"][0], []).extend(trace["x"])
@@ -108,6 +108,29 @@ def test_best_cap_for_one_release_of_the_week(at):
     assert star["x"] == [4]
     rmse = trace_array(next(t["y"] for t in tradeoff["data"] if t["name"].startswith("expected")))
     assert int(np.argmin(rmse)) + 1 == 4
+
+
+def test_widest_bounds_and_every_visit(at):
+    widget(at.slider, CAP).set_value(6)
+    widget(at.slider, BOUNDS).set_value((0.0, 100.0))
+    rerun(at)
+    revenue = bars(at, 1)["True after bounding"]
+    assert revenue.sum() == 88382 - 20  # only the visit of 120 is clipped, to 100
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "600"
+
+
+@pytest.mark.parametrize(("epsilon", "scale"), [(0.01, "100"), (10.0, "0.1")])
+def test_epsilon_slider_ends(at, epsilon, scale):
+    widget(at.select_slider, "bounding_epsilon__slider").set_value(epsilon)
+    rerun(at)
+    assert f"Laplace noise with scale 1 / {epsilon:g} = {scale} on every day" in texts(at)
+
+
+def test_try_this_best_cap_falls_to_three(at):
+    widget(at.radio, "bounding_plan").set_value("whole week at once")
+    widget(at.text_input, "bounding_epsilon__text").set_value("0.02")
+    rerun(at)
+    assert "Best cap on days: 3" in texts(at)
 
 
 def test_upper_bound_tradeoff(at):

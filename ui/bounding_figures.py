@@ -151,7 +151,7 @@ def budget_figure(rows: list[tuple[str, list[float], str]]) -> Figure:
         *traces,
         barmode="stack",
         annotations=notes,
-        xaxis=axis("total ε for the week (one statistic)", range=[0, longest * 1.7]),
+        xaxis=axis("total ε, one statistic", range=[0, longest * 1.7]),
         yaxis={"autorange": "reversed"},
     )
     return styled(fig, height=300)
