@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from data.registry import DATASETS, category_counts, load_dataset
+from data.registry import DATASETS, Dataset, frame_category_counts, load_dataset
 from dp_core import (
     clipped_sum_by_category,
     clipped_sum_sensitivity,
@@ -20,6 +20,7 @@ from dp_core import (
     count_where,
     max_contribution_norms,
 )
+from ui.own_data import own_dataset
 
 QUERY_KINDS = {
     "count": "Count per category",
@@ -59,16 +60,30 @@ class Query:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _norms(dataset_key: str, category: str | None, predicate: tuple | None) -> tuple[int, float]:
-    """Cached max_contribution_norms for a dataset's category column or predicate."""
-    dataset = DATASETS[dataset_key]
+def _shipped_norms(key: str, category: str | None, predicate: tuple | None) -> tuple[int, float]:
+    """Cached contribution norms of a shipped dataset (see _norms)."""
+    return _norms(DATASETS[key], load_dataset(key), category, predicate)
+
+
+def _norms(
+    dataset: Dataset, frame: pd.DataFrame, category: str | None, predicate: tuple | None
+) -> tuple[int, float]:
+    """Largest L1 and L2 norm of one person's rows over the statistics the query releases."""
     if dataset.person_id is None:
         return 1, 1.0
-    frame = load_dataset(dataset_key)
     mask = None if predicate is None else _predicate_mask(frame, *predicate)
     return max_contribution_norms(
         frame[dataset.person_id], None if category is None else frame[category], mask
     )
+
+
+def _contribution_norms(
+    dataset: Dataset, frame: pd.DataFrame, category: str | None, predicate: tuple | None
+) -> tuple[int, float]:
+    """Norms, cached across reruns for the shipped datasets."""
+    if dataset.key in DATASETS:
+        return _shipped_norms(dataset.key, category, predicate)
+    return _norms(dataset, frame, category, predicate)
 
 
 def _predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> pd.Series:
@@ -84,9 +99,9 @@ def _predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) ->
     return mask.fillna(False).astype(bool)
 
 
-def _person_note(dataset_key: str, records: int) -> None:
+def _person_note(dataset: Dataset, records: int) -> None:
     if records > 1:
-        person = DATASETS[dataset_key].person_id
+        person = dataset.person_id
         st.caption(
             f"One person (`{person}`) has up to {records} rows in what this query reads, so "
             f"the sensitivity is {records}× a single row's. That holds only if no one can "
@@ -94,12 +109,12 @@ def _person_note(dataset_key: str, records: int) -> None:
         )
 
 
-def _count_query(key: str, persons: int, dataset_key: str) -> Query:
-    dataset = DATASETS[dataset_key]
+def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     column = st.selectbox("Category", dataset.categorical, key=f"{key}_category")
-    counts = category_counts(dataset_key, column)
-    records, rows_l2 = _norms(dataset_key, column, None)
-    _person_note(dataset_key, records)
+    counts = frame_category_counts(frame, column, dataset.count_column)
+    records, rows_l2 = _contribution_norms(dataset, frame, column, None)
+    _person_note(dataset, records)
+    persons = frame[dataset.count_column].sum() if dataset.count_column else len(frame)
     return Query(
         kind="count",
         description=f"number of rows per {column}",
@@ -109,12 +124,11 @@ def _count_query(key: str, persons: int, dataset_key: str) -> Query:
         records_per_person=records,
         rows_l2=rows_l2,
         value_name="count",
-        n_rows=persons,
+        n_rows=int(persons),
     )
 
 
-def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
-    dataset = DATASETS[dataset_key]
+def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     column_col, op_col, value_col = st.columns([2, 1, 2])
     column = column_col.selectbox("Column", columns, key=f"{key}_pred_column")
@@ -137,8 +151,8 @@ def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
             f"No row has {text}: the true count is 0. The noisy count is pure noise, which is "
             "the point: nobody can tell whether 0 or 1 person matches."
         )
-    records, rows_l2 = _norms(dataset_key, None, (column, op, value))
-    _person_note(dataset_key, records)
+    records, rows_l2 = _contribution_norms(dataset, frame, None, (column, op, value))
+    _person_note(dataset, records)
     return Query(
         kind="predicate",
         description=f"number of rows with {text}",
@@ -152,11 +166,7 @@ def _predicate_query(key: str, frame: pd.DataFrame, dataset_key: str) -> Query:
     )
 
 
-def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -> Query | None:
-    dataset = DATASETS[dataset_key]
-    if not dataset.numeric:
-        st.warning(f"The {dataset.title} data has no numeric column to sum: pick another query.")
-        return None
+def _clipped_query(key: str, kind: str, dataset: Dataset, frame: pd.DataFrame) -> Query | None:
     category_col, value_col = st.columns(2)
     category = category_col.selectbox("Category", dataset.categorical, key=f"{key}_category")
     value = value_col.selectbox("Value", list(dataset.numeric), key=f"{key}_value")
@@ -174,8 +184,8 @@ def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -
     except ValueError as error:
         st.error(f"Cannot run this query: {error}")
         return None
-    records, rows_l2 = _norms(dataset_key, category, None)
-    _person_note(dataset_key, records)
+    records, rows_l2 = _contribution_norms(dataset, frame, category, None)
+    _person_note(dataset, records)
     clipped = table["clipped_sum"].to_numpy(dtype=float)
     rows = table["rows"].to_numpy(dtype=float)
     name = "sum" if kind == "sum" else "mean"
@@ -196,27 +206,44 @@ def _clipped_query(key: str, kind: str, frame: pd.DataFrame, dataset_key: str) -
     )
 
 
+OWN_CSV = "own_csv"
+
+
 def pick_query(key: str, *, kinds: tuple[str, ...] = tuple(QUERY_KINDS)) -> Query | None:
     """Dataset and query widgets; the Query, or None after showing why it cannot run."""
     person_level = [k for k, d in DATASETS.items() if d.count_column is None]
+    count_tables = [k for k in DATASETS if k not in person_level]
     dataset_col, kind_col = st.columns(2)
-    dataset_key = dataset_col.selectbox(
+    choice = dataset_col.selectbox(
         "Dataset",
-        [*person_level, *(k for k in DATASETS if k not in person_level)],
-        format_func=lambda k: DATASETS[k].title,
+        [*person_level, *count_tables, OWN_CSV],
+        format_func=lambda k: "Your own CSV file…" if k == OWN_CSV else DATASETS[k].title,
         key=f"{key}_dataset",
     )
-    dataset = DATASETS[dataset_key]
+    if choice == OWN_CSV:
+        with st.container(border=True):
+            own = own_dataset(key)
+        if own is None:
+            return None
+        dataset, frame = own
+    else:
+        dataset, frame = DATASETS[choice], load_dataset(choice)
     allowed = kinds if dataset.count_column is None else ("count",)
+    if not dataset.numeric:
+        allowed = tuple(k for k in allowed if k not in ("sum", "mean"))
+    if not dataset.categorical:
+        allowed = ("predicate",)
     kind = kind_col.radio(
         "Query", allowed, format_func=QUERY_KINDS.get, key=f"{key}_kind", horizontal=True
     )
     with st.expander(f"About the {dataset.title} data"):
         st.markdown(dataset.card)
-    frame = load_dataset(dataset_key)
-    if kind == "count":
-        persons = frame[dataset.count_column].sum() if dataset.count_column else len(frame)
-        return _count_query(key, int(persons), dataset_key)
-    if kind == "predicate":
-        return _predicate_query(key, frame, dataset_key)
-    return _clipped_query(key, kind, frame, dataset_key)
+    try:
+        if kind == "count":
+            return _count_query(key, dataset, frame)
+        if kind == "predicate":
+            return _predicate_query(key, dataset, frame)
+        return _clipped_query(key, kind, dataset, frame)
+    except ValueError as error:
+        st.error(f"Cannot run this query: {error}")
+        return None
