@@ -8,7 +8,8 @@ count of v is then C = Binomial(n_v, p) + Binomial(n - n_v, q), and
 is unbiased for the true count n_v, with exact variance
     Var = (n_v p (1 - p) + (n - n_v) q (1 - q)) / (p - q)^2
 (Wang, Blocki, Li, Jha 2017, "Locally differentially private protocols for frequency
-estimation", USENIX Security, Sec. 3 and Prop. 1). All quantities are in persons (counts).
+estimation", USENIX Security: pure protocols and their variance).
+All quantities are in persons (counts).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def _check_counts(true_count: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.n
 
 
 def debiased_count(count: ArrayLike, n: ArrayLike, p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Unbiased estimate (C - n q) / (p - q) of the true count (Wang et al. 2017, Sec. 3).
+    """Unbiased estimate (C - n q) / (p - q) of the true count (Wang et al. 2017).
 
     For the fair-coin yes/no scheme (p = 3/4, q = 1/4) this is 2 (C - n / 4).
     The estimate can fall below 0 or above n; it is left unclipped so that it stays unbiased.
@@ -101,7 +102,7 @@ def estimate_variance(
 ) -> np.ndarray:
     """Exact Var of the debiased count: (n_v p(1-p) + (n-n_v) q(1-q)) / (p-q)^2, persons^2.
 
-    Equals Wang et al. 2017, Prop. 1: n q(1-q)/(p-q)^2 + n_v (1-p-q)/(p-q).
+    Equals Wang et al. 2017's form: n q(1-q)/(p-q)^2 + n_v (1-p-q)/(p-q).
     """
     p_arr, q_arr = check_report_probabilities(p, q)
     c_arr, n_arr = _check_counts(true_count, n)

@@ -7,7 +7,7 @@ and epsilon is the largest log ratio over the two possible reports,
     epsilon = max(ln(P(yes|yes) / P(yes|no)), ln(P(no|no) / P(no|yes))).
 Epsilon form: report the truth with probability e^eps / (1 + e^eps), the other answer otherwise
 (t = tanh(eps / 2) with a fair second coin). k-ary (generalised) randomized response, GRR
-(Wang, Blocki, Li, Jha 2017, Sec. 4.1, "direct encoding"): report the true category with
+(Wang, Blocki, Li, Jha 2017, "direct encoding"): report the true category with
 probability p = e^eps / (e^eps + k - 1), each other category with q = 1 / (e^eps + k - 1).
 """
 
@@ -96,7 +96,7 @@ def coin_flip_for_epsilon(epsilon: float) -> tuple[float, float]:
 def randomized_response_epsilon(p_truth: float, k: int = 2) -> float:
     """Epsilon of reporting the truth w.p. p_truth, else one of the k - 1 others uniformly.
 
-    epsilon = |ln(p_truth (k - 1) / (1 - p_truth))| (Wang et al. 2017, Sec. 4.1); 0.75 with
+    epsilon = |ln(p_truth (k - 1) / (1 - p_truth))| (Wang et al. 2017); 0.75 with
     k = 2 gives ln 3. Infinite at p_truth = 1.
     """
     p = check_probability(p_truth, "the chance of reporting the truth", open_interval=False)

@@ -6,7 +6,7 @@ independently: a 1 stays 1 with probability p, a 0 turns into 1 with probability
 Symmetric unary encoding (SUE, basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q = 1 - p.
 Optimised unary encoding (OUE): p = 1/2, q = 1 / (e^eps + 1), which minimises the variance.
 (Wang, Blocki, Li, Jha 2017, "Locally differentially private protocols for frequency
-estimation", USENIX Security, Sec. 4.3; Erlingsson, Pihur, Korolova 2014 for RAPPOR.)
+estimation", USENIX Security; Erlingsson, Pihur, Korolova 2014 for RAPPOR.)
 The debiasing and the exact variances are in :mod:`dp_core.local_estimation`.
 """
 
@@ -38,7 +38,7 @@ _ROWS_PER_CHUNK = 65_536  # bounds memory to about 65k x k random numbers at a t
 
 
 def unary_encoding_epsilon(p: float, q: float) -> float:
-    """epsilon = ln(p (1 - q) / ((1 - p) q)) (Wang et al. 2017, Thm. 3); p=0.75, q=0.25 -> ln 9.
+    """epsilon = ln(p (1 - q) / ((1 - p) q)) (Wang et al. 2017); p=0.75, q=0.25 -> ln 9.
 
     Changing a person's category flips two bits, each contributing one likelihood ratio.
     """
@@ -55,7 +55,7 @@ def symmetric_unary_encoding(epsilon: float) -> tuple[float, float]:
 
 
 def optimized_unary_encoding(epsilon: float) -> tuple[float, float]:
-    """OUE (p, q) = (1/2, 1 / (e^eps + 1)) for a target epsilon (Wang et al. 2017, Sec. 4.3)."""
+    """OUE (p, q) = (1/2, 1 / (e^eps + 1)) for a target epsilon (Wang et al. 2017)."""
     return 0.5, float(expit(-check_epsilon(epsilon)))
 
 
@@ -98,6 +98,6 @@ def grr_oue_crossover_domain_size(epsilon: float) -> float:
     """k* = 3 e^eps + 2: below it GRR has the smaller variance, above it OUE does.
 
     Equating n (e^eps + k - 2) / (e^eps - 1)^2 (GRR) with 4 n e^eps / (e^eps - 1)^2 (OUE),
-    the variances for a category nobody holds (Wang et al. 2017, Sec. 4.1 and 4.3).
+    the variances for a category nobody holds (Wang et al. 2017).
     """
     return 3.0 * math.exp(check_epsilon(epsilon)) + 2.0

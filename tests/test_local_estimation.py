@@ -64,7 +64,7 @@ def test_per_person_surveys_agree_with_the_exact_aggregate_law():
     assert estimates.var() == pytest.approx(var, rel=0.06)
 
 
-def test_variance_equals_wang_et_al_proposition_1():
+def test_variance_equals_wang_et_al_form():
     n, n_v = 10_000, 1_234
     for p, q in ((0.75, 0.25), (0.5, 1 / (math.e + 1)), (0.3, 0.01)):
         wang = n * q * (1 - q) / (p - q) ** 2 + n_v * (1 - p - q) / (p - q)

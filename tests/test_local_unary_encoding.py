@@ -63,7 +63,7 @@ def test_sue_and_oue_reach_the_target_epsilon(epsilon):
 
 @pytest.mark.parametrize("epsilon", [0.5, 1.0, 3.0])
 def test_variances_match_wang_et_al(epsilon):
-    # Wang et al. 2017, Sec. 4: variance per respondent for a category nobody holds.
+    # Wang et al. 2017: variance per respondent for a category nobody holds.
     n, e = 10_000, math.exp(epsilon)
     oue = estimate_variance(0, n, *optimized_unary_encoding(epsilon)) / n
     sue = estimate_variance(0, n, *symmetric_unary_encoding(epsilon)) / n
