@@ -399,21 +399,19 @@ def upper_tradeoff(
         pre_aggregate=pre_aggregate,
         selection=selection,
     )
-    noise = [
-        _laplace_noise_std(
-            grouped_sum_sensitivity(
-                lower,
-                upper,
-                max_groups=max_groups,
-                max_per_group=max_per_group,
-                pre_aggregated=pre_aggregate,
-            ),
-            epsilon_per_group,
-            joint,
-            max_groups,
-            len(table.groups),
-        )
-        for upper in uppers
-    ]
+    widest = grouped_sum_sensitivity(
+        lower,
+        uppers[-1],
+        max_groups=max_groups,
+        max_per_group=max_per_group,
+        pre_aggregated=pre_aggregate,
+    )
+    # the sensitivity, hence the noise, is proportional to max(|L|, |U|)
+    per_record = np.maximum(abs(lower), np.abs(uppers))
+    noise = (
+        _laplace_noise_std(widest, epsilon_per_group, joint, max_groups, len(table.groups))
+        * per_record
+        / per_record[-1]
+    )
     summary = error_summary(table.true_totals("sum"), bounded, noise)
     return summary.assign(upper=uppers)[["upper", "bias", "noise_std", "rmse"]]

@@ -338,13 +338,9 @@ for statistic, title in statistics.items():
                 "noise sd": errors["noise_std"].to_numpy(),
                 "expected RMSE": errors["rmse"].to_numpy(),
             }
-        ),
+        ).round(1),
         hide_index=True,
         width="stretch",
-        column_config={
-            c: st.column_config.NumberColumn(format="%.1f")
-            for c in ("noisy", "expected bias", "noise sd", "expected RMSE")
-        },
     )
     st.caption(
         f"Laplace noise with scale {sensitivity.per_group:g} / {format_number(noise_epsilon)} "
@@ -375,16 +371,15 @@ if person_column is not None:
     )
     caps_table = cap_summary(hist)
     hist_cols[1].dataframe(
-        caps_table[["cap", "records_dropped", "share_records_dropped", "persons_losing_records"]],
+        pd.DataFrame(
+            {
+                f"cap on {group_word}s": caps_table["cap"],
+                f"{record}s dropped": caps_table["records_dropped"],
+                f"% of {record}s": (100 * caps_table["share_records_dropped"]).round(2),
+                f"{person}s losing {record}s": caps_table["persons_losing_records"],
+            }
+        ),
         hide_index=True,
-        column_config={
-            "cap": f"cap on {group_word}s",
-            "records_dropped": f"{record}s dropped",
-            "share_records_dropped": st.column_config.NumberColumn(
-                f"share of {record}s", format="percent"
-            ),
-            "persons_losing_records": f"{person}s losing {record}s",
-        },
     )
     hist_cols[1].caption(
         f"From the histogram alone: {record}s kept at cap c = Σ_k n_k · min(k, c), every cap "

@@ -23,9 +23,11 @@ from dp_core.bounding_utility import (
     best_setting,
     bounded_totals_by_cap,
     bounded_totals_by_upper,
+    cap_tradeoff,
     contribution_table,
     error_summary,
     group_errors,
+    upper_tradeoff,
 )
 
 dp.enable_features("contrib")
@@ -298,6 +300,29 @@ def test_upper_bound_sweep_matches_cap_sweep(week_table):
                 pre_aggregate=pre_aggregated,
             )
             np.testing.assert_allclose(by_upper[:, column], by_cap[:, 0])
+
+
+@pytest.mark.parametrize("joint", [False, True])
+def test_tradeoff_noise_is_the_laplace_sd(week_table, joint):
+    """sd = sqrt(2) * per-day sensitivity / epsilon; all at once: epsilon = 7 * 0.5 / cap."""
+    uppers = np.array([30.0, 50.0, 65.0, 100.0])
+    by_upper = upper_tradeoff(
+        week_table, uppers=uppers, lower=-80.0, max_groups=4, epsilon_per_group=0.5, joint=joint
+    )
+    per_day_epsilon = 3.5 / 4 if joint else 0.5
+    expected = np.sqrt(2) * np.array([80, 80, 80, 100]) / per_day_epsilon
+    np.testing.assert_allclose(by_upper["noise_std"], expected)
+    caps = np.arange(1, 7)
+    by_cap = cap_tradeoff(
+        week_table, "sum", caps=caps, epsilon_per_group=0.5, joint=joint, lower=0, upper=50
+    )
+    per_day = 3.5 / caps if joint else np.full(6, 0.5)
+    np.testing.assert_allclose(by_cap["noise_std"], np.sqrt(2) * 50 / per_day)
+    true = week_table.true_totals("sum")
+    bounded = bounded_totals_by_cap(week_table, "sum", caps=caps, lower=0, upper=50)
+    np.testing.assert_allclose(
+        by_cap["bias"], np.sqrt(np.mean((bounded - true[:, None]) ** 2, axis=0))
+    )
 
 
 def test_counts_at_full_cap_are_unbiased(week_table):

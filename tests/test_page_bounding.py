@@ -87,11 +87,13 @@ def test_first_days_keep_the_start_of_the_week(at):
 
 def test_budget_bar(at):
     budget = figure_with_axis(at, "total ε, one statistic")
-    by_row: dict[str, list[float]] = {}
-    for trace in budget["data"]:
-        by_row.setdefault(trace["y"][0], []).extend(trace["x"])
-    totals = sorted(sum(v) for v in by_row.values())
-    assert totals == pytest.approx([2.0, 3.5, 3.5])  # 4 x 0.5 with the cap; 7 x 0.5
+    segments = np.array([trace_array(trace["x"]) for trace in budget["data"]])
+    rows = budget["data"][0]["y"]  # segment k of every row is in trace k
+    totals = dict(zip(rows, segments.sum(axis=0), strict=True))
+    assert totals == pytest.approx(
+        {"Day by day": 3.5, "Same noise, with the cap of 4": 2.0, "All days at once": 3.5}
+    )
+    assert (segments[:, 0] == 0.5).sum() == 7  # one block of 0.5 per day
     assert "ε = 0.875 per day" in texts(at)
 
 

@@ -120,32 +120,30 @@ def tradeoff_figure(
 
 
 def budget_figure(rows: list[tuple[str, list[float], str]]) -> Figure:
-    """Horizontal stacked bars: each row a plan, one segment per release, its total noted."""
-    traces, notes = [], []
-    for (label, segments, note), color in zip(
-        rows, (NOISY_COLOR, BOUNDED_COLOR, SECOND_COLOR), strict=False
-    ):
-        traces += [
-            {
-                "type": "bar",
-                "orientation": "h",
-                "y": [label],
-                "x": [value],
-                "marker": {"color": color, "line": {"color": "white", "width": 2}},
-                "showlegend": False,
-                "hovertemplate": f"ε = {value:g}<extra></extra>",
-            }
-            for value in segments
-        ]
-        notes.append(
-            {
-                "y": label,
-                "x": sum(segments),
-                "text": f"  {note}",
-                "showarrow": False,
-                "xanchor": "left",
-            }
-        )
+    """Horizontal stacked bars: each row a plan, one segment per release, its total noted.
+
+    Trace k holds the k-th segment of every row, so there are as many traces as the longest
+    row has segments (plotly validates each trace: fewer traces, faster reruns).
+    """
+    labels = [label for label, _, _ in rows]
+    colors = [NOISY_COLOR, BOUNDED_COLOR, SECOND_COLOR][: len(rows)]
+    longest_row = max(len(segments) for _, segments, _ in rows)
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "y": labels,
+            "x": [segments[k] if k < len(segments) else 0 for _, segments, _ in rows],
+            "marker": {"color": colors, "line": {"color": "white", "width": 2}},
+            "showlegend": False,
+            "hovertemplate": "ε = %{x:g}<extra></extra>",
+        }
+        for k in range(longest_row)
+    ]
+    notes = [
+        {"y": label, "x": sum(segments), "text": f"  {note}", "showarrow": False, "xanchor": "left"}
+        for label, segments, note in rows
+    ]
     longest = max(sum(segments) for _, segments, _ in rows)
     fig = figure(
         *traces,
