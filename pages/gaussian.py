@@ -141,7 +141,8 @@ else:
 # --- Classic vs analytic sigma ------------------------------------------------------------
 st.header("How much noise: classic vs analytic σ")
 st.markdown(
-    f"Both calibrations give ({eps_text}, {delta_text})-DP for a query of L2 sensitivity "
+    ("Both calibrations give" if classic_sigma is not None else "The analytic calibration gives")
+    + f" ({eps_text}, {delta_text})-DP for a query of L2 sensitivity "
     f"{l2:.4g} (L1 sensitivity {l1:g}, for Laplace). The classic formula is a simple "
     "sufficient bound; the analytic one is the smallest σ that works, read off the Gaussian's "
     "exact privacy curve."
@@ -189,8 +190,8 @@ st.plotly_chart(
 )
 st.caption(
     f"From δ = 10⁻² down to 10⁻¹², ten billion times smaller, the analytic σ grows only "
-    f"×{analytic_curve[0] / analytic_curve[-1]:.2f}: noise grows like √ln(1/δ), so a tiny δ is "
-    "cheap. Laplace noise (dotted) needs no δ at all."
+    f"×{analytic_curve[0] / analytic_curve[-1]:.2f}: noise grows roughly like √ln(1/δ), so a "
+    "tiny δ is cheap. Laplace noise (dotted) needs no δ at all."
 )
 
 # --- The two noise densities --------------------------------------------------------------
@@ -320,8 +321,8 @@ st.caption(
 what_to_notice(
     [
         "Gaussian noise buys its bell shape with δ > 0: a small chance the ε guarantee fails.",
-        "Making δ a million times smaller costs little extra noise: σ grows like √ln(1/δ).",
-        "The classic formula only holds for ε < 1 and overshoots; the analytic σ is the exact "
+        "Making δ a million times smaller costs little extra noise: σ grows roughly like √ln(1/δ).",
+        "The classic formula is proven only for ε < 1 and overshoots; the analytic σ is the exact "
         "minimum for every ε.",
         "For one statistic, Laplace adds less noise. When one person touches many statistics, "
         "Gaussian noise grows with √k instead of k and wins past the break-even k.",

@@ -47,7 +47,10 @@ def vertical_marker(
     top: bool = True,
     log_x: bool = False,
 ) -> Figure:
-    """A labelled vertical line; on a log x axis plotly places annotations by log10(x)."""
+    """A labelled vertical line, label inside the plot at its top (or bottom).
+
+    On a log x axis plotly places shapes by value but annotations by log10(value).
+    """
     layout = fig["layout"]
     layout.setdefault("shapes", []).append(
         {
@@ -68,7 +71,8 @@ def vertical_marker(
             "text": text,
             "showarrow": False,
             "xanchor": "left",
-            "yanchor": "bottom" if top else "top",
+            "xshift": 4,
+            "yanchor": "top" if top else "bottom",  # inside the plot, clear of legend and ticks
             "font": {"color": color},
         }
     )
