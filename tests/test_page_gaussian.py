@@ -173,3 +173,27 @@ def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(pa
     assert "L2 sensitivity 2.449" in texts(at)
     at = _set(at, at.radio, "gaussian_mechanism", "laplace")
     assert metric(at, "Noise standard deviation") == _shown(6 * math.sqrt(2))
+
+
+def _open_with_link(**params: str):
+    from apptest_helpers import ROOT, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page("pages/gaussian.py")
+    return rerun(at)
+
+
+def test_delta_is_kept_in_the_link():
+    at = _open_with_link(gaussian_delta="1e-07")
+    assert metric(at, "Analytic σ") == _shown(get_sigma_gaussian(1.0, 1e-7))
+    assert at.query_params["gaussian_delta"] == "1e-07"
+    at = _set(at, at.select_slider, DELTA_SLIDER, 1e-3)
+    assert at.query_params["gaussian_delta"] == "0.001"
+
+
+def test_bad_delta_in_the_link_falls_back_to_the_default():
+    at = _open_with_link(gaussian_delta="0")
+    assert metric(at, "Analytic σ") == "3.731"

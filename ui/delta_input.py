@@ -1,7 +1,8 @@
 """A delta control: a slider over powers of ten (10⁻¹² to 10⁻²) and a typed-value box.
 
-Like ui.widgets.epsilon_input: slider and box stay in step, and a bad typed value (0, 1,
-text) shows the validation message while the page keeps using the last good delta.
+Like ui.widgets.epsilon_input: slider and box stay in step, a bad typed value (0, 1, text)
+shows the validation message while the page keeps using the last good delta, and the value in
+use is kept in the page's address (?<key>=...), so a link reproduces it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 import streamlit as st
 
 from dp_core.validation import check_delta
+from ui.shell import link_param
 
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -45,7 +47,8 @@ def delta_input(
     options = delta_powers()
     state = st.session_state
     slider_key, text_key, error_key = f"{key}__slider", f"{key}__text", f"{key}__error"
-    state.setdefault(key, default)
+    if key not in state:
+        state[key] = link_param(key, _parse, default)
     state.setdefault(error_key, None)
     if slider_key not in state:
         state[slider_key] = _nearest_power(options, state[key])
@@ -82,7 +85,12 @@ def delta_input(
         st.text_input("or type δ", key=text_key, on_change=from_text, help="e.g. 1e-6 or 3e-7")
     if state[error_key]:
         st.error(f"{state[error_key]} Still showing δ = {format_delta(state[key])}.")
+    st.query_params[key] = f"{state[key]:g}"
     return float(state[key])
+
+
+def _parse(raw: str) -> float:
+    return check_delta(raw, allow_zero=False)
 
 
 def _nearest_power(options: list[float], value: float) -> float:
