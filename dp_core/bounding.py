@@ -140,6 +140,46 @@ def _ranks_and_runs(
     return ranks, dense
 
 
+# A person x group table is used when it has at most this many cells per record.
+_DENSE_CELLS_PER_RECORD = 4
+
+
+def _groups_kept(
+    cell: np.ndarray, n_groups: int, cap: int, rng: np.random.Generator | None
+) -> np.ndarray:
+    """Records whose (person, group) cell is among the person's ``cap`` kept groups.
+
+    Kept: the first ``cap`` groups by first appearance in the sequence, or with ``rng`` a
+    uniformly random ``cap`` of the person's groups (the ``cap`` smallest of independent
+    uniform keys). Dense person x group table when small enough, else sorting.
+    """
+    n = len(cell)
+    n_cells = int(cell.max()) // n_groups * n_groups + n_groups
+    if n_cells <= _DENSE_CELLS_PER_RECORD * max(n, 2**14):
+        present = np.zeros(n_cells, dtype=bool)
+        present[cell] = True
+        if rng is None:
+            key = np.full(n_cells, n, dtype=np.int64)  # absent cells sort last
+            np.minimum.at(key, cell, np.arange(n))  # first appearance
+        else:
+            key = np.where(present, rng.random(n_cells), 2.0)
+        table = key.reshape(-1, n_groups)
+        if cap >= n_groups:
+            return np.ones(n, dtype=bool)
+        threshold = np.partition(table, cap - 1, axis=1)[:, cap - 1]
+        kept = (table <= threshold[:, None]).ravel()
+        # equal random keys (chance about 2^-53 per pair) could keep too many: sort instead
+        if rng is None or (kept & present).reshape(-1, n_groups).sum(axis=1).max() <= cap:
+            return kept[cell]
+    pair_rank, pair = _ranks_and_runs(cell)
+    first = np.flatnonzero(pair_rank == 0)  # each (person, group) once, in order
+    if rng is not None:
+        first = first[rng.permutation(len(first))]  # uniformly random group order
+    group_rank = np.empty(len(first), dtype=np.int64)
+    group_rank[pair[first]] = _ranks_within(cell[first] // n_groups)
+    return group_rank[pair] < cap
+
+
 def contribution_mask(
     frame: pd.DataFrame,
     id_column: str,
@@ -185,16 +225,11 @@ def contribution_mask(
     keep = np.ones(n, dtype=bool)  # in sequence order
     if group_column is not None and (max_groups_per_id or max_per_id_per_group):
         group = in_sequence(_dense_keys(frame[group_column]))
-        pair_rank, pair = _ranks_and_runs(person * (int(group.max()) + 1) + group)
+        cell = person * (int(group.max()) + 1) + group
         if max_per_id_per_group:
-            keep &= pair_rank < max_per_id_per_group
+            keep &= _ranks_within(cell) < max_per_id_per_group
         if max_groups_per_id:
-            first = np.flatnonzero(pair_rank == 0)  # each (person, group) once, in order
-            if rng is not None:
-                first = first[rng.permutation(len(first))]  # uniformly random group order
-            group_rank = np.empty(len(first), dtype=np.int64)
-            group_rank[pair[first]] = _ranks_within(person[first])
-            keep &= group_rank[pair] < max_groups_per_id
+            keep &= _groups_kept(cell, int(group.max()) + 1, max_groups_per_id, rng)
     if max_per_id:
         kept = np.flatnonzero(keep)
         keep[kept[_ranks_within(person[kept]) >= max_per_id]] = False

@@ -9,6 +9,7 @@ import opendp.prelude as dp
 import pandas as pd
 import pytest
 
+import dp_core.bounding
 from data.registry import load_dataset
 from dp_core.bounding import (
     cap_contributions,
@@ -33,6 +34,14 @@ from dp_core.bounding_utility import (
 dp.enable_features("contrib")
 
 DAYS = list(range(1, 8))
+
+
+@pytest.fixture(params=["dense", "sorted"])
+def group_caps_by(request, monkeypatch):
+    """Run a test with both ways of capping groups: person x group table, and sorting."""
+    if request.param == "sorted":
+        monkeypatch.setattr(dp_core.bounding, "_DENSE_CELLS_PER_RECORD", 0)
+    return request.param
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +109,7 @@ def test_capping_days_drops_the_published_visits(week):
 
 
 @pytest.mark.parametrize("rng", [None, np.random.default_rng(7)])
-def test_cap_contributions_on_the_week(week, rng):
+def test_cap_contributions_on_the_week(week, rng, group_caps_by):
     kept = cap_contributions(
         week, "visitor_id", group_column="day", max_groups_per_id=3, order_column="day", rng=rng
     )
@@ -188,7 +197,7 @@ def test_count_sensitivity_matches_opendp():
         {"max_groups": 3, "max_per_group": 2, "max_per_id": 4},
     ],
 )
-def test_first_in_order_matches_a_loop(seed, caps):
+def test_first_in_order_matches_a_loop(seed, caps, group_caps_by):
     frame = random_visits(seed)
     kept = cap_contributions(
         frame,
@@ -209,7 +218,7 @@ def test_random_choice_keeps_min_of_records_and_cap():
     assert kept.groupby("person").size().equals(expected)
 
 
-def test_random_groups_are_a_uniform_choice():
+def test_random_groups_are_a_uniform_choice(group_caps_by):
     """A person with groups a (9 records) and b (1 record), cap 1: each group half the time."""
     frame = pd.DataFrame({"person": [1] * 10, "group": ["a"] * 9 + ["b"]})
     rng = np.random.default_rng(5)
@@ -259,7 +268,7 @@ def test_first_selection_bias_is_the_capped_data(pre_aggregated):
         np.testing.assert_allclose(ours[:, column], direct.reindex(table.groups, fill_value=0))
 
 
-def test_random_selection_bias_is_exact_in_expectation():
+def test_random_selection_bias_is_exact_in_expectation(group_caps_by):
     """The analytic expectation against the mean of many random cappings."""
     frame = random_visits(5, n=300)
     table = contribution_table(frame, "person", "group", "value")
