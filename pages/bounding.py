@@ -79,6 +79,11 @@ def readable(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
+def counted(n: int, word: str) -> str:
+    """1 day, 3 days."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 @st.cache_data(show_spinner=False)
 def load(key: str) -> pd.DataFrame:
     return load_dataset(key)
@@ -272,7 +277,7 @@ metric_cols[0].metric(
 if person_column is not None:
     summary = cap_summary(histogram(key, person_column, group_column), [max_groups])
     metric_cols[1].metric(
-        f"{person.capitalize()}s with more than {max_groups} {group_word}s",
+        f"{person.capitalize()}s with more than {counted(max_groups, group_word)}",
         f"{int(summary['persons_losing_records'].iloc[0]):,}",
         delta=f"{summary['share_persons_losing_records'].iloc[0]:.1%} of {person}s",
         delta_color="off",
@@ -497,7 +502,7 @@ st.plotly_chart(budget_figure(rows), width="stretch")
 st.markdown(
     f"**{n_groups} {group_word}s at ε = {eps_text} each cost "
     f"{format_number(round(budget.sequential_total, 9))} for one statistic by sequential "
-    f"composition.** Because no {person} is in more than {max_groups} {group_word}s after "
+    f"composition.** Because no {person} is in more than {counted(max_groups, group_word)} after "
     f"capping, the same noisy answers cost only {format_number(round(budget.capped_total, 9))};"
     f" or the full {format_number(round(budget.sequential_total, 9))} buys noise as small as "
     f"ε = {budget.joint_epsilon_per_group:.3g} per {group_word}."

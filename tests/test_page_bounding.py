@@ -51,11 +51,18 @@ def test_capping_at_three_days_drops_157_visits(at):
     assert metric(at, "Sensitivity of all days' sums (L1)") == "150"
 
 
-@pytest.mark.parametrize(("cap", "dropped"), [(1, 2850 - 1360), (6, 0)])
-def test_cap_slider_ends(at, cap, dropped):
+@pytest.mark.parametrize(
+    ("cap", "dropped", "visitors"),
+    [
+        (1, 2850 - 1360, "Visitors with more than 1 day: 920"),
+        (6, 0, "Visitors with more than 6 days: 0"),
+    ],
+)
+def test_cap_slider_ends(at, cap, dropped, visitors):
     widget(at.slider, CAP).set_value(cap)
     rerun(at)
     assert metric(at, "Visits dropped") == f"{dropped:,}"
+    assert visitors in texts(at)
     histogram = figure_with_axis(at, "days per visitor")
     colors = histogram["data"][0]["marker"]["color"]
     assert colors.count("#d1495b") == 6 - cap  # bars above the cap are highlighted
