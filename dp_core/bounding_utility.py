@@ -306,7 +306,9 @@ def best_setting(summary: pd.DataFrame, settings: ArrayLike) -> tuple[float, flo
     return np.asarray(settings)[index].item(), float(summary["rmse"].iloc[index])
 
 
-def _laplace_noise_std(sensitivity: Sensitivity, epsilon: float, joint: bool, cap: int, n: int):
+def _laplace_noise_std(
+    sensitivity: Sensitivity, epsilon: float, joint: bool, cap: int, n: int
+) -> float:
     """sd = sqrt(2) * per-group sensitivity / the epsilon each group's noise gets."""
     eps = noise_epsilon_per_group(epsilon, joint=joint, max_groups=cap, n_groups=n)
     return laplace_std(laplace_scale(sensitivity.per_group, eps))
