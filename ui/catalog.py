@@ -64,7 +64,7 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry(
         "pages/randomized_response.py",
         "Randomized response",
-        ":material/toss_coin:",
+        ":material/how_to_vote:",
         "Local DP",
         "randomized_response",
         "Can a coin flip protect each survey answer, and what does it cost?",
