@@ -190,19 +190,21 @@ if max_groups_in_data > 1:
 else:
     max_groups = 1
     cap_cols[0].caption(f"Every {person} is in one {group_word}: the cap on {group_word}s is 1.")
-if max_per_group_in_data > 1:
+if person_column is not None:
     max_per_group = cap_cols[1].slider(
         f"Cap on {record}s per {person} per {group_word} (linf)",
         1,
-        max_per_group_in_data,
+        max(max_per_group_in_data, 5),
         1,
         key=f"bounding_max_per_group_{key}",
     )
+    if max_per_group_in_data == 1:
+        cap_cols[1].caption(
+            f"No {person} here has two {record}s in one {group_word}, yet a higher cap still "
+            "multiplies the noise: the sensitivity must hold for any data, not just this week."
+        )
 else:
     max_per_group = 1
-    cap_cols[1].caption(
-        f"No {person} has more than one {record} per {group_word} here: that cap is 1."
-    )
 
 lower = upper = None
 if value_error:

@@ -68,11 +68,21 @@ def test_cap_slider_ends(at, cap, dropped, visitors):
     assert colors.count("#d1495b") == 6 - cap  # bars above the cap are highlighted
 
 
+def test_four_visits_per_day_at_50_is_200(at):
+    widget(at.slider, "bounding_max_per_group_restaurant").set_value(4)
+    rerun(at)
+    assert metric(at, "Sensitivity of one day's sum") == "200"  # 4 x 50
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "800"
+    assert metric(at, "Visits dropped") == "25"  # nobody visits twice a day: nothing more
+    assert "scale 4 / 0.5 = 8 on every day" in texts(at)  # the count's noise grows
+
+
 def test_pre_aggregation_bounds_65(at):
     widget(at.toggle, "bounding_pre_aggregate").set_value(True)
     widget(at.slider, BOUNDS).set_value((0.0, 65.0))
+    widget(at.slider, "bounding_max_per_group_restaurant").set_value(5)
     rerun(at)
-    assert metric(at, "Sensitivity of one day's sum") == "65"
+    assert metric(at, "Sensitivity of one day's sum") == "65"  # linf no longer matters
     assert metric(at, "Sensitivity of all days' sums (L1)") == "260"
 
 
