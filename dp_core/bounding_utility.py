@@ -314,6 +314,32 @@ def _laplace_noise_std(
     return laplace_std(laplace_scale(sensitivity.per_group, eps))
 
 
+def _answers_and_noise(
+    table: ContributionTable,
+    statistic: Statistic,
+    caps: ArrayLike,
+    epsilon_per_group: float,
+    joint: bool,
+    selection: Selection,
+    settings: dict,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Expected answers after bounding (groups x caps) and the noise sd at each cap."""
+    bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
+    noise = np.array(
+        [
+            _laplace_noise_std(
+                release_sensitivity(statistic, max_groups=int(cap), **settings),
+                epsilon_per_group,
+                joint,
+                int(cap),
+                len(table.groups),
+            )
+            for cap in np.asarray(caps)
+        ]
+    )
+    return bounded, noise
+
+
 def expected_group_errors(
     table: ContributionTable,
     statistic: Statistic,
@@ -334,12 +360,10 @@ def expected_group_errors(
         "upper": upper,
         "pre_aggregate": pre_aggregate,
     }
-    bounded = bounded_totals_by_cap(
-        table, statistic, caps=[max_groups], selection=selection, **settings
-    )[:, 0]
-    sensitivity = release_sensitivity(statistic, max_groups=max_groups, **settings)
-    noise = _laplace_noise_std(sensitivity, epsilon_per_group, joint, max_groups, len(table.groups))
-    return group_errors(table.groups, table.true_totals(statistic), bounded, noise)
+    bounded, noise = _answers_and_noise(
+        table, statistic, [max_groups], epsilon_per_group, joint, selection, settings
+    )
+    return group_errors(table.groups, table.true_totals(statistic), bounded[:, 0], noise[0])
 
 
 def cap_tradeoff(
@@ -363,17 +387,9 @@ def cap_tradeoff(
         "pre_aggregate": pre_aggregate,
     }
     caps = np.asarray(caps, dtype=np.int64)
-    bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
-    noise = [
-        _laplace_noise_std(
-            release_sensitivity(statistic, max_groups=int(cap), **settings),
-            epsilon_per_group,
-            joint,
-            int(cap),
-            len(table.groups),
-        )
-        for cap in caps
-    ]
+    bounded, noise = _answers_and_noise(
+        table, statistic, caps, epsilon_per_group, joint, selection, settings
+    )
     summary = error_summary(table.true_totals(statistic), bounded, noise)
     return summary.assign(cap=caps)[["cap", "bias", "noise_std", "rmse"]]
 
