@@ -197,3 +197,12 @@ def test_delta_is_kept_in_the_link():
 def test_bad_delta_in_the_link_falls_back_to_the_default():
     at = _open_with_link(gaussian_delta="0")
     assert metric(at, "Analytic σ") == "3.731"
+
+
+def test_query_that_cannot_run_leaves_the_rest_of_the_page_working(page):
+    at = _set(page, page.selectbox, "gaussian_dataset", "own_csv")  # nothing uploaded yet
+    assert "until the query above can run" in texts(at)
+    assert "Rule of thumb" not in texts(at)
+    assert metric(at, "Analytic σ") == "3.731"  # sensitivity 1
+    assert metric(at, "Break-even k") == "6.96"
+    assert len(plotly_figures(at)) == 3

@@ -26,8 +26,13 @@ CLASSIC_COLOR = TRUE_COLOR
 
 
 @st.cache_data(show_spinner=False)
-def persons_in(dataset_key: str) -> int:
-    """How many persons a dataset holds: distinct person ids, summed counts, or rows."""
+def persons_in(dataset_key: str | None) -> int | None:
+    """How many persons a shipped dataset holds: distinct person ids, summed counts, or rows.
+
+    None for anything else (e.g. the user's own CSV file).
+    """
+    if dataset_key not in DATASETS:
+        return None
     dataset = DATASETS[dataset_key]
     frame = load_dataset(dataset_key)
     if dataset.person_id is not None:
