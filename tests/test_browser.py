@@ -91,15 +91,24 @@ def browser():
 
 
 def _settled(page: Page) -> None:
-    """Wait until the app is connected and its script has finished running."""
+    """Wait until the app is connected and its script has stayed finished for half a second.
+
+    A first visit runs twice (see ui.shell.use_app_navigation), so one "notRunning" moment
+    is not enough; and the first time a widget appears its code loads, showing a skeleton.
+    """
     page.wait_for_selector(
         "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=30_000
     )
-    page.wait_for_timeout(300)
-    page.wait_for_selector(
-        "[data-testid='stApp'][data-test-script-state='notRunning']", timeout=30_000
-    )
-    page.wait_for_timeout(300)
+    idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        page.wait_for_selector(idle, timeout=30_000)
+        page.wait_for_timeout(500)
+        # Widgets whose code is still loading show as skeletons: wait for them too.
+        loading = page.locator("[data-testid^='stSkeleton']").count()
+        if page.locator(idle).count() == 1 and loading == 0:
+            return
+    pytest.fail("the app kept rerunning or loading for 60 s")
 
 
 def _main_text(page: Page) -> str:
