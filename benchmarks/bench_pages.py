@@ -65,8 +65,10 @@ def main() -> None:
     print(f"Median server time per rerun after a slider change ({args.reruns} reruns, AppTest)")
     for entry in entries:
         median, worst, label = time_page(entry.url_path, args.reruns)
-        print(f"  {entry.url_path:<22} median {median * 1000:7.1f} ms   max {worst * 1000:7.1f} ms"
-              f"   (slider: {label})")
+        print(
+            f"  {entry.url_path:<22} median {median * 1000:7.1f} ms   max {worst * 1000:7.1f} ms"
+            f"   (slider: {label})"
+        )
     rng = np.random.default_rng(0)
     scale = laplace_scale(1, 1)
     times = []
