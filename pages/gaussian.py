@@ -33,7 +33,6 @@ from ui.figures import noisy_vs_true_bars
 from ui.gaussian_figures import (
     noise_densities_figure,
     noise_per_statistic_figure,
-    persons_in,
     sigma_vs_delta_figure,
 )
 from ui.query_picker import pick_query
@@ -293,14 +292,11 @@ st.markdown(
     f"undersells the chance of a loss above ε (here ×{loss_tail / exact_delta:,.3g}); what δ "
     "bounds is the excess."
 )
-n = persons_in(st.session_state.get("gaussian_dataset"))
-people = "people"
-if n is None and query is not None:  # the user's own table: each row taken as a person
-    n, people = query.n_rows, "rows, each taken as a person"
+n = query.n_persons if query is not None else None
 if n:
     st.markdown(
         f"**Rule of thumb: δ much smaller than 1/n**, with n the number of people in the data. "
-        f"Here n = {n:,} {people}, so 1/n = {format_delta(1 / n)}"
+        f"Here n = {n:,} people, so 1/n = {format_delta(1 / n)}"
         + (
             f": δ = {delta_text} is {1 / (delta * n):,.{0 if delta * n < 0.1 else 2}f} times "
             "smaller."

@@ -7,6 +7,7 @@ server time per rerun (measured in benchmarks/bench_pages.py).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -151,8 +152,21 @@ def _decorate(fig: Figure, shape: dict, annotation: dict) -> Figure:
     return fig
 
 
-def mark_x(fig: Figure, x: float, text: str) -> Figure:
-    """A dashed vertical line with a label, e.g. the current epsilon."""
+def mark_x(
+    fig: Figure,
+    x: float,
+    text: str,
+    *,
+    color: str = ACCENT_COLOR,
+    dash: str = "dash",
+    top: bool = True,
+) -> Figure:
+    """A labelled vertical line, e.g. the current epsilon; label inside the plot, top or bottom.
+
+    On a log x axis plotly places shapes by value but annotations by log10(value), so set the
+    figure's x axis before marking it.
+    """
+    log_x = fig["layout"].get("xaxis", {}).get("type") == "log"
     return _decorate(
         fig,
         {
@@ -163,16 +177,19 @@ def mark_x(fig: Figure, x: float, text: str) -> Figure:
             "y0": 0,
             "y1": 1,
             "yref": "paper",
-            "line": {"dash": "dash", "color": ACCENT_COLOR, "width": 2},
+            "line": {"dash": dash, "color": color, "width": 2},
         },
         {
-            "x": x,
+            "x": math.log10(x) if log_x else x,
             "xref": "x",
-            "y": 1,
+            "y": 1 if top else 0,
             "yref": "paper",
             "text": text,
-            "yanchor": "bottom",
-            "font": {"color": ACCENT_COLOR},
+            "xanchor": "left",
+            "xshift": 4,
+            "yanchor": "top" if top else "bottom",
+            "font": {"color": color},
+            "bgcolor": "rgba(255,255,255,0.8)",
         },
     )
 

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
-from data.registry import DATASETS, load_dataset
 from ui.delta_input import format_delta
 from ui.figures import (
-    ACCENT_COLOR,
     NOISY_COLOR,
     SECOND_COLOR,
     TRUE_COLOR,
@@ -17,71 +14,13 @@ from ui.figures import (
     axis,
     figure,
     line,
+    mark_x,
     styled,
 )
 
 LAPLACE_COLOR = SECOND_COLOR
 ANALYTIC_COLOR = NOISY_COLOR
 CLASSIC_COLOR = TRUE_COLOR
-
-
-@st.cache_data(show_spinner=False)
-def persons_in(dataset_key: str | None) -> int | None:
-    """How many persons a shipped dataset holds: distinct person ids, summed counts, or rows.
-
-    None for anything else (e.g. the user's own CSV file).
-    """
-    if dataset_key not in DATASETS:
-        return None
-    dataset = DATASETS[dataset_key]
-    frame = load_dataset(dataset_key)
-    if dataset.person_id is not None:
-        return int(frame[dataset.person_id].nunique())
-    if dataset.count_column is not None:
-        return int(frame[dataset.count_column].sum())
-    return len(frame)
-
-
-def vertical_marker(
-    fig: Figure,
-    x: float,
-    text: str,
-    *,
-    color: str = ACCENT_COLOR,
-    dash: str = "dash",
-    top: bool = True,
-    log_x: bool = False,
-) -> Figure:
-    """A labelled vertical line, label inside the plot at its top (or bottom).
-
-    On a log x axis plotly places shapes by value but annotations by log10(value).
-    """
-    layout = fig["layout"]
-    layout.setdefault("shapes", []).append(
-        {
-            "type": "line",
-            "x0": x,
-            "x1": x,
-            "y0": 0,
-            "y1": 1,
-            "yref": "paper",
-            "line": {"color": color, "dash": dash, "width": 2},
-        }
-    )
-    layout.setdefault("annotations", []).append(
-        {
-            "x": float(np.log10(x)) if log_x else x,
-            "y": 1 if top else 0,
-            "yref": "paper",
-            "text": text,
-            "showarrow": False,
-            "xanchor": "left",
-            "xshift": 4,
-            "yanchor": "top" if top else "bottom",  # inside the plot, clear of legend and ticks
-            "font": {"color": color},
-        }
-    )
-    return fig
 
 
 def sigma_vs_delta_figure(
@@ -115,7 +54,7 @@ def sigma_vs_delta_figure(
         xaxis=axis("δ (log scale)", type="log", exponentformat="power"),
         yaxis=axis("noise standard deviation"),
     )
-    vertical_marker(fig, delta_now, f"δ = {format_delta(delta_now)}", log_x=True)
+    mark_x(fig, delta_now, f"δ = {format_delta(delta_now)}")
     return styled(fig, height=380)
 
 
@@ -166,6 +105,6 @@ def noise_per_statistic_figure(
         yaxis=axis("noise std per statistic"),
     )
     if ks[0] <= crossover <= ks[-1]:
-        vertical_marker(fig, crossover, f"break-even k = {crossover:.2f}")
-    vertical_marker(fig, k_now, f"k = {k_now}", color=TRUE_COLOR, dash="dot", top=False)
+        mark_x(fig, crossover, f"break-even k = {crossover:.2f}")
+    mark_x(fig, k_now, f"k = {k_now}", color=TRUE_COLOR, dash="dot", top=False)
     return styled(fig, height=400)

@@ -5,8 +5,6 @@ Plain plotly dicts, built with ui.figures' helpers (see there why: a fast rerun)
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ui.figures import (
@@ -18,38 +16,11 @@ from ui.figures import (
     axis,
     figure,
     line,
+    mark_x,
     styled,
 )
 
 _MUTED = "#c4ccd6"
-
-
-def _log_x_marker(
-    x: float, text: str, *, dash: str = "dash", color: str = ACCENT_COLOR, top: bool = True
-) -> tuple[dict, dict]:
-    """(shape, annotation) of a labelled vertical line on a log x axis (log10 coordinates)."""
-    shape = {
-        "type": "line",
-        "xref": "x",
-        "yref": "paper",
-        "x0": x,
-        "x1": x,
-        "y0": 0,
-        "y1": 1,
-        "line": {"color": color, "dash": dash, "width": 2},
-    }
-    annotation = {
-        "x": math.log10(x),
-        "y": 1.0 if top else 0.0,
-        "yref": "paper",
-        "text": text,
-        "showarrow": False,
-        "xanchor": "left",
-        "xshift": 4,
-        "yanchor": "top" if top else "bottom",
-        "bgcolor": "rgba(255,255,255,0.8)",
-    }
-    return shape, annotation
 
 
 def coin_tree(truth_prob: float, random_yes_prob: float) -> Figure:
@@ -154,7 +125,6 @@ def share_error_against_n(
     current_n: int,
 ) -> Figure:
     """Exact standard error of the estimated share against n, with simulated RMS errors."""
-    shape, annotation = _log_x_marker(current_n, f"n = {current_n:,}")
     simulated = line(
         simulated_n,
         100 * simulated_errors,
@@ -162,40 +132,31 @@ def share_error_against_n(
         mode="markers",
         marker={"color": SECOND_COLOR, "size": 12, "symbol": "diamond"},
     )
-    return styled(
-        figure(
-            line(n_grid, 100 * standard_errors, "exact standard error"),
-            simulated,
-            shapes=[shape],
-            annotations=[annotation],
-            xaxis=axis("respondents n", type="log"),
-            yaxis=axis("error of the share (percentage points)", type="log"),
-        ),
-        height=380,
+    fig = figure(
+        line(n_grid, 100 * standard_errors, "exact standard error"),
+        simulated,
+        xaxis=axis("respondents n", type="log"),
+        yaxis=axis("error of the share (percentage points)", type="log"),
     )
+    return styled(mark_x(fig, current_n, f"n = {current_n:,}"), height=380)
 
 
 def local_vs_central(
     n_grid: np.ndarray, local_errors: np.ndarray, central_error: float, current_n: int
 ) -> Figure:
     """Expected absolute error of a count, local vs central, on log axes."""
-    shape, annotation = _log_x_marker(current_n, f"n = {current_n:,}")
-    return styled(
-        figure(
-            line(n_grid, local_errors, "local: randomized response"),
-            line(
-                n_grid,
-                np.full(n_grid.shape, central_error),
-                "central: Laplace on the true count",
-                color=SECOND_COLOR,
-            ),
-            shapes=[shape],
-            annotations=[annotation],
-            xaxis=axis("respondents n", type="log"),
-            yaxis=axis("expected |error| of the count (persons)", type="log"),
+    fig = figure(
+        line(n_grid, local_errors, "local: randomized response"),
+        line(
+            n_grid,
+            np.full(n_grid.shape, central_error),
+            "central: Laplace on the true count",
+            color=SECOND_COLOR,
         ),
-        height=400,
+        xaxis=axis("respondents n", type="log"),
+        yaxis=axis("expected |error| of the count (persons)", type="log"),
     )
+    return styled(mark_x(fig, current_n, f"n = {current_n:,}"), height=400)
 
 
 def estimate_distribution_figure(
@@ -277,22 +238,15 @@ def variance_against_domain(
 ) -> Figure:
     """Standard error of one category's count against the number of categories k."""
     colors = [NOISY_COLOR, SECOND_COLOR, TRUE_COLOR]
-    markers = [
-        _log_x_marker(
-            crossover, f"k* = 3e^ε + 2 = {crossover:.1f}", dash="dot", color=TRUE_COLOR, top=False
+    fig = figure(
+        *(
+            line(k_grid, values, name, color=color)
+            for (name, values), color in zip(standard_errors.items(), colors, strict=False)
         ),
-        _log_x_marker(current_k, f"this column: k = {current_k}"),
-    ]
-    return styled(
-        figure(
-            *(
-                line(k_grid, values, name, color=color)
-                for (name, values), color in zip(standard_errors.items(), colors, strict=False)
-            ),
-            shapes=[m[0] for m in markers],
-            annotations=[m[1] for m in markers],
-            xaxis=axis("number of categories k", type="log"),
-            yaxis=axis("standard error of a count (persons)", type="log"),
-        ),
-        height=400,
+        xaxis=axis("number of categories k", type="log"),
+        yaxis=axis("standard error of a count (persons)", type="log"),
     )
+    mark_x(
+        fig, crossover, f"k* = 3e^ε + 2 = {crossover:.1f}", dash="dot", color=TRUE_COLOR, top=False
+    )
+    return styled(mark_x(fig, current_k, f"this column: k = {current_k}"), height=400)

@@ -42,7 +42,7 @@ class Query:
     records_per_person: int  # L1 norm of one person's rows over the statistics (max)
     rows_l2: float  # L2 norm of one person's rows over the statistics (max)
     value_name: str
-    n_rows: int
+    n_persons: int  # people in the data: distinct person ids, summed counts, or rows
     lower: float | None = None
     upper: float | None = None
     counts: np.ndarray | None = None  # rows per category, for the mean
@@ -86,6 +86,15 @@ def _contribution_norms(
     return _norms(dataset, frame, category, predicate)
 
 
+def _persons(dataset: Dataset, frame: pd.DataFrame) -> int:
+    """How many people the data holds: distinct person ids, summed counts, or rows."""
+    if dataset.person_id is not None:
+        return int(frame[dataset.person_id].nunique())
+    if dataset.count_column is not None:
+        return int(frame[dataset.count_column].sum())
+    return len(frame)
+
+
 def _predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> pd.Series:
     values = frame[column]
     if op == "≥":
@@ -114,7 +123,6 @@ def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     counts = frame_category_counts(frame, column, dataset.count_column)
     records, rows_l2 = _contribution_norms(dataset, frame, column, None)
     _person_note(dataset, records)
-    persons = frame[dataset.count_column].sum() if dataset.count_column else len(frame)
     return Query(
         kind="count",
         description=f"number of rows per {column}",
@@ -124,7 +132,7 @@ def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
         records_per_person=records,
         rows_l2=rows_l2,
         value_name="count",
-        n_rows=int(persons),
+        n_persons=_persons(dataset, frame),
     )
 
 
@@ -162,7 +170,7 @@ def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
         records_per_person=records,
         rows_l2=rows_l2,
         value_name="count",
-        n_rows=len(frame),
+        n_persons=_persons(dataset, frame),
     )
 
 
@@ -198,7 +206,7 @@ def _clipped_query(key: str, kind: str, dataset: Dataset, frame: pd.DataFrame) -
         records_per_person=records,
         rows_l2=rows_l2,
         value_name=f"{name} of {value}",
-        n_rows=len(frame),
+        n_persons=_persons(dataset, frame),
         lower=lower,
         upper=upper,
         counts=rows,
