@@ -27,8 +27,6 @@ from dp_core import (
     sample_gaussian,
     sample_laplace,
 )
-from ui.delta_input import delta_input as delta_control
-from ui.delta_input import format_delta
 from ui.figures import noisy_vs_true_bars
 from ui.gaussian_figures import (
     noise_densities_figure,
@@ -37,7 +35,7 @@ from ui.gaussian_figures import (
 )
 from ui.query_picker import pick_query
 from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input, format_number
+from ui.widgets import delta_input, epsilon_input, format_delta, format_number
 
 MECHANISMS = {
     "laplace": "Laplace (pure ε-DP)",
@@ -58,7 +56,7 @@ page_header(
 
 query = pick_query("gaussian", kinds=("count", "predicate", "sum"))
 epsilon = epsilon_input("gaussian_epsilon", default=1.0)
-delta = delta_control("gaussian_delta", default=1e-5)
+delta = delta_input("gaussian_delta", default=1e-5)
 mechanism = st.radio(
     "Mechanism for the noisy answers",
     list(MECHANISMS),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.delta_input import format_delta
 from ui.figures import (
     NOISY_COLOR,
     SECOND_COLOR,
@@ -17,6 +16,7 @@ from ui.figures import (
     mark_x,
     styled,
 )
+from ui.widgets import format_delta
 
 LAPLACE_COLOR = SECOND_COLOR
 ANALYTIC_COLOR = NOISY_COLOR

@@ -1,21 +1,24 @@
-"""Shared input widgets: an epsilon control on a log scale that also takes a typed value.
+"""Shared privacy-parameter inputs: a slider that also takes a typed value.
 
-The slider moves over "nice" values (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per decade) so the
-arrow keys step evenly on a log scale; the text box takes any value. Both stay in step and
-a bad typed value (0, negative, text) shows the validation message while the page keeps
-using the last good epsilon.
+Epsilon moves over "nice" values on a log scale (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per
+decade), delta over powers of ten, so the arrow keys step evenly; the text box takes any
+value. Both stay in step; a bad typed value (0, negative, text) shows the validation message
+while the page keeps using the last good value; the value in use is kept in the page's
+address (?<key>=...), so a link reproduces it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import streamlit as st
 
-from dp_core.validation import check_epsilon
+from dp_core.validation import check_delta, check_epsilon
 from ui.shell import link_param
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def log_grid(minimum: float, maximum: float) -> list[float]:
@@ -34,35 +37,46 @@ def format_number(value: float) -> str:
     return f"{value:g}"
 
 
+def format_delta(value: float) -> str:
+    """10⁻⁵ for a power of ten, 3×10⁻⁶ otherwise; 0 as 0."""
+    if value <= 0:
+        return f"{value:g}"
+    exponent = math.floor(math.log10(value) + 1e-9)
+    mantissa = round(value / 10.0**exponent, 3)
+    power = f"10{str(exponent).translate(_SUPERSCRIPTS)}"
+    return power if mantissa == 1 else f"{mantissa:g}×{power}"
+
+
 def _nearest(options: list[float], value: float) -> float:
-    """Option closest to value on a log scale (0 maps to 0 when offered)."""
+    """Option closest to value on a log scale (0 maps to the first option)."""
     if value <= 0:
         return options[0]
     positive = [o for o in options if o > 0]
     return min(positive, key=lambda o: abs(math.log(o) - math.log(value)))
 
 
-def epsilon_input(
-    key: str = "epsilon",
+def slider_with_typed_value(
+    key: str,
     *,
-    label: str = "Epsilon (ε)",
-    default: float = 1.0,
-    minimum: float = 0.01,
-    maximum: float = 10.0,
-    allow_zero: bool = False,
-    help: str | None = None,
+    label: str,
+    symbol: str,
+    options: list[float],
+    default: float,
+    parse: Callable[[str], float],
+    format_func: Callable[[float], str],
+    help: str,
+    text_help: str | None = None,
 ) -> float:
-    """A log slider for epsilon with a typed-value box; returns the epsilon in use.
+    """A select_slider over ``options`` beside a box for any value ``parse`` accepts.
 
-    With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
-    A typed value outside the slider's range is used as typed; the slider shows the nearest.
-    The value in use is kept in the page's address (?<key>=...), so a link reproduces it.
+    State: ``key`` holds the value in use; ``key__slider`` and ``key__text`` the widgets;
+    ``key__error`` the message for the last bad typed value. A typed value between or outside
+    the options is used as typed, and the slider shows the nearest option.
     """
-    options = ([0.0] if allow_zero else []) + log_grid(minimum, maximum)
     state = st.session_state
     slider_key, text_key, error_key = f"{key}__slider", f"{key}__text", f"{key}__error"
     if key not in state:
-        state[key] = link_param(key, lambda raw: check_epsilon(raw, allow_zero=allow_zero), default)
+        state[key] = link_param(key, parse, default)
     state.setdefault(error_key, None)
     # Widget values are dropped when a page is left; restore them from the value in use.
     if slider_key not in state:
@@ -78,7 +92,7 @@ def epsilon_input(
     def from_text() -> None:
         typed = state[text_key].strip()
         try:
-            value = check_epsilon(typed, allow_zero=allow_zero)
+            value = parse(typed)
         except ValueError as error:
             state[error_key] = f"Could not use “{typed}”: {error}"
             return
@@ -91,14 +105,64 @@ def epsilon_input(
         st.select_slider(
             label,
             options=options,
-            format_func=format_number,
+            format_func=format_func,
             key=slider_key,
             on_change=from_slider,
-            help=help or "Smaller epsilon = stronger privacy = more noise. Log scale.",
+            help=help,
         )
     with text_column:
-        st.text_input("or type ε", key=text_key, on_change=from_text)
+        st.text_input(f"or type {symbol}", key=text_key, on_change=from_text, help=text_help)
     if state[error_key]:
-        st.error(f"{state[error_key]} Still showing ε = {format_number(state[key])}.")
+        st.error(f"{state[error_key]} Still showing {symbol} = {format_func(state[key])}.")
     st.query_params[key] = format_number(state[key])
     return float(state[key])
+
+
+def epsilon_input(
+    key: str = "epsilon",
+    *,
+    label: str = "Epsilon (ε)",
+    default: float = 1.0,
+    minimum: float = 0.01,
+    maximum: float = 10.0,
+    allow_zero: bool = False,
+    help: str | None = None,
+) -> float:
+    """A log slider for epsilon with a typed-value box; returns the epsilon in use.
+
+    With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
+    """
+    return slider_with_typed_value(
+        key,
+        label=label,
+        symbol="ε",
+        options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
+        default=default,
+        parse=lambda raw: check_epsilon(raw, allow_zero=allow_zero),
+        format_func=format_number,
+        help=help or "Smaller epsilon = stronger privacy = more noise. Log scale.",
+    )
+
+
+def delta_input(
+    key: str = "delta",
+    *,
+    label: str = "Delta (δ)",
+    default: float = 1e-5,
+    help: str | None = None,
+) -> float:
+    """A slider over 10⁻¹² … 10⁻² with a typed-value box; returns the delta in use.
+
+    delta = 0 (pure DP needs Laplace) and delta >= 1 are refused with a message.
+    """
+    return slider_with_typed_value(
+        key,
+        label=label,
+        symbol="δ",
+        options=[10.0**k for k in range(-12, -1)],
+        default=default,
+        parse=lambda raw: check_delta(raw, allow_zero=False),
+        format_func=format_delta,
+        help=help or "Smaller delta = a smaller chance the guarantee fails = more noise.",
+        text_help="e.g. 1e-6 or 3e-7",
+    )
