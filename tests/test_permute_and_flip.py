@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import ROOT
+from diffprivlib.mechanisms import PermuteAndFlip
 from scipy import stats
-from test_exponential import diffprivlib_mechanisms
 
 from dp_core import (
     expected_score_lost,
@@ -69,9 +69,7 @@ def test_industry_groups_agree_with_30_digit_integration():
 def test_stop_probabilities_match_diffprivlib():
     utility = [24.0, 8.0, 28.0, 5.0]
     for monotonic in (False, True):
-        mech = diffprivlib_mechanisms().PermuteAndFlip(
-            epsilon=0.7, sensitivity=2.0, utility=utility, monotonic=monotonic
-        )
+        mech = PermuteAndFlip(epsilon=0.7, sensitivity=2.0, utility=utility, monotonic=monotonic)
         got = permute_and_flip_stop_probabilities(utility, 0.7, 2.0, monotonic=monotonic)
         np.testing.assert_allclose(np.log(got), mech._probabilities, rtol=1e-12)
 
