@@ -35,7 +35,6 @@ __all__ = [
     "check_bounding_frame",
     "clip_values",
     "contribution_histogram",
-    "contribution_mask",
     "grouped_count_sensitivity",
     "grouped_sum_sensitivity",
     "person_group_totals",
@@ -180,7 +179,7 @@ def _groups_kept(
     return group_rank[pair] < cap
 
 
-def contribution_mask(
+def cap_contributions(
     frame: pd.DataFrame,
     id_column: str,
     max_per_id: int | None = None,
@@ -190,8 +189,15 @@ def contribution_mask(
     max_per_id_per_group: int | None = None,
     order_column: str | None = None,
     rng: np.random.Generator | None = None,
-) -> np.ndarray:
-    """Boolean mask of the rows kept by the caps (see ``cap_contributions``)."""
+) -> pd.DataFrame:
+    """The rows kept when each person keeps a bounded number of records.
+
+    Caps, applied in this order: ``max_per_id_per_group`` records per person in a group
+    (linf), ``max_groups_per_id`` groups per person (l0), ``max_per_id`` records per person.
+    Kept are the first records in ``order_column`` order (ties and no column: table order),
+    or, with ``rng``, a uniformly random subset (random records, and random groups for l0;
+    ``order_column`` is then not used).
+    """
     check_bounding_frame(frame, id_column, group_column)
     if (max_groups_per_id or max_per_id_per_group) and group_column is None:
         raise ValueError("a cap per group needs a group column.")
@@ -234,41 +240,9 @@ def contribution_mask(
         kept = np.flatnonzero(keep)
         keep[kept[_ranks_within(person[kept]) >= max_per_id]] = False
     if sequence is None:
-        return keep
+        return frame[keep]
     mask = np.empty(n, dtype=bool)
     mask[sequence] = keep
-    return mask
-
-
-def cap_contributions(
-    frame: pd.DataFrame,
-    id_column: str,
-    max_per_id: int | None = None,
-    *,
-    group_column: str | None = None,
-    max_groups_per_id: int | None = None,
-    max_per_id_per_group: int | None = None,
-    order_column: str | None = None,
-    rng: np.random.Generator | None = None,
-) -> pd.DataFrame:
-    """The rows kept when each person keeps a bounded number of records.
-
-    Caps, applied in this order: ``max_per_id_per_group`` records per person in a group
-    (linf), ``max_groups_per_id`` groups per person (l0), ``max_per_id`` records per person.
-    Kept are the first records in ``order_column`` order (ties and no column: table order),
-    or, with ``rng``, a uniformly random subset (random records, and random groups for l0;
-    ``order_column`` is then not used).
-    """
-    mask = contribution_mask(
-        frame,
-        id_column,
-        max_per_id,
-        group_column=group_column,
-        max_groups_per_id=max_groups_per_id,
-        max_per_id_per_group=max_per_id_per_group,
-        order_column=order_column,
-        rng=rng,
-    )
     return frame[mask]
 
 
