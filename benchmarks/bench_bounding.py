@@ -13,7 +13,6 @@ Two row-by-row loops stand beside it, both timed on fewer rows and extrapolated 
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.timing import best_of
 from data.registry import load_dataset
 from dp_core.bounding import cap_contributions
 from dp_core.bounding_utility import (
@@ -68,15 +68,6 @@ def loop_cap(frame: pd.DataFrame, cap: int) -> pd.DataFrame:
         keep.append(count < cap)
         seen[visitor] = count + 1
     return frame[keep]
-
-
-def best_of(function, repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -12,13 +12,13 @@ Run from the project root: python3 benchmarks/bench_local.py
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.timing import best_of
 from dp_core import (
     debiased_count,
     estimate_variance,
@@ -36,16 +36,6 @@ LOOP_N = 50_000  # people in the per-person loops; extrapolated to N
 OCCUPATIONS = np.array(
     [4140, 4099, 4066, 3770, 3650, 3295, 2002, 1597, 1370, 994, 928, 649, 149, 9]
 )
-
-
-def best_of(repeats: int, function) -> float:
-    """Best wall time of ``repeats`` calls, in seconds."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 # --- Per-person loops in the style of the teaching notebooks ------------------------------------
@@ -115,9 +105,9 @@ def main() -> None:
             exact_grr,
         ),
     ):
-        vector_time = best_of(3, vector)
-        loop_time = best_of(1, lambda loop=loop: loop(values[:LOOP_N])) * N / LOOP_N
-        exact_time = best_of(5, exact)
+        vector_time = best_of(vector, repeats=3)
+        loop_time = best_of(lambda loop=loop: loop(values[:LOOP_N]), repeats=1) * N / LOOP_N
+        exact_time = best_of(exact, repeats=5)
         rows.append((name, vector_time, loop_time, exact_time))
         print(f"\n{name}")
         print(f"  vectorised, every person perturbed:    {vector_time:8.3f} s")
@@ -128,7 +118,7 @@ def main() -> None:
         print(f"  speed-up of the vectorised version:    {loop_time / vector_time:8.0f} x")
         print(f"  exact aggregate draw (what pages use): {exact_time * 1e3:8.3f} ms")
     wide = rng.integers(0, 100, N)
-    wide_time = best_of(3, lambda: unary_perturb(rng, wide, 100, p_ue, q_ue).sum(axis=0))
+    wide_time = best_of(lambda: unary_perturb(rng, wide, 100, p_ue, q_ue).sum(axis=0), repeats=3)
     print(f"\nUnary encoding over 100 categories, every person perturbed: {wide_time:.3f} s")
     estimates = vector_unary()
     z = (estimates - true_counts) / np.sqrt(estimate_variance(true_counts, N, p_ue, q_ue))
