@@ -11,13 +11,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dp_core.gaussian import gaussian_sigma, sample_gaussian
 from dp_core.laplace import laplace_scale, sample_laplace
 from dp_core.sensitivity import clipped_sum_sensitivity, count_sensitivity
 from dp_core.validation import (
     check_bounds,
+    check_delta,
     check_epsilon,
     check_positive_int,
     check_probability,
+    check_sensitivity,
 )
 
 __all__ = [
@@ -83,36 +86,47 @@ def release_clipped_mean(
     upper: float,
     epsilon: float,
     records_per_person: int = 1,
+    mechanism: str = "laplace",
+    delta: float = 0.0,
+    rows_l2: float = 1.0,
     confidence: float = 0.95,
     simulations: int = 4000,
 ) -> MeanRelease:
-    """Mean = noisy clipped sum / noisy count, each with half of epsilon, clamped to [L, U].
+    """Mean = noisy clipped sum / noisy count, each with half the budget, clamped to [L, U].
 
-    Sequential composition of the two Laplace releases gives epsilon-DP under add/remove-one
-    (Dwork & Roth 2014, Thm 3.16); dividing and clamping are post-processing. A person with up
-    to ``records_per_person`` rows multiplies both sensitivities by that number. The ratio has no
-    closed-form error distribution, so its spread comes from ``simulations`` fresh draws.
+    Two releases, each (epsilon/2, delta/2)-DP, compose sequentially to (epsilon, delta)-DP
+    under add/remove-one (Dwork & Roth 2014, Thm 3.16); dividing and clamping are
+    post-processing. ``mechanism`` "laplace" uses the L1 sensitivities (a person with up to
+    ``records_per_person`` rows multiplies both); "classic" or "analytic" Gaussian noise uses
+    the L2 ones (``rows_l2`` times a row's). The ratio has no closed-form error distribution,
+    so its spread comes from ``simulations`` fresh draws.
     """
     lo, hi = check_bounds(lower, upper)
     eps = check_epsilon(epsilon)
     conf = check_probability(confidence, "confidence")
     sums = np.asarray(clipped_sums, dtype=float)
     n = np.asarray(counts, dtype=float)
-    m = check_positive_int(records_per_person, "records per person")
-    sum_scale = laplace_scale(m * clipped_sum_sensitivity(lo, hi), eps / 2)
-    count_scale = laplace_scale(m * count_sensitivity(), eps / 2)
+    row_sum, row_count = clipped_sum_sensitivity(lo, hi), count_sensitivity()
+    if mechanism == "laplace":
+        m = check_positive_int(records_per_person, "records per person")
+        sum_scale = laplace_scale(m * row_sum, eps / 2)
+        count_scale = laplace_scale(m * row_count, eps / 2)
+        sample = sample_laplace
+    else:
+        half_delta = check_delta(delta, allow_zero=False) / 2
+        l2 = check_sensitivity(rows_l2, "rows per person (L2)")
+        sum_scale = gaussian_sigma(l2 * row_sum, eps / 2, half_delta, mechanism)
+        count_scale = gaussian_sigma(l2 * row_count, eps / 2, half_delta, mechanism)
+        sample = sample_gaussian
 
     def estimate(sum_noise: np.ndarray, count_noise: np.ndarray) -> np.ndarray:
         return np.clip((sums + sum_noise) / np.maximum(n + count_noise, 1.0), lo, hi)
 
     true_mean = sums / np.maximum(n, 1.0)
-    noisy = estimate(
-        sample_laplace(rng, sum_scale, sums.shape), sample_laplace(rng, count_scale, sums.shape)
-    )
+    noisy = estimate(sample(rng, sum_scale, sums.shape), sample(rng, count_scale, sums.shape))
     shape = (simulations, *sums.shape)
     errors = np.abs(
-        estimate(sample_laplace(rng, sum_scale, shape), sample_laplace(rng, count_scale, shape))
-        - true_mean
+        estimate(sample(rng, sum_scale, shape), sample(rng, count_scale, shape)) - true_mean
     )
     return MeanRelease(
         noisy_mean=noisy,

@@ -24,6 +24,7 @@ from dp_core import (
     laplace_scale,
     laplace_std,
     noise_per_statistic,
+    release_clipped_mean,
     sample_gaussian,
     sample_laplace,
 )
@@ -54,7 +55,7 @@ page_header(
     "noise is smaller.",
 )
 
-query = pick_query("gaussian", kinds=("count", "predicate", "sum"))
+query = pick_query("gaussian")
 epsilon = epsilon_input("gaussian_epsilon", default=1.0)
 delta = delta_input("gaussian_delta", default=1e-5)
 mechanism = st.radio(
@@ -87,6 +88,38 @@ if query is None:
     st.caption("The sections below use sensitivity 1 until the query above can run.")
 elif mechanism == "classic" and classic_sigma is None:
     st.warning(f"{classic_reason} Pick the analytic Gaussian or Laplace to see noisy answers.")
+elif query.kind == "mean":
+    release = release_clipped_mean(
+        rng,
+        query.true_values * query.counts,
+        query.counts,
+        lower=query.lower,
+        upper=query.upper,
+        epsilon=epsilon,
+        records_per_person=query.records_per_person,
+        mechanism=mechanism,
+        delta=delta,
+        rows_l2=query.rows_l2,
+    )
+    noisy, half_width = release.noisy_mean, release.half_width
+    guarantee = (
+        f"({eps_text}, 0)-DP" if mechanism == "laplace" else f"({eps_text}, {delta_text})-DP"
+    )
+    st.markdown(
+        f"**With the {NAMES[mechanism]} mechanism, a noisy sum over a noisy count with half the "
+        f"budget each, each mean is within ±{half_width.min():.3g} to ±{half_width.max():.3g} "
+        "of the truth 95% of the time (simulated; the largest groups are the most accurate).**"
+    )
+    cols = st.columns(3)
+    cols[0].metric("Guarantee", guarantee)
+    cols[1].metric(
+        "Expected |error| (median group)", f"{np.median(release.expected_abs_error):,.4g}"
+    )
+    cols[2].metric("95% half-width (median group)", f"{np.median(half_width):,.4g}")
+    st.caption(
+        "Each half is calibrated on its own (ε/2, δ/2); the sections below show the noise for "
+        "the clipped sum or a count released alone with the whole budget."
+    )
 else:
     if mechanism == "laplace":
         noisy = laplace_mechanism(rng, query.true_values, sensitivity=l1, epsilon=epsilon)
@@ -115,6 +148,7 @@ else:
     cols[1].metric("Noise standard deviation", f"{std:,.4g}")
     cols[2].metric("Expected |error|", f"{mean_abs:,.4g}")
     cols[3].metric("95% half-width (exact)", f"{half_width:,.4g}")
+if query is not None and not (mechanism == "classic" and classic_sigma is None):
     shown = slice(0, 30)
     if len(query.labels) > 30:
         st.caption(f"The chart shows the 30 largest of {len(query.labels)} groups.")

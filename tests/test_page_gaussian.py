@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import math
 
 import numpy as np
 import pytest
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, widget
+from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, trace_array, widget
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 
 EPS_SLIDER, EPS_TEXT = "gaussian_epsilon__slider", "gaussian_epsilon__text"
@@ -26,13 +25,6 @@ def _classic(eps: float, delta: float) -> float:
 
 def _shown(value: float) -> str:
     return f"{value:,.4g}"
-
-
-def _array(data) -> np.ndarray:
-    """A plotly JSON array: a list, or a typed array {"dtype": ..., "bdata": base64}."""
-    if isinstance(data, dict):
-        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"])
-    return np.asarray(data, dtype=float)
 
 
 @pytest.fixture
@@ -54,7 +46,9 @@ def test_defaults_show_sigmas_and_crossover(page):
     figures = plotly_figures(page)
     assert len(figures) == 4
     bars = figures[0]["data"][1]
-    assert _array(bars["error_y"]["array"])[0] == pytest.approx(1.959963984540054 * sigma, rel=1e-9)
+    assert trace_array(bars["error_y"]["array"])[0] == pytest.approx(
+        1.959963984540054 * sigma, rel=1e-9
+    )
     k_figure = figures[3]
     texts_on_k = [shape.get("text", "") for shape in k_figure["layout"].get("annotations", [])]
     assert any("break-even k = 6.96" in text for text in texts_on_k)
@@ -78,8 +72,12 @@ def test_both_sliders_at_both_ends(page, eps, delta):
     assert metric(at, "Break-even k") == f"{crossover:.2f}"
     assert metric(at, "Gaussian noise is smaller from k") == str(max(1, math.floor(crossover) + 1))
     sigma_curve = plotly_figures(at)[1]["data"][0]
-    assert _array(sigma_curve["y"])[0] == pytest.approx(get_sigma_gaussian(eps, 1e-12), rel=1e-9)
-    assert _array(sigma_curve["y"])[-1] == pytest.approx(get_sigma_gaussian(eps, 1e-2), rel=1e-9)
+    assert trace_array(sigma_curve["y"])[0] == pytest.approx(
+        get_sigma_gaussian(eps, 1e-12), rel=1e-9
+    )
+    assert trace_array(sigma_curve["y"])[-1] == pytest.approx(
+        get_sigma_gaussian(eps, 1e-2), rel=1e-9
+    )
 
 
 def test_classic_published_figure_at_eps_01_delta_1e4(page):
@@ -99,7 +97,7 @@ def test_mechanism_switch(page):
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
     assert metric(at, "95% half-width") == _shown(math.log(20))
     bars = plotly_figures(at)[0]["data"][1]
-    assert _array(bars["error_y"]["array"])[0] == pytest.approx(math.log(20))
+    assert trace_array(bars["error_y"]["array"])[0] == pytest.approx(math.log(20))
     at = _set(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
     assert any("only for epsilon below 1" in w.value for w in at.warning)
     assert len(plotly_figures(at)) == 3  # the noisy answers are withheld, the rest stays
@@ -206,3 +204,25 @@ def test_query_that_cannot_run_leaves_the_rest_of_the_page_working(page):
     assert metric(at, "Analytic σ") == "3.731"  # sensitivity 1
     assert metric(at, "Break-even k") == "6.96"
     assert len(plotly_figures(at)) == 3
+
+
+def test_clipped_mean_with_each_mechanism() -> None:
+    at = open_page("gaussian")
+    widget(at.selectbox, "gaussian_dataset").set_value("restaurant")
+    rerun(at)
+    widget(at.radio, "gaussian_kind").set_value("mean")
+    rerun(at)
+    widths = {}
+    for mechanism in ("laplace", "analytic"):
+        widget(at.radio, "gaussian_mechanism").set_value(mechanism)
+        rerun(at)
+        assert "each mean is within" in texts(at)
+        bars = plotly_figures(at)[0]["data"]
+        noisy = trace_array(bars[1]["y"])
+        assert np.all((noisy >= 0) & (noisy <= 50))  # clamped to [L, U]
+        widths[mechanism] = float(metric(at, "95% half-width (median group)").replace(",", ""))
+        guarantee = "(1, 0)-DP" if mechanism == "laplace" else "(1, 10⁻⁵)-DP"
+        assert metric(at, "Guarantee") == guarantee
+    # A visitor is in up to 6 daily means (L1 6, L2 sqrt 6): below the crossover at k = 7,
+    # so with half the budget each, Laplace is still the less noisy choice here.
+    assert 0 < widths["laplace"] < widths["analytic"]

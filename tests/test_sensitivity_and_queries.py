@@ -127,3 +127,20 @@ def test_clipped_mean_release_is_centred_with_honest_bands() -> None:
         simulations=20_000,
     )
     assert wider.half_width[0] > 3 * release.half_width[0]
+
+
+def test_gaussian_mean_release_uses_half_the_budget_on_each_part() -> None:
+    from dp_core import analytic_gaussian_sigma
+
+    sums, counts = np.array([3000.0]), np.array([100.0])
+    kwargs = {"lower": 0, "upper": 50, "epsilon": 1.0, "mechanism": "analytic", "delta": 1e-5}
+    release = release_clipped_mean(
+        np.random.default_rng(1), sums, counts, simulations=40_000, **kwargs
+    )
+    # Delta method for a big group: error ~ (Z_sum - mean * Z_count) / n, with both sigmas at
+    # (eps/2, delta/2); the count's sensitivity is 1/50 of the sum's, the mean is 30.
+    sigma_sum = analytic_gaussian_sigma(50.0, 0.5, 5e-6)
+    sd = sigma_sum * np.sqrt(1 + (30 / 50) ** 2) / 100
+    assert release.expected_abs_error[0] == pytest.approx(sd * np.sqrt(2 / np.pi), rel=0.03)
+    with pytest.raises(ValueError, match="pure"):
+        release_clipped_mean(np.random.default_rng(1), sums, counts, **{**kwargs, "delta": 0})
