@@ -11,7 +11,7 @@ RMSE = sqrt(bias^2 + noise variance), Laplace noise sd = sqrt(2) * sensitivity /
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -140,6 +140,16 @@ def contribution_table(
     )
 
 
+def _record_keep(table: ContributionTable, max_per_group: int, selection: Selection) -> np.ndarray:
+    """Each record's chance of surviving the linf cap: r records in its unit, rank i in it.
+
+    Random: min(1, linf / r) (a uniform subset of linf records); first: 1 if i < linf else 0.
+    """
+    if selection == "random":
+        return np.minimum(1.0, max_per_group / table.unit_size[table.row_unit])
+    return (table.row_rank < max_per_group).astype(float)
+
+
 def _unit_contributions(
     table: ContributionTable,
     statistic: Statistic,
@@ -158,10 +168,7 @@ def _unit_contributions(
     n_units = len(table.unit_group)
     if statistic == "sum" and pre_aggregate:
         return clip_values(table.unit_total, lower, upper)
-    if selection == "random":
-        weight = np.minimum(1.0, max_per_group / table.unit_size[table.row_unit])
-    else:
-        weight = (table.row_rank < max_per_group).astype(float)
+    weight = _record_keep(table, max_per_group, selection)
     if statistic == "sum":
         weight = weight * clip_values(table._values(), lower, upper)
     return np.bincount(table.row_unit, weights=weight, minlength=n_units)
@@ -242,12 +249,8 @@ def bounded_totals_by_upper(
         values, weight, group = table.unit_total, unit_keep, table.unit_group
     else:
         check_positive_int(max_per_group, "the cap on records per person per group")
-        if selection == "random":
-            record_keep = np.minimum(1.0, max_per_group / table.unit_size[table.row_unit])
-        else:
-            record_keep = (table.row_rank < max_per_group) * 1.0
         values, group = table._values(), table.row_group
-        weight = unit_keep[table.row_unit] * record_keep
+        weight = unit_keep[table.row_unit] * _record_keep(table, max_per_group, selection)
     raised = np.maximum(values, lower)
     n_groups, n_uppers = len(table.groups), len(uppers)
     above = np.searchsorted(uppers, raised, side="left")  # number of U below each value
@@ -314,6 +317,16 @@ def _laplace_noise_std(
     return laplace_std(laplace_scale(sensitivity.per_group, eps))
 
 
+@dataclass(frozen=True)
+class _Bounds:
+    """The bounds on a person's contribution to one group: linf, clipping, pre-aggregation."""
+
+    max_per_group: int
+    lower: float | None
+    upper: float | None
+    pre_aggregate: bool
+
+
 def _answers_and_noise(
     table: ContributionTable,
     statistic: Statistic,
@@ -321,9 +334,10 @@ def _answers_and_noise(
     epsilon_per_group: float,
     joint: bool,
     selection: Selection,
-    settings: dict,
+    bounds: _Bounds,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Expected answers after bounding (groups x caps) and the noise sd at each cap."""
+    settings = asdict(bounds)
     bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
     noise = np.array(
         [
@@ -354,14 +368,9 @@ def expected_group_errors(
     selection: Selection = "random",
 ) -> pd.DataFrame:
     """Per group: truth, expected bounded answer, exact bias, Laplace noise sd and RMSE."""
-    settings = {
-        "max_per_group": max_per_group,
-        "lower": lower,
-        "upper": upper,
-        "pre_aggregate": pre_aggregate,
-    }
+    bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
     bounded, noise = _answers_and_noise(
-        table, statistic, [max_groups], epsilon_per_group, joint, selection, settings
+        table, statistic, [max_groups], epsilon_per_group, joint, selection, bounds
     )
     return group_errors(table.groups, table.true_totals(statistic), bounded[:, 0], noise[0])
 
@@ -380,15 +389,10 @@ def cap_tradeoff(
     selection: Selection = "random",
 ) -> pd.DataFrame:
     """Bias, noise sd and RMSE (root mean square over groups) for each cap on groups."""
-    settings = {
-        "max_per_group": max_per_group,
-        "lower": lower,
-        "upper": upper,
-        "pre_aggregate": pre_aggregate,
-    }
+    bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
     caps = np.asarray(caps, dtype=np.int64)
     bounded, noise = _answers_and_noise(
-        table, statistic, caps, epsilon_per_group, joint, selection, settings
+        table, statistic, caps, epsilon_per_group, joint, selection, bounds
     )
     summary = error_summary(table.true_totals(statistic), bounded, noise)
     return summary.assign(cap=caps)[["cap", "bias", "noise_std", "rmse"]]
