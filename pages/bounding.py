@@ -84,6 +84,25 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def plot_tradeoff(
+    summary: pd.DataFrame,
+    setting: str,
+    values: np.ndarray,
+    current: float,
+    x_title: str,
+    y_title: str,
+) -> tuple[float, float]:
+    """Chart the error at each value of one setting, star the best; return it and its RMSE."""
+    best, best_rmse = best_setting(summary, values)
+    st.plotly_chart(
+        tradeoff_figure(
+            summary, setting, best=best, current=current, x_title=x_title, y_title=y_title
+        ),
+        width="stretch",
+    )
+    return best, best_rmse
+
+
 @st.cache_data(show_spinner=False)
 def load(key: str) -> pd.DataFrame:
     return load_dataset(key)
@@ -239,6 +258,7 @@ sum_settings = (
     if has_sums
     else None
 )
+noise_plan = {"epsilon_per_group": epsilon, "joint": joint, "selection": selection}
 n_groups = len(table.groups)
 noise_epsilon = noise_epsilon_per_group(
     epsilon, joint=joint, max_groups=max_groups, n_groups=n_groups
@@ -327,12 +347,7 @@ for statistic, title in statistics.items():
         width="stretch",
     )
     errors = expected_group_errors(
-        table,
-        statistic,
-        epsilon_per_group=epsilon,
-        joint=joint,
-        selection=selection,
-        **(sum_settings if statistic == "sum" else settings),
+        table, statistic, **noise_plan, **(sum_settings if statistic == "sum" else settings)
     )
     st.dataframe(
         pd.DataFrame(
@@ -408,26 +423,9 @@ without_groups_cap = {k: v for k, v in chosen_settings.items() if k != "max_grou
 y_title = f"typical error per {group_word} (RMS over {group_word}s)"
 if max_groups_in_data > 1:
     caps = np.arange(1, max_groups_in_data + 1)
-    by_cap = cap_tradeoff(
-        table,
-        chosen,
-        caps=caps,
-        epsilon_per_group=epsilon,
-        joint=joint,
-        selection=selection,
-        **without_groups_cap,
-    )
-    best_cap, best_rmse = best_setting(by_cap, caps)
-    st.plotly_chart(
-        tradeoff_figure(
-            by_cap,
-            "cap",
-            best=best_cap,
-            current=max_groups,
-            x_title=f"cap on {group_word}s per {person}",
-            y_title=y_title,
-        ),
-        width="stretch",
+    by_cap = cap_tradeoff(table, chosen, caps=caps, **noise_plan, **without_groups_cap)
+    best_cap, best_rmse = plot_tradeoff(
+        by_cap, "cap", caps, max_groups, f"cap on {group_word}s per {person}", y_title
     )
     st.markdown(
         f"**Best cap on {group_word}s: {best_cap}** (expected error {readable(best_rmse)} per "
@@ -443,28 +441,10 @@ if max_groups_in_data > 1:
         )
 if chosen == "sum":
     uppers = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
-    by_upper = upper_tradeoff(
-        table,
-        uppers=uppers,
-        lower=lower,
-        epsilon_per_group=epsilon,
-        joint=joint,
-        selection=selection,
-        max_groups=max_groups,
-        max_per_group=max_per_group,
-        pre_aggregate=pre_aggregate,
-    )
-    best_upper, best_upper_rmse = best_setting(by_upper, uppers)
-    st.plotly_chart(
-        tradeoff_figure(
-            by_upper,
-            "upper",
-            best=best_upper,
-            current=upper,
-            x_title=f"upper clipping bound U for {value_column}",
-            y_title=y_title,
-        ),
-        width="stretch",
+    without_upper = {k: v for k, v in sum_settings.items() if k != "upper"}
+    by_upper = upper_tradeoff(table, uppers=uppers, **noise_plan, **without_upper)
+    best_upper, best_upper_rmse = plot_tradeoff(
+        by_upper, "upper", uppers, upper, f"upper clipping bound U for {value_column}", y_title
     )
     st.markdown(
         f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
