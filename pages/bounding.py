@@ -288,42 +288,36 @@ sensitivities = {
     name: release_sensitivity(name, **(sum_settings if name == "sum" else settings))
     for name in statistics
 }
-metric_cols = st.columns(4)
-metric_cols[0].metric(
-    f"{record.capitalize()}s dropped by the caps",
-    f"{dropped:,}",
-    delta=f"{dropped / len(frame):.1%} of {len(frame):,}",
-    delta_color="off",
-    delta_arrow="off",
-)
+metrics = {  # column: label, value, note under the value
+    0: (
+        f"{record.capitalize()}s dropped by the caps",
+        f"{dropped:,}",
+        f"{dropped / len(frame):.1%} of {len(frame):,}",
+    )
+}
 if person_column is not None:
     summary = cap_summary(histogram(key, person_column, group_column), [max_groups])
-    metric_cols[1].metric(
+    metrics[1] = (
         f"{person.capitalize()}s with more than {counted(max_groups, group_word)}",
         f"{int(summary['persons_losing_records'].iloc[0]):,}",
-        delta=f"{summary['share_persons_losing_records'].iloc[0]:.1%} of {person}s",
-        delta_color="off",
-        delta_arrow="off",
+        f"{summary['share_persons_losing_records'].iloc[0]:.1%} of {person}s",
     )
 if has_sums:
     sum_sensitivity = sensitivities["sum"]
     per_record = max(abs(lower), abs(upper))
-    metric_cols[2].metric(
+    metrics[2] = (
         f"Sensitivity of one {group_word}'s sum",
         f"{sum_sensitivity.per_group:g}",
-        delta="one clipped total per person"
-        if pre_aggregate
-        else f"{max_per_group} × {per_record:g}",
-        delta_color="off",
-        delta_arrow="off",
+        "one clipped total per person" if pre_aggregate else f"{max_per_group} × {per_record:g}",
     )
-    metric_cols[3].metric(
+    metrics[3] = (
         f"Sensitivity of all {group_word}s' sums (L1)",
         f"{sum_sensitivity.l1:g}",
-        delta=f"{max_groups} × {sum_sensitivity.per_group:g}; L2 {sum_sensitivity.l2:.4g}",
-        delta_color="off",
-        delta_arrow="off",
+        f"{max_groups} × {sum_sensitivity.per_group:g}; L2 {sum_sensitivity.l2:.4g}",
     )
+metric_cols = st.columns(4)
+for column, (label, value, note) in metrics.items():
+    metric_cols[column].metric(label, value, delta=note, delta_color="off", delta_arrow="off")
 
 noise_sds = {}
 for statistic, title in statistics.items():
