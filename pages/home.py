@@ -9,15 +9,16 @@ from ui.widgets import epsilon_input
 
 page_header(
     "DP Explorer",
-    "Differential privacy adds just enough random noise to an answer that nobody can tell "
-    "whether any one person's data was used. The price is accuracy.",
+    "Differential privacy adds random noise to an answer so that it comes out almost the same "
+    "whether or not any one person's data was used. The price is accuracy.",
     "Move epsilon below. Small epsilon: strong privacy, noisy answer. "
     "Large epsilon: accurate answer, weak privacy.",
 )
 
 st.markdown(
-    "**Epsilon (ε)** is the privacy budget: how much one person can change what the "
-    "world sees. Each page of this explorer shows one part of that trade, live."
+    "**Epsilon (ε)** is the privacy budget: one person's data can make any published answer "
+    "at most e^ε times more or less likely. Each page of this explorer shows one part of that "
+    "trade, live."
 )
 
 st.subheader("A tiny example: how many of 65 patients have HIV?")

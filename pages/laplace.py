@@ -299,8 +299,8 @@ what_to_notice(
     [
         "The noise does not depend on the data, only on the sensitivity and ε: the error bars have "
         "the same length for every count.",
-        "So the *relative* error is worst for the smallest groups. DP protects the rare person by "
-        "blurring small counts most.",
+        "So the *relative* error is worst for the smallest groups: the same noise blurs a small "
+        "count far more, relative to its size, than a large one.",
         "Halving ε doubles the noise. There is no free lunch: the error is sensitivity / ε on "
         "average.",
         "Repeating a query and averaging wins the truth back, which is why the budget adds up.",
