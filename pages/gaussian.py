@@ -24,7 +24,6 @@ from dp_core import (
     laplace_scale,
     laplace_std,
     noise_per_statistic,
-    release_clipped_mean,
     sample_gaussian,
     sample_laplace,
 )
@@ -89,18 +88,7 @@ if query is None:
 elif mechanism == "classic" and classic_sigma is None:
     st.warning(f"{classic_reason} Pick the analytic Gaussian or Laplace to see noisy answers.")
 elif query.kind == "mean":
-    release = release_clipped_mean(
-        rng,
-        query.true_values * query.counts,
-        query.counts,
-        lower=query.lower,
-        upper=query.upper,
-        epsilon=epsilon,
-        records_per_person=query.records_per_person,
-        mechanism=mechanism,
-        delta=delta,
-        rows_l2=query.rows_l2,
-    )
+    release = query.release_mean(rng, epsilon=epsilon, mechanism=mechanism, delta=delta)
     noisy, half_width = release.noisy_mean, release.half_width
     guarantee = (
         f"({eps_text}, 0)-DP" if mechanism == "laplace" else f"({eps_text}, {delta_text})-DP"

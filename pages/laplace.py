@@ -10,7 +10,6 @@ from dp_core import (
     laplace_mechanism,
     laplace_pdf,
     laplace_scale,
-    release_clipped_mean,
     running_average_of_releases,
     sample_laplace,
     sequential_epsilon,
@@ -51,15 +50,7 @@ labels = query.labels
 # --- Noisy vs true -------------------------------------------------------------------------
 st.header("Noisy vs true answers")
 if query.kind == "mean":
-    release = release_clipped_mean(
-        rng,
-        query.true_values * query.counts,
-        query.counts,
-        lower=query.lower,
-        upper=query.upper,
-        epsilon=epsilon,
-        records_per_person=query.records_per_person,
-    )
+    release = query.release_mean(rng, epsilon=epsilon)
     noisy, half_widths = release.noisy_mean, release.half_width
     expected_errors = release.expected_abs_error
     band_label = "95% of error, simulated"
@@ -173,16 +164,7 @@ if query.kind == "mean":
     picks = [largest, smallest]
     curves = np.array(
         [
-            release_clipped_mean(
-                rng,
-                query.true_values[picks] * query.counts[picks],
-                query.counts[picks],
-                lower=query.lower,
-                upper=query.upper,
-                epsilon=e,
-                records_per_person=query.records_per_person,
-                simulations=2000,
-            ).expected_abs_error
+            query.release_mean(rng, epsilon=e, groups=picks, simulations=2000).expected_abs_error
             for e in grid
         ]
     )

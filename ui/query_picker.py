@@ -19,7 +19,9 @@ from dp_core import (
     count_sensitivity,
     count_where,
     max_contribution_norms,
+    release_clipped_mean,
 )
+from dp_core.queries import MeanRelease
 from ui.own_data import own_dataset
 
 QUERY_KINDS = {
@@ -57,6 +59,32 @@ class Query:
     def l2_sensitivity(self) -> float:
         """L2 sensitivity of the release (Gaussian)."""
         return self.per_row_sensitivity * self.rows_l2
+
+    def release_mean(
+        self,
+        rng: np.random.Generator,
+        *,
+        epsilon: float,
+        mechanism: str = "laplace",
+        delta: float = 0.0,
+        groups: list[int] | None = None,
+        simulations: int = 4000,
+    ) -> MeanRelease:
+        """A clipped-mean query released as noisy sum / noisy count (dp_core.queries)."""
+        picks = slice(None) if groups is None else groups
+        return release_clipped_mean(
+            rng,
+            self.true_values[picks] * self.counts[picks],
+            self.counts[picks],
+            lower=self.lower,
+            upper=self.upper,
+            epsilon=epsilon,
+            records_per_person=self.records_per_person,
+            mechanism=mechanism,
+            delta=delta,
+            rows_l2=self.rows_l2,
+            simulations=simulations,
+        )
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
