@@ -4,8 +4,10 @@ One module per concept; this package re-exports their public names.
 """
 
 from dp_core.accounting import *  # noqa: F403
+from dp_core.attacks import *  # noqa: F403
 from dp_core.bounding import *  # noqa: F403
 from dp_core.bounding_utility import *  # noqa: F403
+from dp_core.composition import *  # noqa: F403
 from dp_core.exponential import *  # noqa: F403
 from dp_core.gaussian import *  # noqa: F403
 from dp_core.laplace import *  # noqa: F403
