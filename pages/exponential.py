@@ -109,7 +109,8 @@ monotonic = right.toggle(
     value=False,
     key="exp_monotonic",
     help="Counts never go down when a person is added, which allows the factor 2 to go "
-    "(Dwork & Roth 2014, Sec 3.4). The published tables use ε/(2Δ).",
+    "(Dwork & Roth 2014, Sec 3.4). The published tables use ε/(2Δ). The count ÷ largest-count "
+    "score of the pitfall below is not monotonic and always uses ε/(2Δ).",
 )
 
 labels, scores = candidates.labels, candidates.counts
@@ -127,8 +128,11 @@ elif np.all(scores == scores[0]):
     )
 if epsilon == 0:
     st.info(
-        f"ε = 0: every candidate is equally likely (1/{len(labels)} each). The answer says "
-        "nothing about the data: perfect privacy and no usefulness."
+        f"ε = 0: every candidate is equally likely (1/{len(labels)} each). Given a candidate "
+        "list fixed in advance, the answer says nothing about the data: perfect privacy and "
+        "no usefulness. Here the candidates are the categories seen in the data, so the list "
+        "itself reveals that each of them occurs; a real release must fix the candidate list "
+        "in advance."
     )
 
 # --- The answer at this epsilon -------------------------------------------------------------
@@ -250,8 +254,9 @@ now_cols = st.columns(3)
 for col, (name, value) in zip(now_cols, now.items(), strict=True):
     col.metric(f"{name}, ε = {format_number(epsilon)}", f"{float(value):.4f}")
 st.caption(
-    "All three are ε-differentially private at the same ε and all are exact here (no "
-    "simulation). Report-noisy-max adds independent noise of scale 2Δ/ε (Δ/ε when "
+    "All three are ε-differentially private at the same ε and none is simulated here: the "
+    "first two are exact formulas, and report-noisy-max with Laplace noise is computed "
+    "numerically (to about 1e-12). Report-noisy-max adds independent noise of scale 2Δ/ε (Δ/ε when "
     "monotonic) to every count and names the largest: with Gumbel noise it *is* the "
     "exponential mechanism, with exponential noise it *is* permute-and-flip, and with "
     "Laplace noise it is a third mechanism. Permute-and-flip never loses more expected "
@@ -267,8 +272,10 @@ if st.toggle("Score by count ÷ largest count instead", value=False, key="exp_pi
     except ValueError as error:
         st.warning(f"Cannot show the pitfall here: {error}")
     else:
+        # Not monotonic: adding a record to the top candidate lowers every other share, so
+        # the rate is always epsilon / (2 Delta) (Dwork & Roth 2014, remark after Thm 3.10).
         wrong = exponential_probabilities(
-            shares, epsilon, SHARE_OF_LARGEST_GLOBAL_SENSITIVITY, monotonic=monotonic
+            shares, epsilon, SHARE_OF_LARGEST_GLOBAL_SENSITIVITY, monotonic=False
         )
         right = probabilities
         st.plotly_chart(pitfall_bars(labels[:SHOWN], wrong[:SHOWN], right[:SHOWN]), width="stretch")
@@ -290,8 +297,8 @@ if st.toggle("Score by count ÷ largest count instead", value=False, key="exp_pi
         st.markdown(
             f"Dividing by the largest count squeezes every score into [0, 1], but keeping "
             f"Δ = 1 (as if it were a count) makes the mechanism near-uniform: no two "
-            f"probabilities differ by more than a factor {'e^ε' if monotonic else 'e^(ε/2)'} = "
-            f"{math.exp(epsilon / (1 if monotonic else 2)):.3f}. The best answer now comes "
+            f"probabilities differ by more than a factor e^(ε/2) = "
+            f"{math.exp(epsilon / 2):.3f}. The best answer now comes "
             f"out with probability {float(probability_of_best(wrong, scores)):.3f} instead "
             f"of {p_best:.3f}. "
             f"Here one person moves a share by at most 1/{1 / local:,.0f} = {local:.3g} "
@@ -299,6 +306,12 @@ if st.toggle("Score by count ÷ largest count instead", value=False, key="exp_pi
             "largest count is 1 can jump from 0 to 1), which is exactly why it is useless. "
             "Plugging in 1 ÷ largest count from the data is not a valid recipe in general, but "
             "here it cancels out and gives back the count with Δ = 1: that is the right one."
+        )
+        st.caption(
+            "The count ÷ largest score always uses ε/(2Δ), whatever the monotonic switch says: "
+            "it is not monotonic (adding a record to the top candidate lowers every other "
+            "share), and with ε/Δ the mechanism would only be guaranteed 2ε-differentially "
+            "private (Dwork & Roth 2014, remark after Thm 3.10)."
         )
 else:
     st.caption("Switch on to see what a wrong choice of score and sensitivity does.")

@@ -66,6 +66,8 @@ def test_slider_to_both_ends(page):
     at = rerun(page)
     assert metric(at, "P(true best answer)") == "0.250"
     assert "ε = 0: every candidate is equally likely (1/4 each)" in infos(at)
+    assert "Given a candidate list fixed in advance, the answer says nothing" in infos(at)
+    assert "the list itself reveals that each of them occurs" in infos(at)
     widget(at.select_slider, EPS_SLIDER).set_value(20.0)
     at = rerun(at)
     table = main_table(at)
@@ -113,6 +115,10 @@ def test_industry_groups_read_0_950_at_0_1_and_the_curves(page):
     assert metric(at, "Exponential mechanism, ε = 0.1") == "0.9501"
     assert float(metric(at, "Permute-and-flip, ε = 0.1")) > 0.95
     assert len(main_table(at)) == 119
+    assert "Row-level privacy, not person-level" in texts(at)
+    assert "A person could be behind several rows" in texts(at)
+    assert "computed numerically (to about 1e-12)" in texts(at)
+    assert "all are exact" not in texts(at)
     curves = {trace["name"]: trace for trace in plotly_figures(at)[1]["data"]}
     em = curves["Exponential mechanism"]
     assert set(curves) == {
@@ -142,6 +148,32 @@ def test_sensitivity_pitfall_is_near_uniform(page):
     assert pitfall.loc["Flu", "probability, count with Δ = 1"] == "0.881"
     assert "1/28" in texts(at)
     widget(at.toggle, "exp_pitfall").set_value(False)
+    rerun(at)
+
+
+def test_pitfall_keeps_epsilon_over_2_delta_when_the_count_is_monotonic(page):
+    """count / largest is not monotonic: the monotonic switch must not reach it."""
+    at = set_epsilon(choose(page, DISEASES), "1")
+    widget(at.toggle, "exp_monotonic").set_value(True)
+    widget(at.toggle, "exp_pitfall").set_value(True)
+    at = rerun(at)
+    pitfall = at.dataframe[2].value.set_index("candidate")
+    counts = pitfall["count ÷ largest"].to_numpy() * 28
+    shares = counts / counts.max()
+    half_rate = np.exp(0.5 * shares) / np.exp(0.5 * shares).sum()  # epsilon / (2 Delta)
+    wrong = pitfall["probability, count ÷ largest with Δ = 1"].astype(float).to_numpy()
+    assert np.allclose(wrong, half_rate, atol=5e-4)
+    full_rate = np.exp(shares) / np.exp(shares).sum()
+    assert not np.allclose(wrong, full_rate, atol=5e-3)
+    # the count itself is monotonic: its column follows the switch (epsilon / Delta)
+    right = pitfall["probability, count with Δ = 1"].astype(float).to_numpy()
+    assert np.allclose(
+        right, np.exp(counts - counts.max()) / np.exp(counts - counts.max()).sum(), atol=5e-4
+    )
+    assert "factor e^(ε/2) = 1.649" in texts(at)
+    assert "only be guaranteed 2ε-differentially private" in texts(at)
+    widget(at.toggle, "exp_pitfall").set_value(False)
+    widget(at.toggle, "exp_monotonic").set_value(False)
     rerun(at)
 
 

@@ -39,7 +39,11 @@ def dataset_candidates(key: str, column: str) -> Candidates:
             "day's count by at most 1: sensitivity 1."
         )
     elif dataset.is_count_table:
-        note = "Each row counts once, so adding or removing a row moves one count by 1."
+        note = (
+            "Row-level privacy, not person-level: the table counts rows, and adding or removing "
+            "one row moves one count by 1. A person could be behind several rows; protecting "
+            "people would need a cap on rows per person and a larger Δ."
+        )
     else:
         note = "One row per person, so adding or removing a person moves one count by 1."
     return Candidates([str(label) for label in counts.index], counts.to_numpy(float), note)
