@@ -113,10 +113,12 @@ def estimate_variance(
 def estimate_interval(
     estimate: ArrayLike, n: ArrayLike, p: ArrayLike, q: ArrayLike, confidence: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Normal-approximation interval: estimate +/- z sqrt(Var at the estimate clipped to [0, n]).
+    """Wald interval: estimate +/- z sqrt(Var(n_v = plug-in)), plug-in = estimate clipped to [0, n].
 
-    The variance formula is exact; the interval is approximate (central limit theorem), good
-    once a few dozen respondents hold and lack the value.
+    A normal approximation (central limit theorem) with the exact variance formula of
+    :func:`estimate_variance` evaluated at the estimate instead of the unknown true count, so
+    its coverage is only approximately `confidence`; good once a few dozen respondents hold
+    and lack the value.
     """
     c = check_probability(confidence, "confidence")
     n_arr = np.asarray(n, dtype=float)

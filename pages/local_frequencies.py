@@ -101,6 +101,11 @@ else:
         "each bit flipped independently: their own stays 1 with probability p, every "
         "other turns into 1 with probability q. ε = ln(p(1 − q) / ((1 − p) q))."
     )
+st.caption(
+    "Neighbouring datasets on this page: one person's answer replaced by another category "
+    "(the number of persons stays the same), the relation local DP uses; the central "
+    "comparison below uses the same one."
+)
 
 rng = page_rng("local-frequencies")
 first = counts.index.get_indexer(load_dataset(dataset_key)[column].dropna().head(12))
@@ -176,9 +181,11 @@ st.dataframe(
     },
 )
 st.caption(
-    "Estimates are unbiased, so some can be negative; intervals are the estimate ± 1.96 "
-    "exact standard errors (normal approximation). Central Laplace: scale 2/ε, since "
-    "changing one person's answer moves two counts by 1."
+    "Estimates are unbiased, so some can be negative. The 95% intervals are Wald intervals: "
+    "estimate ± 1.96 standard errors, a normal approximation, with the exact variance formula "
+    "evaluated at the estimate (plug-in, clipped to [0, n]). Central Laplace: scale 2/ε, since "
+    "replacing one person's answer moves two counts by 1 (adding or removing a person moves "
+    "one count: scale 1/ε, but that is a different relation from the local one)."
 )
 
 # --- Domain size ----------------------------------------------------------------------------------

@@ -64,6 +64,11 @@ st.markdown(
     "otherwise they flip **coin 2** and say *yes* with probability *y*, whatever the truth. "
     "Nobody, not even the survey, knows which coin spoke, so every single answer is deniable."
 )
+st.caption(
+    "Neighbouring datasets on this page: one person's answer replaced by the other answer "
+    "(the number of respondents stays the same). ε bounds how much one answer can tell "
+    "anyone who sees it, the survey's collector included."
+)
 state = st.session_state
 state.setdefault("rr_truth", 0.5)
 state.setdefault("rr_random_yes", 0.5)
@@ -193,8 +198,9 @@ else:
     )
     st.caption(
         f"Exact distribution of the estimate: (Binomial({n_yes:,}, p) + Binomial({n - n_yes:,}, "
-        "q) − n·q) / (p − q). 'Draw new noise' in the sidebar asks everyone again. The interval "
-        "is estimate ± 1.96 standard errors (normal approximation; the variance is exact)."
+        "q) − n·q) / (p − q). 'Draw new noise' in the sidebar asks everyone again. The 95% "
+        "interval is a Wald interval: estimate ± 1.96 standard errors, a normal approximation, "
+        "with the exact variance formula evaluated at the estimate (plug-in, clipped to [0, n])."
     )
     if dataset_key == "census" and column == "occupation" and category == "Sales":
         st.caption(
@@ -263,10 +269,14 @@ if can_estimate:
             f"response is off by {local_now:,.1f} at n = {n:,}, and its error grows like √n.**"
         )
         st.caption(
-            "Same ε, same protection of each answer (one person changing their answer moves the "
-            "count by at most 1). Local error: exact E|estimate − truth|. Central error: "
-            "E|Lap(1/ε)| = 1/ε. Published figures on the census Sales count: about 5.8% error "
-            "locally against about 0.02% centrally at ε = 1."
+            "Same ε and the same neighbouring relation on both sides (one person's answer "
+            "replaced: the count moves by at most 1), but not the same trust: randomized "
+            "response also protects each answer against the collector, while the central "
+            "model needs a trusted curator who sees every true answer. Local error: exact "
+            "E|estimate − truth|. Central error: E|Lap(1/ε)| = 1/ε. Published figures on the "
+            "census Sales count: about 5.8% error locally (fair coins, ε = ln 3 ≈ 1.10) against "
+            "about 0.02% for central Laplace at ε = 1 (Near & Abuah, *Programming Differential "
+            "Privacy*), so the two ε differ there."
         )
 
 what_to_notice(

@@ -107,6 +107,16 @@ def test_interval_coverage_is_close_to_nominal():
     assert 0.94 < coverage < 0.96
 
 
+@pytest.mark.parametrize("estimate", [-40.0, 0.0, 3_861.5, N + 25.0])
+def test_interval_is_wald_with_the_variance_at_the_clipped_estimate(estimate):
+    """Plug-in: the exact variance formula at the estimate clipped to [0, n], not at the truth."""
+    p, q, n_v = 0.75, 0.25, min(max(estimate, 0.0), N)
+    var = (n_v * p * (1 - p) + (N - n_v) * q * (1 - q)) / (p - q) ** 2
+    half = stats.norm.ppf(0.975) * math.sqrt(var)
+    low, high = estimate_interval(estimate, N, p, q)
+    assert (low, high) == pytest.approx((estimate - half, estimate + half), rel=1e-12)
+
+
 def test_minimum_respondents_is_the_smallest_n():
     n = minimum_respondents(0.75, 0.25, share_half_width=0.25)
     z = stats.norm.ppf(0.975)

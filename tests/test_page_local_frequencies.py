@@ -34,6 +34,16 @@ def test_default_oue_on_occupations():
         & (counts["debiased estimate"] < counts["to"])
     )
     assert "1,843 persons with no occupation are left out" in texts(at)
+    # Wald intervals: the exact variance formula at the estimate clipped to [0, n]
+    plug_in = np.clip(counts["debiased estimate"].to_numpy(), 0, n)
+    plug_in_sd = np.sqrt(plug_in * p * (1 - p) + (n - plug_in) * q * (1 - q)) / (p - q)
+    half = (counts["to"] - counts["95% interval from"]).to_numpy() / 2
+    assert np.allclose(half, 1.959964 * plug_in_sd, rtol=1e-6)
+    assert "Wald intervals" in texts(at) and "plug-in, clipped to [0, n]" in texts(at)
+    assert "exact standard errors" not in texts(at)
+    # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
+    assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
+    assert "would be off by 2.00" in texts(at)
     assert "k\\* = 3e^ε + 2 = 10.2" in texts(at) and "optimised unary encoding wins" in texts(at)
     bars = plotly_figures(at)[0]
     assert bars["data"][0]["name"] == "true count"

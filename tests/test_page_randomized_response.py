@@ -35,6 +35,21 @@ def test_fair_coins_give_ln3_and_a_sensible_sales_estimate(default_page):
     labels = [a["text"] for a in tree["layout"]["annotations"]]
     assert "t = 0.500" in labels and "y = 0.500" in labels
     assert "5.8% off" in texts(at)  # the published run is quoted for census Sales
+    page_text = texts(at)
+    # the published comparison: local at eps = ln 3, central Laplace at eps = 1
+    assert "locally (fair coins, ε = ln 3 ≈ 1.10)" in page_text
+    assert "central Laplace at ε = 1 (Near & Abuah" in page_text
+    assert "also protects each answer against the collector" in page_text
+    assert "needs a trusted curator" in page_text
+    assert "Same ε, same protection" not in page_text
+    assert "Neighbouring datasets on this page: one person's answer replaced" in page_text
+    assert "Wald interval" in page_text and "plug-in, clipped to [0, n]" in page_text
+    assert "the variance is exact" not in page_text
+    note = next(m.delta for m in at.metric if m.label == "Debiased estimate")
+    low, high = (number(v) for v in note.removeprefix("95%: ").split(" to "))
+    half = 1.959964 * math.sqrt(0.75 * 32_561)  # fair coins: Var = 3n/4 at every count
+    assert (low + high) / 2 == pytest.approx(estimate, abs=1)
+    assert (high - low) / 2 == pytest.approx(half, abs=1)
 
 
 def test_same_seed_same_answers(default_page):
