@@ -27,6 +27,7 @@ from ui.attacker_figures import (
     percent,
     posterior_figure,
     roc_figure,
+    total_label,
 )
 from ui.shell import page_header, page_rng, what_to_notice
 from ui.widgets import delta_input, epsilon_input, format_delta, format_number
@@ -267,23 +268,25 @@ if math.isnan(advanced_eps):
         f"k·δ + δ′ = {format_delta(total_delta)} is not below 1: after {k_now:,} releases at "
         f"δ = {delta_text} the total guarantee is empty. Choose a smaller δ or fewer releases."
     )
+
+
 cols = st.columns(3 if gaussian_eps is not None else 2)
 cols[0].metric(
     "Basic: total ε",
-    f"{basic_eps:.4g}",
+    total_label(basic_eps),
     delta=f"δ = {format_delta(curves.basic_delta[now])}",
     delta_color="off",
 )
 cols[1].metric(
     "Advanced: total ε",
-    f"{advanced_eps:.4g}",
+    total_label(advanced_eps),
     delta=f"δ = {format_delta(total_delta)}",
     delta_color="off",
 )
 if gaussian_eps is not None:
     cols[2].metric(
         "Gaussian, exact: total ε",
-        f"{gaussian_eps:.4g}",
+        total_label(gaussian_eps),
         delta=f"δ = {format_delta(total_delta)}",
         delta_color="off",
     )

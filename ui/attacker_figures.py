@@ -40,6 +40,11 @@ def odds_factor(epsilon: float) -> str:
     return f"{math.exp(epsilon):,.3g}" if epsilon < 700 else f"e^{epsilon:g}"
 
 
+def total_label(epsilon: float) -> str:
+    """A total epsilon, or a dash where the total delta reached 1 (no guarantee: NaN)."""
+    return "—" if math.isnan(epsilon) else f"{epsilon:.4g}"
+
+
 def _diagonal(name: str) -> dict:
     return line([0, 1], [0, 1], name, line={"color": TRUE_COLOR, "width": 2, "dash": "dot"})
 
