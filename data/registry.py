@@ -49,6 +49,12 @@ class Dataset:
     categorical: tuple[str, ...]  # columns that make sense as categories
     numeric: dict[str, tuple[float, float]] = field(hash=False)  # column -> (lower, upper)
     count_column: str | None = None  # count tables: the column holding the counts
+    # Public contribution rules (known without looking at the data), used as sensitivity
+    # bounds: the most rows one person can have, and per column the most rows one person can
+    # have in any one of its categories. None: not known; the user must set a cap.
+    max_rows_per_person: int | None = None
+    max_rows_per_category: dict[str, int] = field(default_factory=dict, hash=False)
+    contribution_rule: str = ""  # the rule in words, e.g. "at most one visit a day"
 
     @property
     def is_count_table(self) -> bool:
@@ -69,6 +75,8 @@ DATASETS: dict[str, Dataset] = {
         person_id="person_id",
         categorical=("disease",),
         numeric={},
+        max_rows_per_person=1,
+        contribution_rule="one row per person",
     ),
     "census": Dataset(
         key="census",
@@ -82,6 +90,8 @@ DATASETS: dict[str, Dataset] = {
         person_id="person_id",
         categorical=("sex", "marital_status", "occupation", "income", "education_years"),
         numeric={"age": (0, 100), "education_years": (0, 20), "hours_per_week": (0, 100)},
+        max_rows_per_person=1,
+        contribution_rule="one row per person",
     ),
     "restaurant": Dataset(
         key="restaurant",
@@ -95,6 +105,9 @@ DATASETS: dict[str, Dataset] = {
         person_id="visitor_id",
         categorical=("day",),
         numeric={"money_spent": (0, 50), "time_spent": (0, 120)},
+        max_rows_per_person=7,
+        max_rows_per_category={"day": 1},
+        contribution_rule="a visitor comes at most once a day, so at most 7 times in the week",
     ),
     "tips": Dataset(
         key="tips",
@@ -105,6 +118,10 @@ DATASETS: dict[str, Dataset] = {
         person_id=None,
         categorical=("sex", "smoker", "day", "time", "size"),
         numeric={"total_bill": (0, 60), "tip": (0, 10), "size": (1, 6)},
+        contribution_rule=(
+            "each bill is taken as one person: an assumption, since a party shares a bill "
+            "and a customer may come back"
+        ),
     ),
     "industry_groups": Dataset(
         key="industry_groups",
@@ -116,6 +133,10 @@ DATASETS: dict[str, Dataset] = {
         categorical=("industry_group",),
         numeric={},
         count_column="count",
+        contribution_rule=(
+            "each row is taken as one person: the guarantee protects rows, not people who "
+            "may stand behind several rows"
+        ),
     ),
 }
 

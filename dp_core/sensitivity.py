@@ -1,7 +1,8 @@
 """Sensitivity of the simple queries the central-mechanism pages offer.
 
-Neighbouring datasets differ by adding or removing one person who contributes one record
-(Dwork & Roth 2014, Def 2.4 and Sec 3.3). Values are clipped to [L, U] first.
+Neighbouring datasets differ by adding or removing one person (Dwork & Roth 2014, Def 2.4 and
+Sec 3.3). The per-row sensitivities below are for one row; a person with up to m rows
+multiplies them (capped_contribution_norms). Values are clipped to [L, U] first.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import pandas as pd
 from dp_core.validation import check_bounds, check_positive_int
 
 __all__ = [
+    "capped_contribution_norms",
     "clipped_mean_sensitivity",
     "clipped_sum_sensitivity",
     "count_sensitivity",
-    "max_contribution_norms",
+    "most_rows_per_person",
 ]
 
 
@@ -42,34 +44,33 @@ def clipped_mean_sensitivity(lower: float, upper: float, n: int) -> float:
     return (hi - lo) / check_positive_int(n, "number of records")
 
 
-def max_contribution_norms(
-    person_ids: pd.Series | None,
-    categories: pd.Series | None = None,
-    mask: pd.Series | np.ndarray | None = None,
+def capped_contribution_norms(
+    max_rows: int, max_rows_per_category: int | None = None
 ) -> tuple[int, float]:
-    """Largest L1 and L2 norm of one person's row counts over the statistics a query releases.
+    """Largest L1 and L2 norm of one person's row counts over per-category statistics.
 
-    Person p with n_pc rows in category c changes the per-category counts by the vector
-    (n_pc)_c: its L1 norm is p's row count, its L2 norm sqrt(sum_c n_pc^2). The maxima over
-    persons multiply the per-row sensitivity (1 for a count, max(|L|, |U|) for a clipped sum)
-    to give the L1 (Laplace) and L2 (Gaussian) sensitivity. Without ``categories`` all rows
-    feed one statistic (L1 = L2). Without ``person_ids`` every row is its own person: (1, 1).
-    Read off the data, these maxima are only valid bounds if they are public (e.g. "at most
-    one visit a day"): a cap enforces them (see dp_core.bounding).
+    A person has at most m = ``max_rows`` rows and at most g = ``max_rows_per_category`` in
+    any one category (g = m when unknown). Their change to the vector of per-category counts
+    has L1 norm <= m, and L2 norm <= sqrt(q g^2 + r^2) with (q, r) = divmod(m, g): the sum of
+    squares of entries in [0, g] summing to m is largest when they are as concentrated as
+    possible (a convex function is maximised at a vertex). These multiply a row's sensitivity
+    (1 for a count, max(|L|, |U|) for a clipped sum) to give the L1 (Laplace) and L2
+    (Gaussian) sensitivity. The bounds must be public rules or enforced caps, not read off
+    the data (Wilson et al. 2020, Differentially private SQL with bounded user contribution).
     """
-    if person_ids is None:
-        return 1, 1.0
-    keep = person_ids.notna().to_numpy().copy()
-    if mask is not None:
-        keep &= np.asarray(mask, dtype=bool)
-    if not keep.any():
-        return 1, 1.0
-    ids = person_ids[keep]
-    if ids.is_unique:
-        return 1, 1.0
-    ids = ids.to_numpy()
-    groups = np.zeros(len(ids)) if categories is None else categories[keep].astype(str).to_numpy()
-    per_cell = pd.DataFrame({"p": ids, "c": groups}).groupby(["p", "c"]).size()
-    l1 = per_cell.groupby(level="p").sum().max()
-    l2 = np.sqrt((per_cell.astype(float) ** 2).groupby(level="p").sum().max())
-    return int(l1), float(l2)
+    m = check_positive_int(max_rows, "the cap on rows per person")
+    g = (
+        m
+        if max_rows_per_category is None
+        else min(
+            m, check_positive_int(max_rows_per_category, "the cap on rows per person in a category")
+        )
+    )
+    q, r = divmod(m, g)
+    return m, float(np.sqrt(q * g * g + r * r))
+
+
+def most_rows_per_person(person_ids: pd.Series) -> int:
+    """The most rows any one person has in the data (missing ids left out); 1 if none."""
+    counts = person_ids.dropna().value_counts()
+    return int(counts.max()) if len(counts) else 1

@@ -293,8 +293,10 @@ st.header("What δ means")
 st.markdown(
     "**In plain words.** A mechanism is (ε, δ)-DP when, for any set of outputs an attacker "
     "might look for, its probability with your data is at most e^ε times its probability "
-    "without your data, **plus δ**. δ is the probability that ε alone does not cover: a small "
-    "chance that the guarantee fails. Laplace noise needs no δ. Gaussian noise always needs "
+    "without your data, **plus δ**. So δ is an extra allowance of probability that the e^ε "
+    "factor does not have to cover. It is often read as “the chance the guarantee fails”, "
+    "but that undersells it: the privacy loss can exceed ε more often than δ (see below). "
+    "Laplace noise needs no δ. Gaussian noise always needs "
     "some, because far out in its tails the ratio of the two bell curves (with and without "
     "you) grows without limit, so no ε covers every output."
 )
@@ -338,7 +340,8 @@ st.caption(
 
 what_to_notice(
     [
-        "Gaussian noise buys its bell shape with δ > 0: a small chance the ε guarantee fails.",
+        "Gaussian noise buys its bell shape with δ > 0: a small additive slack on top of the e^ε "
+        "factor, which must be kept far below 1/n.",
         "Making δ a million times smaller costs little extra noise: σ grows roughly like √ln(1/δ).",
         "The classic formula is proven only for ε < 1 and overshoots; the analytic σ is the exact "
         "minimum for every ε.",

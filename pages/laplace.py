@@ -44,7 +44,9 @@ if query is None:
     st.stop()
 
 rng = page_rng("laplace")
-scale = laplace_scale(query.sensitivity, epsilon)
+# A mean spends half of epsilon on its clipped sum (and half on its count).
+sum_epsilon = epsilon / 2 if query.kind == "mean" else epsilon
+scale = laplace_scale(query.sensitivity, sum_epsilon)
 labels = query.labels
 
 # --- Noisy vs true -------------------------------------------------------------------------
@@ -57,7 +59,8 @@ if query.kind == "mean":
     sentence = (
         f"With ε = {format_number(epsilon)}, split in half between a noisy sum and a noisy "
         f"count, each mean is within ±{half_widths.min():.3g} to ±{half_widths.max():.3g} of "
-        "the truth 95% of the time (largest groups are the most accurate)."
+        "the clipped mean 95% of the time (largest groups are the most accurate; simulated "
+        "from the true data, so these bands are a teaching aid, not themselves private)."
     )
 else:
     noisy = laplace_mechanism(
@@ -67,15 +70,19 @@ else:
     half_widths = np.full(len(labels), half_width)
     expected_errors = np.full(len(labels), laplace_expected_abs_error(scale))
     band_label = "95% of noise"
-    noun = "count" if query.kind in ("count", "predicate") else "sum"
+    truth = "true count" if query.kind in ("count", "predicate") else "clipped sum"
     sentence = (
-        f"With ε = {format_number(epsilon)}, each {noun} is within ±{half_width:,.1f} of the "
-        "truth 95% of the time, whatever the true value."
+        f"With ε = {format_number(epsilon)}, each answer is within ±{half_width:,.1f} of the "
+        f"{truth} 95% of the time, whatever the true value."
     )
 st.markdown(f"**{sentence}**")
 metric_cols = st.columns(3)
-metric_cols[0].metric("Sensitivity (one person's effect)", f"{query.sensitivity:g}")
-metric_cols[1].metric("Noise scale b = sensitivity / ε", f"{scale:,.3g}")
+if query.kind == "mean":
+    metric_cols[0].metric("Sensitivity of the clipped sum", f"{query.sensitivity:g}")
+    metric_cols[1].metric("Noise scale of the sum b = Δ / (ε/2)", f"{scale:,.3g}")
+else:
+    metric_cols[0].metric("Sensitivity (one person's effect)", f"{query.sensitivity:g}")
+    metric_cols[1].metric("Noise scale b = sensitivity / ε", f"{scale:,.3g}")
 metric_cols[2].metric("Expected |error|", f"{np.median(expected_errors):,.3g}")
 
 shown = slice(0, 30)
@@ -129,21 +136,20 @@ if query.kind == "sum" and not np.allclose(query.raw_values, query.true_values):
 
 # --- The noise itself ---------------------------------------------------------------------
 st.header("The noise itself")
-noise_scale = laplace_scale(query.sensitivity, epsilon / 2 if query.kind == "mean" else epsilon)
-draws = sample_laplace(rng, noise_scale, 100_000)
-x = np.linspace(-6 * noise_scale, 6 * noise_scale, 401)
+draws = sample_laplace(rng, scale, 100_000)
+x = np.linspace(-6 * scale, 6 * scale, 401)
 noise_fig = add_density_with_histogram(
     figure(xaxis=axis("noise added to one answer")),
     x,
-    laplace_pdf(noise_scale, x),
+    laplace_pdf(scale, x),
     draws,
     name="Laplace noise",
 )
-noise_half = laplace_half_width(noise_scale)
+noise_half = laplace_half_width(scale)
 mark_band(noise_fig, -noise_half, noise_half, "95% of draws")
 st.plotly_chart(styled(noise_fig, height=360), width="stretch")
 st.caption(
-    f"Scale b = {noise_scale:,.3g}"
+    f"Scale b = {scale:,.3g}"
     + (
         " (each half of the mean's budget: the noisy sum's noise is shown)"
         if query.kind == "mean"
@@ -223,7 +229,7 @@ target_value = (
     else query.true_values[attacked]
 )
 target_name = (
-    f"clipped sum for {labels[attacked]}"
+    f"clipped sum for {labels[attacked]} (released with ε/2 each time)"
     if query.kind == "mean"
     else f"{query.value_name} for {labels[attacked]}"
 )
@@ -234,7 +240,7 @@ repeats = st.select_slider(
     key="laplace_repeats",
     format_func=lambda k: f"{k:,}",
 )
-attack_scale = laplace_scale(query.sensitivity, epsilon)
+attack_scale = scale
 averages = running_average_of_releases(rng, target_value, attack_scale, repeats)
 steps = np.unique(np.geomspace(1, repeats, min(repeats, 300)).astype(int))
 band = 2 * laplace_average_std(attack_scale, steps)

@@ -57,7 +57,7 @@ def test_error_facts_match_scipy(scale) -> None:
 
 
 def test_95_percent_half_width_at_epsilon_1_is_ln_20() -> None:
-    # The sentence the page prints: "within +/-3.0 of the truth 95% of the time".
+    # The sentence the page prints: "within +/-3.0 of the true count 95% of the time".
     assert laplace_half_width(laplace_scale(1, 1)) == pytest.approx(np.log(20))
     assert f"{laplace_half_width(laplace_scale(1, 1)):.1f}" == "3.0"
 

@@ -9,6 +9,8 @@ import pytest
 from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, trace_array, widget
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 
+from dp_core import analytic_gaussian_sigma
+
 EPS_SLIDER, EPS_TEXT = "gaussian_epsilon__slider", "gaussian_epsilon__text"
 DELTA_SLIDER, DELTA_TEXT = "gaussian_delta__slider", "gaussian_delta__text"
 
@@ -163,14 +165,14 @@ def test_delta_meaning_states_the_loss_tail(page):
 
 
 def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(page):
-    # restaurant week: a visitor comes on up to 6 days, at most once a day, so a count per
-    # day has L1 sensitivity 6 and L2 sensitivity sqrt(6)
+    # restaurant week: the public rule is at most one visit a day, so 7 days: a count per
+    # day has L1 sensitivity 7 and L2 sensitivity sqrt(7)
     at = _set(page, page.selectbox, "gaussian_dataset", "restaurant")
-    assert metric(at, "Laplace scale b") == "6"
-    assert metric(at, "Analytic σ") == _shown(math.sqrt(6) * get_sigma_gaussian(1.0, 1e-5))
-    assert "L2 sensitivity 2.449" in texts(at)
+    assert metric(at, "Laplace scale b") == "7"
+    assert metric(at, "Analytic σ") == _shown(math.sqrt(7) * get_sigma_gaussian(1.0, 1e-5))
+    assert "L2 sensitivity 2.646" in texts(at)
     at = _set(at, at.radio, "gaussian_mechanism", "laplace")
-    assert metric(at, "Noise standard deviation") == _shown(6 * math.sqrt(2))
+    assert metric(at, "Noise standard deviation") == _shown(7 * math.sqrt(2))
 
 
 def _open_with_link(**params: str):
@@ -223,6 +225,8 @@ def test_clipped_mean_with_each_mechanism() -> None:
         widths[mechanism] = float(metric(at, "95% half-width (median group)").replace(",", ""))
         guarantee = "(1, 0)-DP" if mechanism == "laplace" else "(1, 10⁻⁵)-DP"
         assert metric(at, "Guarantee") == guarantee
-    # A visitor is in up to 6 daily means (L1 6, L2 sqrt 6): below the crossover at k = 7,
-    # so with half the budget each, Laplace is still the less noisy choice here.
-    assert 0 < widths["laplace"] < widths["analytic"]
+    # A visitor is in up to 7 daily means (L1 7, L2 sqrt 7). With half the budget on the sum,
+    # whichever sum noise is smaller gives the narrower bands.
+    laplace_sum_std = math.sqrt(2) * 7 * 50 / 0.5
+    gaussian_sum_std = analytic_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6)
+    assert (widths["laplace"] < widths["analytic"]) == (laplace_sum_std < gaussian_sum_std)

@@ -27,7 +27,7 @@ def test_default_shows_the_disease_counts_with_exact_95_percent_bands(at) -> Non
     table = _table(at)
     truth = category_counts("diseases", "disease")
     assert dict(zip(table["group"], table["true count"], strict=True)) == truth.to_dict()
-    assert "within ±3.0 of the truth 95% of the time" in texts(at)
+    assert "within ±3.0 of the true count 95% of the time" in texts(at)
     np.testing.assert_allclose(table["95% half-width"], math.log(20))
     np.testing.assert_allclose(table["error"], table["noisy count"] - table["true count"])
     assert not np.allclose(table["error"], 0)
@@ -39,7 +39,7 @@ def test_default_shows_the_disease_counts_with_exact_95_percent_bands(at) -> Non
 @pytest.mark.parametrize(("epsilon", "half_width"), [(0.01, "299.6"), (10, "0.3")])
 def test_epsilon_slider_ends_change_the_noise(at, epsilon, half_width) -> None:
     _epsilon(at, epsilon)
-    assert f"within ±{half_width} of the truth" in texts(at)
+    assert f"within ±{half_width} of the true count" in texts(at)
     assert metric(at, "Noise scale") == f"{1 / epsilon:.3g}"
     errors = np.abs(_table(at)["error"])
     assert errors.max() < 20 / epsilon  # far inside the 1e-8 tail
@@ -52,7 +52,7 @@ def test_typed_epsilon_and_bad_typed_values(at) -> None:
     text = widget(at.text_input, "laplace_epsilon__text")
     text.set_value("0.5")
     rerun(at)
-    assert "within ±6.0 of the truth" in texts(at)
+    assert "within ±6.0 of the true count" in texts(at)
     assert widget(at.select_slider, "laplace_epsilon__slider").value == 0.5
     for bad, message in [
         ("0", "greater than 0"),
@@ -63,7 +63,7 @@ def test_typed_epsilon_and_bad_typed_values(at) -> None:
         rerun(at)
         assert any(message in e.value for e in at.error), [e.value for e in at.error]
         assert "Still showing ε = 0.5" in at.error[0].value
-        assert "within ±6.0 of the truth" in texts(at)  # the page keeps working
+        assert "within ±6.0 of the true count" in texts(at)  # the page keeps working
 
 
 def test_same_seed_same_draws_and_new_draw_changes_them(at) -> None:
@@ -94,7 +94,7 @@ def test_predicate_count_on_the_census(at) -> None:
     assert np.isnan(_table(at)["relative error"].iloc[0])
 
 
-def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_six_times(at) -> None:
+def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_seven_times(at) -> None:
     widget(at.selectbox, "laplace_dataset").set_value("restaurant")
     rerun(at)
     widget(at.radio, "laplace_kind").set_value("sum")
@@ -104,9 +104,17 @@ def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_six_times(at) -
     clipped = [8642, 8696, 11998, 12054, 13765, 16576, 16500]
     assert [table.loc[str(day), "true sum of money_spent"] for day in range(1, 8)] == clipped
     assert table.loc["1", "unclipped sum"] == 8678
-    # A visitor has up to 6 visits: L1 sensitivity 6 * max(|0|, |50|) = 300.
-    assert metric(at, "Sensitivity") == "300"
-    assert any("up to 6 rows" in c.value for c in at.caption)
+    # The public rule: at most one visit a day, so 7 in the week: L1 = 7 * max(|0|, |50|).
+    assert metric(at, "Sensitivity") == "350"
+    assert any(
+        "at most once a day" in c.value and "0 rows are dropped" in c.value for c in at.caption
+    )
+    # A lower cap drops rows (capping at 3 days drops 157 visits) and lowers the sensitivity.
+    widget(at.number_input, "laplace_cap_restaurant").set_value(3)
+    rerun(at)
+    assert metric(at, "Sensitivity") == "150"
+    assert any("157 rows are dropped" in c.value for c in at.caption)
+    assert _table(at)["true sum of money_spent"].sum() < sum(clipped)
 
 
 def test_reversed_bounds_show_a_message_not_a_traceback(at) -> None:
@@ -144,7 +152,7 @@ def test_averaging_attack_spends_k_times_epsilon(at) -> None:
 def test_a_shared_link_reproduces_the_chart() -> None:
     link = {"seed": "7", "draw": "3", "laplace_epsilon": "0.1"}
     first = open_page("laplace", query=link)
-    assert "within ±30.0 of the truth" in texts(first)
+    assert "within ±30.0 of the true count" in texts(first)
     assert first.query_params["laplace_epsilon"] == "0.1"
     assert first.query_params["seed"] == "7"
     second = open_page("laplace", query=link)
@@ -159,5 +167,5 @@ def test_a_shared_link_reproduces_the_chart() -> None:
 
 def test_a_bad_link_falls_back_to_defaults() -> None:
     at = open_page("laplace", query={"laplace_epsilon": "-3", "seed": "x"})
-    assert "within ±3.0 of the truth" in texts(at)
+    assert "within ±3.0 of the true count" in texts(at)
     assert at.session_state["seed"] == 2026

@@ -1,5 +1,7 @@
 """dp_core.sensitivity and dp_core.queries: true answers and how much one person moves them."""
 
+import itertools
+
 import numpy as np
 import opendp.prelude as dp
 import pandas as pd
@@ -7,12 +9,13 @@ import pytest
 
 from data.registry import load_dataset
 from dp_core import (
+    capped_contribution_norms,
     clipped_mean_sensitivity,
     clipped_sum_by_category,
     clipped_sum_sensitivity,
     count_sensitivity,
     count_where,
-    max_contribution_norms,
+    most_rows_per_person,
     numeric_column,
     release_clipped_mean,
 )
@@ -48,25 +51,25 @@ def test_teaching_sum_sensitivity_and_mean() -> None:
     assert clipped_mean_sensitivity(0, 50, 100) == 0.5
 
 
-def test_contribution_norms_on_the_restaurant_week() -> None:
+def test_capped_contribution_norms_match_brute_force() -> None:
+    # Largest L2 norm of a vector of per-category row counts, entries in [0, g], sum <= m.
+    for m in range(1, 7):
+        for g in range(1, m + 1):
+            best = max(
+                np.sqrt(sum(x * x for x in combo))
+                for combo in itertools.product(range(g + 1), repeat=m)
+                if sum(combo) <= m
+            )
+            assert capped_contribution_norms(m, g) == (m, pytest.approx(best))
+    # The restaurant rule (one visit a day, 7 days): L1 7, L2 sqrt 7; no rule: L2 = L1.
+    assert capped_contribution_norms(7, 1) == (7, pytest.approx(7**0.5))
+    assert capped_contribution_norms(7) == (7, 7.0)
+
+
+def test_most_rows_per_person() -> None:
     visits = load_dataset("restaurant")
-    # Visitors come at most once a day and on up to 6 days.
-    assert max_contribution_norms(visits["visitor_id"], visits["day"]) == (6, pytest.approx(6**0.5))
-    assert max_contribution_norms(visits["visitor_id"]) == (6, 6.0)
-    assert max_contribution_norms(visits["visitor_id"], mask=visits["day"] == 3) == (1, 1.0)
-    assert max_contribution_norms(None) == (1, 1.0)
-
-
-def test_contribution_norms_by_brute_force() -> None:
-    rng = np.random.default_rng(5)
-    frame = pd.DataFrame({"p": rng.integers(0, 30, 400), "c": rng.integers(0, 4, 400)})
-    expected_l1 = max(len(g) for _, g in frame.groupby("p"))
-    expected_l2 = max(
-        np.sqrt(sum(n**2 for n in g["c"].value_counts())) for _, g in frame.groupby("p")
-    )
-    l1, l2 = max_contribution_norms(frame["p"], frame["c"])
-    assert l1 == expected_l1
-    assert l2 == pytest.approx(expected_l2)
+    assert most_rows_per_person(visits["visitor_id"]) == 6
+    assert most_rows_per_person(pd.Series([None, None])) == 1
 
 
 def test_clipped_sums_reproduce_the_published_daily_revenue() -> None:

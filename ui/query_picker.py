@@ -14,11 +14,13 @@ import streamlit as st
 
 from data.registry import DATASETS, Dataset, frame_category_counts, load_dataset
 from dp_core import (
+    cap_contributions,
+    capped_contribution_norms,
     clipped_sum_by_category,
     clipped_sum_sensitivity,
     count_sensitivity,
     count_where,
-    max_contribution_norms,
+    most_rows_per_person,
     release_clipped_mean,
 )
 from dp_core.queries import MeanRelease
@@ -87,31 +89,55 @@ class Query:
         )
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _shipped_norms(key: str, category: str | None, predicate: tuple | None) -> tuple[int, float]:
-    """Cached contribution norms of a shipped dataset (see _norms)."""
-    return _norms(DATASETS[key], load_dataset(key), category, predicate)
+@st.cache_data(show_spinner=False, max_entries=64)
+def _capped_shipped(key: str, cap: int) -> tuple[pd.DataFrame, int]:
+    """A shipped dataset with each person's rows cut to ``cap``, and how many rows that drops."""
+    return _capped(DATASETS[key], load_dataset(key), cap)
 
 
-def _norms(
-    dataset: Dataset, frame: pd.DataFrame, category: str | None, predicate: tuple | None
-) -> tuple[int, float]:
-    """Largest L1 and L2 norm of one person's rows over the statistics the query releases."""
-    if dataset.person_id is None:
-        return 1, 1.0
-    mask = None if predicate is None else _predicate_mask(frame, *predicate)
-    return max_contribution_norms(
-        frame[dataset.person_id], None if category is None else frame[category], mask
+def _capped(dataset: Dataset, frame: pd.DataFrame, cap: int) -> tuple[pd.DataFrame, int]:
+    kept = cap_contributions(frame, dataset.person_id, cap)
+    return kept, len(frame) - len(kept)
+
+
+def _bound_contributions(
+    key: str, dataset: Dataset, frame: pd.DataFrame
+) -> tuple[pd.DataFrame, int]:
+    """The rows one person may contribute: the cap widget, the capped rows, and the cap.
+
+    The cap is the sensitivity's multiplier, so it must not come from the data: shipped data
+    states a public rule; for the user's own table the cap starts at the data's maximum with a
+    warning that a real release must fix it in advance.
+    """
+    if dataset.person_id is None or dataset.max_rows_per_person == 1:
+        st.caption(f"Contributions: {dataset.contribution_rule or 'each row is one person'}.")
+        return frame, 1
+    public = dataset.max_rows_per_person
+    cap = st.number_input(
+        "At most how many rows may one person contribute? (the cap)",
+        min_value=1,
+        max_value=10_000,
+        value=public or most_rows_per_person(frame[dataset.person_id]),
+        step=1,
+        key=f"{key}_cap_{dataset.key}",
+        help="Rows beyond the cap are dropped before counting; one person then changes the "
+        "answers by at most the cap times one row's effect.",
     )
-
-
-def _contribution_norms(
-    dataset: Dataset, frame: pd.DataFrame, category: str | None, predicate: tuple | None
-) -> tuple[int, float]:
-    """Norms, cached across reruns for the shipped datasets."""
     if dataset.key in DATASETS:
-        return _shipped_norms(dataset.key, category, predicate)
-    return _norms(dataset, frame, category, predicate)
+        frame, dropped = _capped_shipped(dataset.key, int(cap))
+    else:
+        frame, dropped = _capped(dataset, frame, int(cap))
+    rule = (
+        f"The public rule for this data: {dataset.contribution_rule}."
+        if public
+        else "This cap started at the most rows anyone has in your file: a real release must "
+        "set it from what is known in advance, since the data's own maximum leaks."
+    )
+    st.caption(
+        f"{rule} With a cap of {int(cap)}, {dropped:,} rows are dropped and one person "
+        f"(`{dataset.person_id}`) moves the answers by at most {int(cap)} rows."
+    )
+    return frame, int(cap)
 
 
 def _persons(dataset: Dataset, frame: pd.DataFrame) -> int:
@@ -136,21 +162,10 @@ def _predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) ->
     return mask.fillna(False).astype(bool)
 
 
-def _person_note(dataset: Dataset, records: int) -> None:
-    if records > 1:
-        person = dataset.person_id
-        st.caption(
-            f"One person (`{person}`) has up to {records} rows in what this query reads, so "
-            f"the sensitivity is {records}× a single row's. That holds only if no one can "
-            "have more: the Contribution bounding page enforces such a cap."
-        )
-
-
-def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
+def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame, cap: int) -> Query:
     column = st.selectbox("Category", dataset.categorical, key=f"{key}_category")
     counts = frame_category_counts(frame, column, dataset.count_column)
-    records, rows_l2 = _contribution_norms(dataset, frame, column, None)
-    _person_note(dataset, records)
+    records, rows_l2 = capped_contribution_norms(cap, dataset.max_rows_per_category.get(column))
     return Query(
         kind="count",
         description=f"number of rows per {column}",
@@ -164,7 +179,7 @@ def _count_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     )
 
 
-def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
+def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame, cap: int) -> Query:
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     column_col, op_col, value_col = st.columns([2, 1, 2])
     column = column_col.selectbox("Column", columns, key=f"{key}_pred_column")
@@ -184,11 +199,15 @@ def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     true_count = count_where(_predicate_mask(frame, column, op, value))
     if true_count == 0:
         st.warning(
-            f"No row has {text}: the true count is 0. The noisy count is pure noise, which is "
-            "the point: nobody can tell whether 0 or 1 person matches."
+            f"No row has {text}: the true count is 0, so the noisy count is pure noise. That is "
+            "the point: a noisy answer is at most e^ε times more likely when 0 people match "
+            "than when 1 does, so it gives little away about whether anyone matches."
         )
-    records, rows_l2 = _contribution_norms(dataset, frame, None, (column, op, value))
-    _person_note(dataset, records)
+    # All of a person's rows may match; with "=" on a column with a per-category rule, at
+    # most that many do.
+    per_value = dataset.max_rows_per_category.get(column) if op == "=" else None
+    records = min(cap, per_value or cap)
+    rows_l2 = float(records)
     return Query(
         kind="predicate",
         description=f"number of rows with {text}",
@@ -202,7 +221,9 @@ def _predicate_query(key: str, dataset: Dataset, frame: pd.DataFrame) -> Query:
     )
 
 
-def _clipped_query(key: str, kind: str, dataset: Dataset, frame: pd.DataFrame) -> Query | None:
+def _clipped_query(
+    key: str, kind: str, dataset: Dataset, frame: pd.DataFrame, cap: int
+) -> Query | None:
     category_col, value_col = st.columns(2)
     category = category_col.selectbox("Category", dataset.categorical, key=f"{key}_category")
     value = value_col.selectbox("Value", list(dataset.numeric), key=f"{key}_value")
@@ -220,8 +241,7 @@ def _clipped_query(key: str, kind: str, dataset: Dataset, frame: pd.DataFrame) -
     except ValueError as error:
         st.error(f"Cannot run this query: {error}")
         return None
-    records, rows_l2 = _contribution_norms(dataset, frame, category, None)
-    _person_note(dataset, records)
+    records, rows_l2 = capped_contribution_norms(cap, dataset.max_rows_per_category.get(category))
     clipped = table["clipped_sum"].to_numpy(dtype=float)
     rows = table["rows"].to_numpy(dtype=float)
     name = "sum" if kind == "sum" else "mean"
@@ -275,11 +295,12 @@ def pick_query(key: str, *, kinds: tuple[str, ...] = tuple(QUERY_KINDS)) -> Quer
     with st.expander(f"About the {dataset.title} data"):
         st.markdown(dataset.card)
     try:
+        frame, cap = _bound_contributions(key, dataset, frame)
         if kind == "count":
-            return _count_query(key, dataset, frame)
+            return _count_query(key, dataset, frame, cap)
         if kind == "predicate":
-            return _predicate_query(key, dataset, frame)
-        return _clipped_query(key, kind, dataset, frame)
+            return _predicate_query(key, dataset, frame, cap)
+        return _clipped_query(key, kind, dataset, frame, cap)
     except ValueError as error:
         st.error(f"Cannot run this query: {error}")
         return None

@@ -163,6 +163,6 @@ def delta_input(
         default=default,
         parse=lambda raw: check_delta(raw, allow_zero=False),
         format_func=format_delta,
-        help=help or "Smaller delta = a smaller chance the guarantee fails = more noise.",
+        help=help or "Smaller delta = less slack on top of e^ε = stronger privacy = more noise.",
         text_help="e.g. 1e-6 or 3e-7",
     )
