@@ -113,11 +113,14 @@ else:
     st.markdown(
         f"**If you thought Alice had a {prior:.0%} chance of being in the data, after seeing "
         f"the output you can be at most {percent(high)} sure she is in (and no less than "
-        f"{percent(low)}), at ε = {eps_text}.**"
+        f"{percent(low)}), at ε = {eps_text}"
+        + ("." if pure else ", unless the output is one of the rare ones δ allows (below).")
+        + "**"
     )
 cols = st.columns(3)
-cols[0].metric("Highest posterior after any output", percent(high))
-cols[1].metric("Lowest posterior after any output", percent(low))
+reach = "after any output" if pure else "(ε bound)"
+cols[0].metric(f"Highest posterior {reach}", percent(high))
+cols[1].metric(f"Lowest posterior {reach}", percent(low))
 cols[2].metric("Odds on “in” change at most", f"×{odds_factor(epsilon)}")
 st.plotly_chart(
     posterior_figure(priors, lower_curve, upper_curve, prior, low, high, eps_text),
@@ -343,14 +346,14 @@ cols[1].metric(f"Noise on the average of {k_now:,} answers", f"{averaged:.4g}")
 if sigma is not None:
     averaged_adv = float(gaussian_advantage(math.sqrt(k_now) / sigma))
     cols[2].metric(
-        f"Attacker's accuracy from the average of {k_now:,}",
+        f"Accuracy from the average of {k_now:,}",
         percent(float(attacker_accuracy(averaged_adv))),
         delta=f"one answer: {percent(float(attacker_accuracy(gaussian_advantage(1 / sigma))))}",
         delta_color="off",
     )
 elif not math.isnan(advanced_eps):
     cols[2].metric(
-        f"Any test on the {k_now:,} answers: accuracy at most",
+        f"Any test on {k_now:,} answers: accuracy ≤",
         percent(float(attacker_accuracy(best_advantage(best_eps, best_delta)))),
         delta=f"from the total ε = {best_eps:.4g}",
         delta_color="off",

@@ -51,6 +51,7 @@ def test_defaults_posterior_advantage_and_composition(default_page):
     assert metric(at, "Odds on") == "×2.72"
     shown = texts(at)
     assert "50% chance of being in the data" in shown and "at most 73.1% sure" in shown
+    assert "unless the output is one of the rare ones δ allows" in shown
     # delta = 1e-5: the caveat states the Markov bound at eps + ln(10/9), failing chance 10 delta
     caveat = " ".join(w.value for w in at.warning)
     assert "10δ = 10⁻⁴" in caveat and f"{_posterior(0.5, 1 + math.log(10 / 9)):.1%}" in caveat
@@ -70,7 +71,7 @@ def test_defaults_posterior_advantage_and_composition(default_page):
     assert "exact accounting of the Gaussian mechanism gives the smallest total" in shown
     assert f"at most {_posterior(0.5, shown_gaussian):.1%} sure" in shown
     assert metric(at, "Noise on the average of 10") == f"{sigma / math.sqrt(10):.4g}"
-    assert metric(at, "Attacker's accuracy from the average of 10") == (
+    assert metric(at, "Accuracy from the average of 10") == (
         f"{stats.norm.cdf(math.sqrt(10) / (2 * sigma)):.1%}"
     )
 
@@ -147,6 +148,8 @@ def test_pure_dp_toggle(page):
     at = _set(page, page.toggle, "attacker_pure", True)
     assert not any(s.key == DELTA_SLIDER for s in at.select_slider)
     assert not at.warning
+    assert metric(at, "Highest posterior after any output") == "73.1%"
+    assert "unless the output" not in texts(at)
     assert metric(at, "Best accuracy of any test") == "73.1%"  # = e / (1 + e), the posterior
     assert "equals the posterior bound at a 50% prior, 73.1%" in texts(at)
     labels = [m.label for m in at.metric]
@@ -157,7 +160,7 @@ def test_pure_dp_toggle(page):
         == f"{math.sqrt(20 * math.log(1e6)) + 10 * (math.e - 1):.4g}"
     )
     assert "basic composition (k·ε) gives the smallest total: ε = 10 (δ = 0)" in texts(at)
-    assert metric(at, "Any test on the 10 answers") == f"{_posterior(0.5, 10):.4%}"
+    assert metric(at, "Any test on 10 answers") == f"{_posterior(0.5, 10):.4%}"
     assert metric(at, "Noise on one answer (Laplace std)") == f"{math.sqrt(2):.4g}"
 
 

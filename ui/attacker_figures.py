@@ -45,6 +45,12 @@ def total_label(epsilon: float) -> str:
     return "—" if math.isnan(epsilon) else f"{epsilon:.4g}"
 
 
+def _in_trace_order(fig: Figure) -> Figure:
+    """List legend entries in trace order (plotly reverses them when a trace fills tonexty)."""
+    fig["layout"]["legend"]["traceorder"] = "normal"
+    return fig
+
+
 def _diagonal(name: str) -> dict:
     return line([0, 1], [0, 1], name, line={"color": TRUE_COLOR, "width": 2, "dash": "dot"})
 
@@ -86,8 +92,8 @@ def posterior_figure(
         xaxis=axis("prior: chance Alice is in, before the output", range=[0, 1], tickformat=".0%"),
         yaxis=axis("posterior: after seeing the output", range=[0, 1], tickformat=".0%"),
     )
-    mark_x(fig, prior_now, f"prior {percent(prior_now)}", color=TRUE_COLOR, dash="dot")
-    return styled(fig, height=440)
+    mark_x(fig, prior_now, f"prior {prior_now:.0%}", color=TRUE_COLOR, dash="dot")
+    return _in_trace_order(styled(fig, height=440))
 
 
 def roc_figure(
@@ -133,7 +139,7 @@ def roc_figure(
         xaxis=axis("false positive rate: says “in” when Alice is out", range=[0, 1]),
         yaxis=axis("true positive rate: says “in” when Alice is in", range=[0, 1.01]),
     )
-    return styled(fig, height=520)
+    return _in_trace_order(styled(fig, height=520))
 
 
 def composition_figure(
