@@ -68,7 +68,8 @@ def posterior_bounds(prior: ArrayLike, epsilon: float) -> tuple[np.ndarray, np.n
     """(lowest, highest) posterior P(Alice in | output) after any epsilon-DP output.
 
     logit(posterior) = logit(prior) +/- epsilon, i.e. upper = p e^eps / (p e^eps + 1 - p),
-    computed as expit(logit p + eps) so e^eps never overflows. Prior 0 or 1 stays put.
+    computed as expit(logit p + eps) so e^eps never overflows. Prior 0 or 1 stays put; any
+    other prior gives bounds strictly inside (0, 1), even where they round to 0 or 1.
     Source: Bayes' rule with the epsilon-DP likelihood ratio bound (Dwork & Roth 2014, Def 2.4;
     Kasiviswanathan & Smith 2014).
     """
@@ -78,7 +79,14 @@ def posterior_bounds(prior: ArrayLike, epsilon: float) -> tuple[np.ndarray, np.n
         raise ValueError("the prior must be a probability between 0 and 1.")
     with np.errstate(divide="ignore"):
         log_odds = logit(p)
-    return expit(log_odds - eps), expit(log_odds + eps)
+    low, high = expit(log_odds - eps), expit(log_odds + eps)
+    # an uncertain prior never becomes certain: keep rounding from reaching 0 or 1
+    uncertain = (p > 0) & (p < 1)
+    floor, ceiling = np.nextafter(0.0, 1.0), np.nextafter(1.0, 0.0)
+    return (
+        np.where(uncertain, np.clip(low, floor, ceiling), low),
+        np.where(uncertain, np.clip(high, floor, ceiling), high),
+    )
 
 
 def loss_excess_probability(delta: float, slack: float) -> float:
@@ -142,7 +150,7 @@ def laplace_roc(alpha: ArrayLike, epsilon: float) -> np.ndarray:
     eps = check_epsilon(epsilon)
     a = _rates(alpha)
     corner = 0.5 * math.exp(-eps)
-    with np.errstate(divide="ignore", over="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         middle = 1.0 - corner / (2.0 * a)
         low = np.exp(np.minimum(eps + np.log(a), 0.0))
     high = 1.0 - math.exp(-eps) * (1.0 - a)

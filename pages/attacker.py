@@ -268,7 +268,7 @@ total_delta = curves.advanced_delta[now]
 gaussian_eps = curves.gaussian_epsilon[now] if curves.gaussian_epsilon is not None else None
 if math.isnan(advanced_eps):
     st.warning(
-        f"k·δ + δ′ = {format_delta(total_delta)} is not below 1: after {k_now:,} releases at "
+        f"k·δ + δ′ = {total_delta:.3g} is not below 1: after {k_now:,} releases at "
         f"δ = {delta_text} the total guarantee is empty. Choose a smaller δ or fewer releases."
     )
 
@@ -313,15 +313,16 @@ if not math.isnan(advanced_eps):
             else ""
         )
     )
-    if not certain:
+    if not certain and loss_excess_probability(best_delta, SLACK) < 1:
         total_high = float(posterior_bounds(prior, best_eps)[1])
         st.markdown(
             f"**What that total means to the attacker:** starting from a {prior:.0%} prior, "
             f"after all {k_now:,} outputs they can be at most {percent(total_high)} sure Alice is "
-            "in (section 1 at the total ε)."
+            "in (section 1 at the total ε)"
+            + ("." if best_delta == 0 else ", except on the rare outputs δ allows (below).")
         )
-        if best_delta > 0:
-            st.caption(posterior_caveat(best_eps, best_delta, for_what="in total"))
+    if not certain and best_delta > 0:
+        st.caption(posterior_caveat(best_eps, best_delta, for_what="in total"))
 st.caption(
     "Basic composition keeps δ at k·δ; advanced composition and the exact Gaussian accounting "
     f"are both read at k·δ + δ′, with δ′ = {format_delta(delta_prime)}. "

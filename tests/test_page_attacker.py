@@ -234,3 +234,15 @@ def test_new_draw_changes_only_the_simulation(page):
     after = plotly_figures(at)[1]["data"]
     assert not np.array_equal(trace_array(after[4]["y"]), trace_array(before[4]["y"]))
     assert trace_array(after[2]["y"]) == pytest.approx(trace_array(before[2]["y"]))
+
+
+@pytest.mark.parametrize(("typed", "odds"), [("50", "×5.18e+21"), ("1000", "×e^1000")])
+def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
+    at = _set(page, page.text_input, EPS_TEXT, typed)
+    assert not at.error
+    assert metric(at, "Highest posterior") == "> 99.9999%"  # never shown as certain
+    assert metric(at, "Lowest posterior") == "< 0.0001%"
+    assert metric(at, "Odds on") == odds
+    assert metric(at, "Basic: total ε") == f"{10 * float(typed):.4g}"
+    if typed == "1000":
+        assert metric(at, "Advanced: total ε") == "∞"

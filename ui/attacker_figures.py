@@ -27,10 +27,15 @@ GAUSSIAN_COLOR = NOISY_COLOR
 def percent(p: float) -> str:
     """A probability as a percentage with enough digits to tell it from 0% or 100%.
 
-    73.1%, 99.9955%, 0.0045%; exactly 0 or 1 as 0% or 100%.
+    73.1%, 99.9955%, 0.0045%; exactly 0 or 1 as 0% or 100%; within 10^-6 of them as
+    "< 0.0001%" or "> 99.9999%".
     """
     if p <= 0 or p >= 1:
         return f"{p:.0%}"
+    if p < 1e-6:
+        return "< 0.0001%"
+    if p > 1 - 1e-6:
+        return "> 99.9999%"
     decimals = max(1, math.ceil(-math.log10(min(p, 1 - p))) - 1)
     return f"{p * 100:.{decimals}f}%"
 
@@ -41,8 +46,10 @@ def odds_factor(epsilon: float) -> str:
 
 
 def total_label(epsilon: float) -> str:
-    """A total epsilon, or a dash where the total delta reached 1 (no guarantee: NaN)."""
-    return "—" if math.isnan(epsilon) else f"{epsilon:.4g}"
+    """A total epsilon, a dash where the total delta reached 1 (NaN), ∞ where e^eps overflowed."""
+    if math.isnan(epsilon):
+        return "—"
+    return "∞" if math.isinf(epsilon) else f"{epsilon:.4g}"
 
 
 def _in_trace_order(fig: Figure) -> Figure:
