@@ -105,13 +105,17 @@ class CompositionCurves:
     gaussian_epsilon: np.ndarray | None  # exact for the Gaussian mechanism, same total delta
     gaussian_sigma: float | None  # noise of one release (sensitivity 1), None when delta = 0
 
-    def tightest(self, index: int) -> str:
-        """Which accounting gives the smallest total epsilon at ks[index]."""
+    def tightest(self, index: int, *, gaussian: bool = True) -> str:
+        """Which accounting gives the smallest total epsilon at ks[index].
+
+        ``gaussian=False`` leaves out the exact Gaussian total, which holds only when every
+        release is the Gaussian mechanism (basic and advanced hold for any mechanism).
+        """
         totals = {
             "basic": self.basic_epsilon[index],
             "advanced": self.advanced_epsilon[index],
         }
-        if self.gaussian_epsilon is not None:
+        if gaussian and self.gaussian_epsilon is not None:
             totals["gaussian"] = self.gaussian_epsilon[index]
         return min(totals, key=lambda name: totals[name])
 

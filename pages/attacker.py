@@ -128,9 +128,9 @@ st.plotly_chart(
 )
 if pure:
     st.caption(
-        "This holds after every output of any ε-DP mechanism, whatever the attacker knows; "
-        "randomized response reaches it exactly (at ε = ln 3 and a 50% prior, a “yes” makes the "
-        "attacker 75% sure)."
+        "This holds after every output of any ε-DP mechanism, whatever the attacker knows, and "
+        "it is tight: randomized response reaches it (at ε = ln 3, a 50% belief that Alice's "
+        "true answer is “yes” becomes 75% after she reports “yes”)."
     )
 elif not certain:
     st.warning(posterior_caveat(epsilon, delta, for_what="per release"))
@@ -313,6 +313,13 @@ if not math.isnan(advanced_eps):
             else ""
         )
     )
+    if best == "gaussian":
+        generic = curves.tightest(now, gaussian=False)
+        st.caption(
+            "That total holds when every release is the Gaussian mechanism. For other "
+            f"({eps_text}, {delta_text})-DP mechanisms the best bound here is {ACCOUNTING[generic]}"
+            f", ε = {totals[generic]:.4g}."
+        )
     if not certain and loss_excess_probability(best_delta, SLACK) < 1:
         total_high = float(posterior_bounds(prior, best_eps)[1])
         st.markdown(

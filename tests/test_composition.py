@@ -94,6 +94,7 @@ def test_tightest_accounting_changes_with_k():
     assert pure.advanced_delta == pytest.approx([1e-6] * 4)
     approx = compose_releases(0.1, 1e-7, ks, 1e-6)
     assert approx.tightest(3) == "gaussian"
+    assert approx.tightest(3, gaussian=False) == "advanced"
     assert approx.gaussian_epsilon[3] < approx.advanced_epsilon[3] < approx.basic_epsilon[3]
 
 

@@ -69,6 +69,7 @@ def test_defaults_posterior_advantage_and_composition(default_page):
     shown_gaussian = _number(metric(at, "Gaussian, exact: total ε"))
     assert shown_gaussian == pytest.approx(exact.get_epsilon_for_delta(10 * 1e-5 + 1e-6), rel=2e-3)
     assert "exact accounting of the Gaussian mechanism gives the smallest total" in shown
+    assert "For other (1, 10⁻⁵)-DP mechanisms the best bound here is basic composition" in shown
     assert f"at most {_posterior(0.5, shown_gaussian):.1%} sure" in shown
     assert metric(at, "Noise on the average of 10") == f"{sigma / math.sqrt(10):.4g}"
     assert metric(at, "Accuracy from the average of 10") == (
