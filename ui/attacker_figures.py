@@ -62,14 +62,17 @@ def _diagonal(name: str) -> dict:
     return line([0, 1], [0, 1], name, line={"color": TRUE_COLOR, "width": 2, "dash": "dot"})
 
 
-def _point(x: float, y: float, name: str, color: str, **marker: object) -> dict:
+def _markers(
+    x: object, y: object, name: str, color: str, *, size: int = 12, **marker: object
+) -> dict:
+    """A scatter trace of markers only (points, no line)."""
     return {
         "type": "scatter",
         "mode": "markers",
-        "x": [x],
-        "y": [y],
+        "x": x,
+        "y": y,
         "name": name,
-        "marker": {"color": color, "size": 12, **marker},
+        "marker": {"color": color, "size": size, **marker},
     }
 
 
@@ -94,8 +97,12 @@ def posterior_figure(
             fill="tonexty",
             fillcolor="rgba(209,73,91,0.12)",
         ),
-        _point(prior_now, upper_now, f"your prior → at most {percent(upper_now)}", CEILING_COLOR),
-        _point(prior_now, lower_now, f"your prior → at least {percent(lower_now)}", NOISY_COLOR),
+        _markers(
+            [prior_now], [upper_now], f"your prior → at most {percent(upper_now)}", CEILING_COLOR
+        ),
+        _markers(
+            [prior_now], [lower_now], f"your prior → at least {percent(lower_now)}", NOISY_COLOR
+        ),
         xaxis=axis("prior: chance Alice is in, before the output", range=[0, 1], tickformat=".0%"),
         yaxis=axis("posterior: after seeing the output", range=[0, 1], tickformat=".0%"),
     )
@@ -131,16 +138,7 @@ def roc_figure(
         )
     for name, fpr, tpr in simulated:
         color = GAUSSIAN_COLOR if name.startswith("Gaussian") else LAPLACE_COLOR
-        traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "x": fpr,
-                "y": tpr,
-                "name": name,
-                "marker": {"color": color, "size": 9, "symbol": "x"},
-            }
-        )
+        traces.append(_markers(fpr, tpr, name, color, size=9, symbol="x"))
     fig = figure(
         *traces,
         xaxis=axis("false positive rate: says “in” when Alice is out", range=[0, 1]),
