@@ -85,6 +85,14 @@ PAGES: tuple[PageEntry, ...] = (
         "bounding",
         "How many records per person should count, and what does the week cost?",
     ),
+    PageEntry(
+        "pages/attacker.py",
+        "What ε means to an attacker",
+        ":material/visibility:",
+        "Bounding & budgets",
+        "attacker",
+        "How sure can an attacker become, and how does the budget add up?",
+    ),
 )
 
 
