@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.gaussian import _log_profile, analytic_gaussian_sigma
+from dp_core.gaussian import analytic_gaussian_sigma, gaussian_epsilons_for
 from dp_core.validation import check_delta, check_epsilon, check_sensitivity
 
 __all__ = [
@@ -30,9 +30,6 @@ __all__ = [
     "gaussian_composed_epsilons",
     "gaussian_composed_sigma",
 ]
-
-# Bisection stops when the bracket is narrower than this, relative to its upper end.
-_RELATIVE_TOLERANCE = 1e-12
 
 
 def _release_counts(ks: ArrayLike) -> np.ndarray:
@@ -76,21 +73,10 @@ def gaussian_composed_epsilons(
     k; like ``gaussian_epsilon_for`` it returns the upper end of the bracket, never an epsilon
     below the exact one. 0 where delta(0) <= delta already.
     """
-    unit = gaussian_composed_sigma(sigma, ks) / check_sensitivity(sensitivity)
     d = np.asarray(deltas, dtype=float)
     if np.any(~((d > 0) & (d < 1))):
         raise ValueError("the total delta must lie strictly between 0 and 1.")
-    unit, target = np.broadcast_arrays(unit, np.log(d))
-    lo = np.zeros(unit.shape)
-    hi = np.ones(unit.shape)
-    done = _log_profile(unit, 0.0) <= target
-    while np.any(low := (_log_profile(unit, hi) > target) & ~done):
-        lo, hi = np.where(low, hi, lo), np.where(low, 2.0 * hi, hi)
-    while np.any((hi - lo > _RELATIVE_TOLERANCE * hi) & ~done):
-        mid = 0.5 * (lo + hi)
-        meets = _log_profile(unit, mid) <= target
-        hi, lo = np.where(meets, mid, hi), np.where(meets, lo, mid)
-    return np.where(done, 0.0, hi)
+    return gaussian_epsilons_for(gaussian_composed_sigma(sigma, ks), d, sensitivity)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ __all__ = [
     "first_k_gaussian_wins",
     "gaussian_delta_for",
     "gaussian_epsilon_for",
+    "gaussian_epsilons_for",
     "gaussian_expected_abs_error",
     "gaussian_half_width",
     "gaussian_mechanism",
@@ -192,27 +193,39 @@ def gaussian_sigma(
     raise ValueError(f"calibration must be 'classic' or 'analytic' (got {calibration!r}).")
 
 
-def gaussian_epsilon_for(sigma: float, delta: float, sensitivity: float = 1.0) -> float:
-    """The exact epsilon that noise of std sigma achieves at delta (inverse of the profile).
+def gaussian_epsilons_for(
+    sigmas: ArrayLike, deltas: ArrayLike, sensitivity: float = 1.0
+) -> np.ndarray:
+    """The exact epsilon that noise of std sigma achieves at delta, vectorised (broadcasting).
 
-    Bisection on epsilon (the profile falls as epsilon grows); returns the upper end of the
-    bracket, so never an epsilon smaller than the exact one. 0 when delta(0) <= delta already.
-    Source: Balle & Wang 2018, Thm 8.
+    Inverse of the exact profile (Balle & Wang 2018, Thm 8) by bisection on epsilon (the
+    profile falls as epsilon grows); returns the upper end of the bracket, so never an epsilon
+    smaller than the exact one. 0 where delta(0) <= delta already.
     """
-    unit = check_sensitivity(sigma, "sigma") / check_sensitivity(sensitivity)
-    log_delta = math.log(check_delta(delta, allow_zero=False)) + math.log1p(-_PROFILE_MARGIN)
-    if _log_profile(unit, 0.0) <= log_delta:
-        return 0.0
-    lo, hi = 0.0, 1.0
-    while _log_profile(unit, hi) > log_delta:
-        lo, hi = hi, 2.0 * hi
-    while hi - lo > _RELATIVE_TOLERANCE * hi:
+    s = check_sensitivity(sensitivity)
+    sig = np.asarray(sigmas, dtype=float)
+    d = np.asarray(deltas, dtype=float)
+    if np.any(~(sig > 0)) or not np.all(np.isfinite(sig)):
+        raise ValueError("sigma must be a finite number greater than 0.")
+    if np.any(~((d > 0) & (d < 1))):
+        raise ValueError("delta must lie strictly between 0 and 1 here.")
+    unit, target = np.broadcast_arrays(sig / s, np.log(d) + math.log1p(-_PROFILE_MARGIN))
+    lo, hi = np.zeros(unit.shape), np.ones(unit.shape)
+    done = _log_profile(unit, 0.0) <= target
+    while np.any(low := (_log_profile(unit, hi) > target) & ~done):
+        lo, hi = np.where(low, hi, lo), np.where(low, 2.0 * hi, hi)
+    while np.any((hi - lo > _RELATIVE_TOLERANCE * hi) & ~done):
         mid = 0.5 * (lo + hi)
-        if _log_profile(unit, mid) <= log_delta:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+        meets = _log_profile(unit, mid) <= target
+        hi, lo = np.where(meets, mid, hi), np.where(meets, lo, mid)
+    return np.where(done, 0.0, hi)
+
+
+def gaussian_epsilon_for(sigma: float, delta: float, sensitivity: float = 1.0) -> float:
+    """The exact epsilon that noise of std sigma achieves at delta (see gaussian_epsilons_for)."""
+    check_sensitivity(sigma, "sigma")
+    check_delta(delta, allow_zero=False)
+    return float(gaussian_epsilons_for(sigma, delta, sensitivity))
 
 
 def gaussian_zcdp_rho(sigma: float, sensitivity: float = 1.0) -> float:

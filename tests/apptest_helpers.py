@@ -42,6 +42,12 @@ def rerun(at: AppTest) -> AppTest:
     return at
 
 
+def set_widget(at: AppTest, elements, key: str, value) -> AppTest:
+    """Set the widget with this key (among at.selectbox, at.slider, ...) and run again."""
+    widget(elements, key).set_value(value)
+    return rerun(at)
+
+
 def texts(at: AppTest) -> str:
     """All markdown, captions, errors, warnings and metric values on the page, joined."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]

@@ -6,18 +6,21 @@ import math
 
 import numpy as np
 import pytest
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, trace_array, widget
+from apptest_helpers import (
+    metric,
+    open_page,
+    plotly_figures,
+    rerun,
+    set_widget,
+    texts,
+    trace_array,
+)
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 from dp_accounting.pld import privacy_loss_distribution as pld
 from scipy import stats
 
 EPS_SLIDER, EPS_TEXT = "attacker_epsilon__slider", "attacker_epsilon__text"
 DELTA_SLIDER, DELTA_TEXT = "attacker_delta__slider", "attacker_delta__text"
-
-
-def _set(at, elements, key, value):
-    widget(elements, key).set_value(value)
-    return rerun(at)
 
 
 def _posterior(prior: float, eps: float) -> float:
@@ -106,7 +109,7 @@ def test_figures_carry_the_exact_curves(default_page):
     [(0.01, "50.2%", "49.8%", "50.2%"), (10.0, "99.9955%", "0.0045%", "99.66%")],
 )
 def test_epsilon_slider_at_both_ends(page, eps, high, low, laplace_accuracy):
-    at = _set(page, page.select_slider, EPS_SLIDER, eps)
+    at = set_widget(page, page.select_slider, EPS_SLIDER, eps)
     assert metric(at, "Highest posterior") == high == _as_shown(_posterior(0.5, eps), high)
     assert metric(at, "Lowest posterior") == low
     assert metric(at, "Laplace count: best accuracy") == laplace_accuracy
@@ -129,7 +132,7 @@ def test_epsilon_slider_at_both_ends(page, eps, high, low, laplace_accuracy):
     ("prior", "high", "low"), [(0.01, "2.7%", "0.37%"), (0.99, "99.63%", "97.3%")]
 )
 def test_prior_slider_near_the_ends(page, prior, high, low):
-    at = _set(page, page.slider, "attacker_prior", prior)
+    at = set_widget(page, page.slider, "attacker_prior", prior)
     assert metric(at, "Highest posterior") == high == _as_shown(_posterior(prior, 1), high)
     assert metric(at, "Lowest posterior") == low == _as_shown(_posterior(prior, -1), low)
     assert f"{prior:.0%} chance of being in the data" in texts(at)
@@ -137,7 +140,7 @@ def test_prior_slider_near_the_ends(page, prior, high, low):
 
 @pytest.mark.parametrize(("prior", "side"), [(0.0, "out"), (1.0, "in")])
 def test_certain_prior_has_nothing_to_learn(page, prior, side):
-    at = _set(page, page.slider, "attacker_prior", prior)
+    at = set_widget(page, page.slider, "attacker_prior", prior)
     warnings = " ".join(w.value for w in at.warning)
     assert f"already certain Alice is {side}" in warnings and "nothing to learn" in warnings
     assert "chance of being in the data" not in texts(at)
@@ -146,7 +149,7 @@ def test_certain_prior_has_nothing_to_learn(page, prior, side):
 
 
 def test_pure_dp_toggle(page):
-    at = _set(page, page.toggle, "attacker_pure", True)
+    at = set_widget(page, page.toggle, "attacker_pure", True)
     assert not any(s.key == DELTA_SLIDER for s in at.select_slider)
     assert not at.warning
     assert metric(at, "Highest posterior after any output") == "73.1%"
@@ -167,7 +170,7 @@ def test_pure_dp_toggle(page):
 
 @pytest.mark.parametrize(("k", "tightest"), [(1, "exact accounting"), (1000, "exact accounting")])
 def test_k_slider_at_both_ends(page, k, tightest):
-    at = _set(page, page.select_slider, "attacker_k", k)
+    at = set_widget(page, page.select_slider, "attacker_k", k)
     sigma = get_sigma_gaussian(1.0, 1e-5)
     total_delta = k * 1e-5 + 1e-6
     assert metric(at, "Basic: total ε") == f"{k:.4g}"
@@ -182,24 +185,24 @@ def test_k_slider_at_both_ends(page, k, tightest):
 
 
 def test_small_epsilon_many_releases_advanced_wins(page):
-    at = _set(page, page.toggle, "attacker_pure", True)
-    at = _set(at, at.select_slider, EPS_SLIDER, 0.1)
-    at = _set(at, at.select_slider, "attacker_k", 1000)
+    at = set_widget(page, page.toggle, "attacker_pure", True)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    at = set_widget(at, at.select_slider, "attacker_k", 1000)
     advanced = math.sqrt(2 * 1000 * math.log(1e6)) * 0.1 + 100 * math.expm1(0.1)
     assert metric(at, "Advanced: total ε") == f"{advanced:.4g}" == "27.14"
     assert "advanced composition gives the smallest total: ε = 27.14" in texts(at)
-    at = _set(at, at.select_slider, "attacker_delta_prime", 1e-12)
+    at = set_widget(at, at.select_slider, "attacker_delta_prime", 1e-12)
     advanced = math.sqrt(2 * 1000 * math.log(1e12)) * 0.1 + 100 * math.expm1(0.1)
     assert metric(at, "Advanced: total ε") == f"{advanced:.4g}"
-    at = _set(at, at.select_slider, "attacker_delta_prime", 1e-3)
+    at = set_widget(at, at.select_slider, "attacker_delta_prime", 1e-3)
     assert metric(at, "Advanced: total ε") == (
         f"{math.sqrt(2 * 1000 * math.log(1e3)) * 0.1 + 100 * math.expm1(0.1):.4g}"
     )
 
 
 def test_void_total_delta_is_explained(page):
-    at = _set(page, page.select_slider, DELTA_SLIDER, 1e-2)
-    at = _set(at, at.select_slider, "attacker_k", 1000)
+    at = set_widget(page, page.select_slider, DELTA_SLIDER, 1e-2)
+    at = set_widget(at, at.select_slider, "attacker_k", 1000)
     warnings = " ".join(w.value for w in at.warning)
     assert "the total guarantee is empty" in warnings
     assert metric(at, "Advanced: total ε") == metric(at, "Gaussian, exact: total ε") == "—"
@@ -208,7 +211,7 @@ def test_void_total_delta_is_explained(page):
 
 @pytest.mark.parametrize("typed", ["0", "-1", "abc"])
 def test_bad_epsilon_is_explained(page, typed):
-    at = _set(page, page.text_input, EPS_TEXT, typed)
+    at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert any("Could not use" in e.value for e in at.error)
     assert metric(at, "Highest posterior") == "73.1%"
     assert len(plotly_figures(at)) == 3
@@ -218,7 +221,7 @@ def test_bad_epsilon_is_explained(page, typed):
     ("typed", "message"), [("1", "below 1"), ("2", "below 1"), ("x", "number")]
 )
 def test_bad_delta_is_explained(page, typed, message):
-    at = _set(page, page.text_input, DELTA_TEXT, typed)
+    at = set_widget(page, page.text_input, DELTA_TEXT, typed)
     errors = " ".join(e.value for e in at.error)
     assert message in errors and "Still showing δ = 10⁻⁵" in errors
     assert metric(at, "Basic: total ε") == "10"
@@ -239,7 +242,7 @@ def test_new_draw_changes_only_the_simulation(page):
 
 @pytest.mark.parametrize(("typed", "odds"), [("50", "×5.18e+21"), ("1000", "×e^1000")])
 def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
-    at = _set(page, page.text_input, EPS_TEXT, typed)
+    at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert not at.error
     assert metric(at, "Highest posterior") == "> 99.9999%"  # never shown as certain
     assert metric(at, "Lowest posterior") == "< 0.0001%"

@@ -6,18 +6,22 @@ import math
 
 import numpy as np
 import pytest
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, trace_array, widget
+from apptest_helpers import (
+    metric,
+    open_page,
+    plotly_figures,
+    rerun,
+    set_widget,
+    texts,
+    trace_array,
+    widget,
+)
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 
 from dp_core import analytic_gaussian_sigma
 
 EPS_SLIDER, EPS_TEXT = "gaussian_epsilon__slider", "gaussian_epsilon__text"
 DELTA_SLIDER, DELTA_TEXT = "gaussian_delta__slider", "gaussian_delta__text"
-
-
-def _set(at, elements, key, value):
-    widget(elements, key).set_value(value)
-    return rerun(at)
 
 
 def _classic(eps: float, delta: float) -> float:
@@ -60,8 +64,8 @@ def test_defaults_show_sigmas_and_crossover(page):
     ("eps", "delta"), [(0.01, 1e-12), (0.01, 1e-2), (10.0, 1e-12), (10.0, 1e-2)]
 )
 def test_both_sliders_at_both_ends(page, eps, delta):
-    at = _set(page, page.select_slider, EPS_SLIDER, eps)
-    at = _set(at, at.select_slider, DELTA_SLIDER, delta)
+    at = set_widget(page, page.select_slider, EPS_SLIDER, eps)
+    at = set_widget(at, at.select_slider, DELTA_SLIDER, delta)
     analytic = get_sigma_gaussian(eps, delta)
     assert metric(at, "Analytic σ") == _shown(analytic)
     if eps < 1:
@@ -84,9 +88,9 @@ def test_both_sliders_at_both_ends(page, eps, delta):
 
 def test_classic_published_figure_at_eps_01_delta_1e4(page):
     # shared/README: eps 0.1, delta 1e-4 -> classic sigma 43.4, mean absolute error about 35
-    at = _set(page, page.select_slider, EPS_SLIDER, 0.1)
-    at = _set(at, at.text_input, DELTA_TEXT, "1e-4")
-    at = _set(at, at.radio, "gaussian_mechanism", "classic")
+    at = set_widget(page, page.select_slider, EPS_SLIDER, 0.1)
+    at = set_widget(at, at.text_input, DELTA_TEXT, "1e-4")
+    at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
     assert metric(at, "Classic σ") == "43.44"
     assert metric(at, "Noise standard deviation") == "43.44"
     assert metric(at, "Expected |error|") == "34.66"
@@ -94,25 +98,25 @@ def test_classic_published_figure_at_eps_01_delta_1e4(page):
 
 
 def test_mechanism_switch(page):
-    at = _set(page, page.radio, "gaussian_mechanism", "laplace")
+    at = set_widget(page, page.radio, "gaussian_mechanism", "laplace")
     assert metric(at, "Guarantee") == "(1, 0)-DP"
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
     assert metric(at, "95% half-width") == _shown(math.log(20))
     bars = plotly_figures(at)[0]["data"][1]
     assert trace_array(bars["error_y"]["array"])[0] == pytest.approx(math.log(20))
-    at = _set(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
+    at = set_widget(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
     assert any("only for epsilon below 1" in w.value for w in at.warning)
     assert len(plotly_figures(at)) == 3  # the noisy answers are withheld, the rest stays
-    at = _set(at, at.select_slider, EPS_SLIDER, 0.5)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
     assert metric(at, "Noise standard deviation") == _shown(_classic(0.5, 1e-5))
-    at = _set(at, at.radio, "gaussian_mechanism", "analytic")
+    at = set_widget(at, at.radio, "gaussian_mechanism", "analytic")
     assert metric(at, "Noise standard deviation") == _shown(get_sigma_gaussian(0.5, 1e-5))
 
 
 def test_k_slider_says_which_to_pick(page):
-    at = _set(page, page.slider, "gaussian_k", 3)
+    at = set_widget(page, page.slider, "gaussian_k", 3)
     assert "pick the Laplace mechanism" in texts(at) + "".join(s.value for s in at.success)
-    at = _set(at, at.slider, "gaussian_k", 20)
+    at = set_widget(at, at.slider, "gaussian_k", 20)
     advice = "".join(s.value for s in at.success)
     assert "For k = 20, pick the Gaussian mechanism" in advice
     sigma = get_sigma_gaussian(1.0, 1e-5)
@@ -120,7 +124,7 @@ def test_k_slider_says_which_to_pick(page):
 
 
 def test_typed_delta_between_powers_is_used(page):
-    at = _set(page, page.text_input, DELTA_TEXT, "3e-7")
+    at = set_widget(page, page.text_input, DELTA_TEXT, "3e-7")
     assert metric(at, "Analytic σ") == _shown(get_sigma_gaussian(1.0, 3e-7))
     assert not at.error
 
@@ -135,7 +139,7 @@ def test_typed_delta_between_powers_is_used(page):
     ],
 )
 def test_bad_delta_is_explained_and_the_page_keeps_working(page, typed, message):
-    at = _set(page, page.text_input, DELTA_TEXT, typed)
+    at = set_widget(page, page.text_input, DELTA_TEXT, typed)
     errors = " ".join(e.value for e in at.error)
     assert message in errors and "Still showing δ = 10⁻⁵" in errors
     assert metric(at, "Analytic σ") == "3.731"
@@ -144,14 +148,14 @@ def test_bad_delta_is_explained_and_the_page_keeps_working(page, typed, message)
 
 @pytest.mark.parametrize("typed", ["0", "-1", "ten"])
 def test_bad_epsilon_is_explained(page, typed):
-    at = _set(page, page.text_input, EPS_TEXT, typed)
+    at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert any("Could not use" in e.value for e in at.error)
     assert metric(at, "Analytic σ") == "3.731"
 
 
 def test_delta_at_least_one_over_n_warns(page):
     assert not any("1/n" in w.value for w in page.warning)
-    at = _set(page, page.text_input, DELTA_TEXT, "0.05")  # diseases: n = 65, 1/n = 0.0154
+    at = set_widget(page, page.text_input, DELTA_TEXT, "0.05")  # diseases: n = 65, 1/n = 0.0154
     warnings = " ".join(w.value for w in at.warning)
     assert "at least 1/n" in warnings and "(0, 1/n)-DP" in warnings
     assert "n = 65 people" in texts(at)
@@ -167,11 +171,11 @@ def test_delta_meaning_states_the_loss_tail(page):
 def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(page):
     # restaurant week: the public rule is at most one visit a day, so 7 days: a count per
     # day has L1 sensitivity 7 and L2 sensitivity sqrt(7)
-    at = _set(page, page.selectbox, "gaussian_dataset", "restaurant")
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
     assert metric(at, "Laplace scale b") == "7"
     assert metric(at, "Analytic σ") == _shown(math.sqrt(7) * get_sigma_gaussian(1.0, 1e-5))
     assert "L2 sensitivity 2.646" in texts(at)
-    at = _set(at, at.radio, "gaussian_mechanism", "laplace")
+    at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
     assert metric(at, "Noise standard deviation") == _shown(7 * math.sqrt(2))
 
 
@@ -190,7 +194,7 @@ def test_delta_is_kept_in_the_link():
     at = _open_with_link(gaussian_delta="1e-07")
     assert metric(at, "Analytic σ") == _shown(get_sigma_gaussian(1.0, 1e-7))
     assert at.query_params["gaussian_delta"] == "1e-07"
-    at = _set(at, at.select_slider, DELTA_SLIDER, 1e-3)
+    at = set_widget(at, at.select_slider, DELTA_SLIDER, 1e-3)
     assert at.query_params["gaussian_delta"] == "0.001"
 
 
@@ -200,7 +204,7 @@ def test_bad_delta_in_the_link_falls_back_to_the_default():
 
 
 def test_query_that_cannot_run_leaves_the_rest_of_the_page_working(page):
-    at = _set(page, page.selectbox, "gaussian_dataset", "own_csv")  # nothing uploaded yet
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "own_csv")  # nothing uploaded yet
     assert "until the query above can run" in texts(at)
     assert "Rule of thumb" not in texts(at)
     assert metric(at, "Analytic σ") == "3.731"  # sensitivity 1
