@@ -1,12 +1,28 @@
-"""The price of bounding, exactly: bias, noise and RMSE for every cap and clipping bound.
+"""The price of bounding: bias, selection spread, noise and RMSE for every cap and bound.
 
-Bounding trades noise for bias: data dropped or clipped moves the answer. The bias here is
-exact, computed on the data: for "first" selection (first records in a given order) it is
-deterministic; for "random" selection (a uniformly random subset of each person's groups,
-and of their records in a group) it is the exact expectation over that random choice.
-The data are reduced once to contribution units (person x group), from which every cap and
-every upper bound is evaluated at once. Error model as in PipelineDP's utility analysis:
-RMSE = sqrt(bias^2 + noise variance), Laplace noise sd = sqrt(2) * sensitivity / epsilon.
+Bounding trades noise for bias: data dropped or clipped moves the answer. Everything here is
+computed on the data, without sampling. "First" selection (first records in a given order)
+is deterministic: its bias is exact and it has no selection variance. "Random" selection
+keeps a uniformly random c of a person's k groups (l0) and a uniformly random m = min(r,
+linf) of their r records in a kept group; the answer then varies with that choice, so the
+error has three parts (bias, noise and selection independent; PipelineDP-style utility
+analysis plus the selection term):
+    RMSE^2 = bias^2 + selection variance + noise variance,
+bias = E[answer] - truth, Laplace noise variance = 2 (sensitivity / epsilon)^2.
+Selection variance, exact for these two caps: one person enters a group's answer through
+one unit (person x group) only, and persons choose independently, so Var(answer_g) is the
+sum over the units u of g of Var(I_u Y_u) = pi Var(Y_u) + pi (1 - pi) E[Y_u]^2, with
+I_u ~ Bernoulli(pi), pi = min(1, c / k), independent of Y_u, the unit's kept total
+(a simple random sample of m of its r records: Var(Y) = m (r - m) / (r (r - 1)) *
+(S2 - S1^2 / r), S1, S2 the sums of the clipped values and of their squares; Cochran,
+Sampling Techniques, Thm 2.2). Counts and pre-aggregated sums have Var(Y) = 0. With at most
+one record per person per group (the restaurant week) this is sum of p (1 - p) v^2, p =
+min(1, c / k), v the clipped value (1 for counts). That per-record sum is not the variance
+when a person has several records in a group: a unit's records are kept or dropped
+together by l0 and compete for the linf places. A cap on a person's records over all groups
+(not offered here) would also need its own (hypergeometric) unit moments.
+The data are reduced once to contribution units, from which every cap and every upper bound
+is evaluated at once.
 """
 
 from __future__ import annotations
@@ -45,6 +61,8 @@ __all__ = [
     "error_summary",
     "expected_group_errors",
     "group_errors",
+    "selection_variance_by_cap",
+    "selection_variance_by_upper",
     "upper_tradeoff",
 ]
 
@@ -232,14 +250,10 @@ def bounded_totals_by_upper(
 ) -> np.ndarray:
     """Expected per-group sums after bounding, shape (groups, uppers), for each upper bound U.
 
-    With kept-weights w_i and values a_i = max(v_i, L): sum_i w_i min(a_i, U)
-    = sum_i w_i a_i - sum_{a_i > U} w_i (a_i - U); one pass over the rows for all U at once.
+    With kept-weights w_i: sum_i w_i min(max(v_i, L), U), by :func:`_clipped_power_sums`.
     """
     selection = _check_selection(selection)
-    uppers = np.asarray(uppers, dtype=float)
-    if uppers.size == 0 or not np.all(np.diff(uppers) > 0):
-        raise ValueError("the upper bounds to compare must be increasing.")
-    check_bounds(lower, uppers[0])
+    uppers = _check_uppers(uppers, lower)
     groups = check_positive_int(max_groups, "the cap on groups per person")
     k = table.unit_groups_of_person
     unit_keep = (
@@ -251,53 +265,257 @@ def bounded_totals_by_upper(
         check_positive_int(max_per_group, "the cap on records per person per group")
         values, group = table._values(), table.row_group
         weight = unit_keep[table.row_unit] * _record_keep(table, max_per_group, selection)
+    return _clipped_power_sums(values, weight, group, len(table.groups), lower, uppers, power=1)
+
+
+def _check_uppers(uppers: ArrayLike, lower: float) -> np.ndarray:
+    """Upper bounds to compare: increasing, all above the lower bound."""
+    uppers = np.asarray(uppers, dtype=float)
+    if uppers.size == 0 or not np.all(np.diff(uppers) > 0):
+        raise ValueError("the upper bounds to compare must be increasing.")
+    check_bounds(lower, uppers[0])
+    return uppers
+
+
+def _clipped_power_sums(
+    values: np.ndarray,
+    weight: np.ndarray,
+    group: np.ndarray,
+    n_groups: int,
+    lower: float,
+    uppers: np.ndarray,
+    *,
+    power: int,
+) -> np.ndarray:
+    """Per group and U: sum_i weight_i min(a_i, U)^power, a_i = max(v_i, L); (groups, uppers).
+
+    = sum_i w_i a_i^power - sum_{a_i > U} w_i (a_i^power - U^power): one pass over the rows
+    puts each in a bin by how many U lie below a_i; suffix sums give every U at once.
+    """
     raised = np.maximum(values, lower)
-    n_groups, n_uppers = len(table.groups), len(uppers)
+    n_uppers = len(uppers)
     above = np.searchsorted(uppers, raised, side="left")  # number of U below each value
     cell = group * (n_uppers + 1) + above
     size = n_groups * (n_uppers + 1)
     weight_sum = np.bincount(cell, weight, size).reshape(n_groups, n_uppers + 1)
-    value_sum = np.bincount(cell, weight * raised, size).reshape(n_groups, n_uppers + 1)
+    value_sum = np.bincount(cell, weight * raised**power, size).reshape(n_groups, n_uppers + 1)
     # rows with above > j have raised value > U_j: suffix sums over the bins after j
     weight_over = np.cumsum(weight_sum[:, ::-1], axis=1)[:, ::-1][:, 1:]
     value_over = np.cumsum(value_sum[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    return value_sum.sum(axis=1)[:, None] - (value_over - uppers[None, :] * weight_over)
+    return value_sum.sum(axis=1)[:, None] - (value_over - uppers[None, :] ** power * weight_over)
 
 
 # ---------------------------------------------------------------------------------------
-# Bias, noise and RMSE
+# Exact variance of the random choice of kept records, per group
+# ---------------------------------------------------------------------------------------
+
+
+def _sum_by(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Sums of the rows of ``values`` (1-D or 2-D) that share an index: shape (size, ...)."""
+    if values.ndim == 1:
+        return np.bincount(index, weights=values, minlength=size)
+    width = values.shape[1]
+    cells = (index[:, None] * width + np.arange(width)[None, :]).ravel()
+    return np.bincount(cells, values.ravel(), size * width).reshape(size, width)
+
+
+def _kept_total_moments(
+    row_unit: np.ndarray, unit_size: np.ndarray, weight: np.ndarray, max_per_group: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """E[Y] and Var(Y) of each unit's kept total Y: m = min(r, linf) of its r records.
+
+    A uniform subset (simple random sampling without replacement, Cochran 1977, Thm 2.2):
+    E[Y] = (m / r) S1, Var(Y) = m (r - m) / (r (r - 1)) (S2 - S1^2 / r); 0 when m = r.
+    ``weight`` holds each row's clipped value, one column per setting when 2-D.
+    """
+    n_units = len(unit_size)
+    s1 = _sum_by(row_unit, weight, n_units)
+    s2 = _sum_by(row_unit, weight**2, n_units)
+    r = unit_size.astype(float).reshape(-1, *[1] * (weight.ndim - 1))
+    m = np.minimum(r, max_per_group)
+    spread = m * (r - m) / (r * np.maximum(r - 1, 1))
+    return m / r * s1, spread * np.maximum(s2 - s1**2 / r, 0.0)
+
+
+def _unit_mean_and_variance(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    max_per_group: int,
+    lower: float | None,
+    upper: float | None,
+    pre_aggregate: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """E[Y_u] and Var(Y_u) of each unit's contribution once linf (random) and clipping apply.
+
+    Counts keep exactly min(r, linf) records and a pre-aggregated total is one clipped value:
+    both have Var(Y) = 0.
+    """
+    if statistic == "sum" and pre_aggregate:
+        total = clip_values(table.unit_total, lower, upper)
+        return total, np.zeros_like(total)
+    weight = (
+        clip_values(table._values(), lower, upper)
+        if statistic == "sum"
+        else np.ones(len(table.row_unit))
+    )
+    return _kept_total_moments(table.row_unit, table.unit_size, weight, max_per_group)
+
+
+def selection_variance_by_cap(
+    table: ContributionTable,
+    statistic: Statistic,
+    *,
+    caps: ArrayLike,
+    max_per_group: int = 1,
+    lower: float | None = None,
+    upper: float | None = None,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> np.ndarray:
+    """Variance of each group's answer over the random choice of kept records, (groups, caps).
+
+    Var_g(c) = sum over units u of g of pi Var(Y_u) + pi (1 - pi) E[Y_u]^2, pi = min(1, c/k_u)
+    (exact: see the module docstring). "First" selection is deterministic: 0.
+    """
+    statistic = _check_statistic(statistic, lower, upper)
+    caps = np.asarray(caps, dtype=np.int64)
+    if caps.size == 0 or caps.min() < 1:
+        raise ValueError("the cap on groups per person must be at least 1.")
+    n_groups = len(table.groups)
+    if _check_selection(selection) == "first":
+        return np.zeros((n_groups, caps.size))
+    check_positive_int(max_per_group, "the cap on records per person per group")
+    mean, variance = _unit_mean_and_variance(
+        table,
+        statistic,
+        max_per_group=max_per_group,
+        lower=lower,
+        upper=upper,
+        pre_aggregate=pre_aggregate,
+    )
+    k = table.unit_groups_of_person
+    width = int(k.max()) + 1
+    cell = table.unit_group * width + k
+    by_k_variance = np.bincount(cell, variance, n_groups * width).reshape(n_groups, width)
+    by_k_square = np.bincount(cell, mean**2, n_groups * width).reshape(n_groups, width)
+    keep = np.minimum(1.0, caps[None, :] / np.maximum(np.arange(width), 1)[:, None])
+    return by_k_variance @ keep + by_k_square @ (keep * (1 - keep))
+
+
+def selection_variance_by_upper(
+    table: ContributionTable,
+    *,
+    uppers: ArrayLike,
+    lower: float,
+    max_groups: int,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+) -> np.ndarray:
+    """Variance of each group's sum over the random choice of kept records, (groups, uppers).
+
+    The same unit formula as :func:`selection_variance_by_cap` at one cap, for every upper
+    clipping bound U. A unit that is one value (one record, or a pre-aggregated total) adds
+    pi (1 - pi) min(max(v, L), U)^2: a clipped power sum, every U in one pass. Units of
+    several records that vary (pi < 1 or r > linf) are evaluated for every record and U.
+    """
+    uppers = _check_uppers(uppers, lower)
+    groups = check_positive_int(max_groups, "the cap on groups per person")
+    n_groups = len(table.groups)
+    if _check_selection(selection) == "first":
+        return np.zeros((n_groups, uppers.size))
+    keep = np.minimum(1.0, groups / table.unit_groups_of_person)
+    one_value = keep * (1 - keep)
+    if pre_aggregate:
+        table._values()  # a readable error without a value column
+        return _clipped_power_sums(
+            table.unit_total,
+            one_value,
+            table.unit_group,
+            n_groups,
+            lower,
+            uppers,
+            power=2,
+        )
+    check_positive_int(max_per_group, "the cap on records per person per group")
+    single = table.unit_size[table.row_unit] == 1
+    variance = _clipped_power_sums(
+        table._values(),
+        np.where(single, one_value[table.row_unit], 0.0),
+        table.row_group,
+        n_groups,
+        lower,
+        uppers,
+        power=2,
+    )
+    several = table.unit_size > 1
+    varies = np.flatnonzero(several & ((keep < 1) | (table.unit_size > max_per_group)))
+    if varies.size == 0:
+        return variance
+    unit_code = np.full(len(keep), -1)
+    unit_code[varies] = np.arange(varies.size)
+    rows = np.flatnonzero(unit_code[table.row_unit] >= 0)
+    weight = np.clip(table._values()[rows, None], lower, uppers[None, :])
+    mean, kept_variance = _kept_total_moments(
+        unit_code[table.row_unit[rows]], table.unit_size[varies], weight, max_per_group
+    )
+    pi = keep[varies][:, None]
+    unit_variance = pi * kept_variance + pi * (1 - pi) * mean**2
+    return variance + _sum_by(table.unit_group[varies], unit_variance, n_groups)
+
+
+# ---------------------------------------------------------------------------------------
+# Bias, selection, noise and RMSE
 # ---------------------------------------------------------------------------------------
 
 
 def error_summary(
-    true_totals: np.ndarray, bounded: np.ndarray, noise_std: ArrayLike
+    true_totals: np.ndarray,
+    bounded: np.ndarray,
+    noise_std: ArrayLike,
+    *,
+    selection_variance: np.ndarray,
 ) -> pd.DataFrame:
-    """Root-mean-square over groups of bias, noise and error, one row per setting.
+    """Root-mean-square over groups of bias, selection spread, noise and error, per setting.
 
-    ``bounded`` has shape (groups, settings); ``noise_std`` one value per setting.
-    RMSE^2 = bias^2 + noise variance (bias and noise independent; PipelineDP utility
-    analysis). Root-mean-square over groups keeps this identity.
+    ``bounded`` (expected answers) and ``selection_variance`` have shape (groups, settings);
+    ``noise_std`` one value per setting. RMSE^2 = bias^2 + selection variance + noise
+    variance (the three independent); the root-mean-square over groups keeps this identity.
     """
     bias = bounded - np.asarray(true_totals, dtype=float)[:, None]
     bias_rms = np.sqrt(np.mean(bias**2, axis=0))
+    selection_rms = np.sqrt(np.mean(selection_variance, axis=0))
     noise = np.broadcast_to(np.asarray(noise_std, dtype=float), bias_rms.shape)
     return pd.DataFrame(
-        {"bias": bias_rms, "noise_std": noise, "rmse": np.sqrt(bias_rms**2 + noise**2)}
+        {
+            "bias": bias_rms,
+            "selection_std": selection_rms,
+            "noise_std": noise,
+            "rmse": np.sqrt(bias_rms**2 + selection_rms**2 + noise**2),
+        }
     )
 
 
 def group_errors(
-    groups: pd.Index, true_totals: np.ndarray, bounded: np.ndarray, noise_std: float
+    groups: pd.Index,
+    true_totals: np.ndarray,
+    bounded: np.ndarray,
+    noise_std: float,
+    *,
+    selection_variance: ArrayLike,
 ) -> pd.DataFrame:
-    """Per group: the truth, the expected answer after bounding, bias, noise sd and RMSE."""
+    """Per group: truth, expected answer after bounding, bias, selection sd, noise sd, RMSE."""
     bias = np.asarray(bounded, dtype=float) - true_totals
+    selection = np.asarray(selection_variance, dtype=float)
     return pd.DataFrame(
         {
             "true": true_totals,
             "bounded": bounded,
             "bias": bias,
+            "selection_std": np.sqrt(selection),
             "noise_std": noise_std,
-            "rmse": np.sqrt(bias**2 + noise_std**2),
+            "rmse": np.sqrt(bias**2 + selection + noise_std**2),
         },
         index=groups,
     )
@@ -335,10 +553,11 @@ def _answers_and_noise(
     joint: bool,
     selection: Selection,
     bounds: _Bounds,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Expected answers after bounding (groups x caps) and the noise sd at each cap."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Expected answers and selection variances (groups x caps), and the noise sd per cap."""
     settings = asdict(bounds)
     bounded = bounded_totals_by_cap(table, statistic, caps=caps, selection=selection, **settings)
+    spread = selection_variance_by_cap(table, statistic, caps=caps, selection=selection, **settings)
     noise = np.array(
         [
             _laplace_noise_std(
@@ -351,7 +570,7 @@ def _answers_and_noise(
             for cap in np.asarray(caps)
         ]
     )
-    return bounded, noise
+    return bounded, spread, noise
 
 
 def expected_group_errors(
@@ -367,12 +586,18 @@ def expected_group_errors(
     pre_aggregate: bool = False,
     selection: Selection = "random",
 ) -> pd.DataFrame:
-    """Per group: truth, expected bounded answer, exact bias, Laplace noise sd and RMSE."""
+    """Per group: truth, expected bounded answer, bias, selection sd, Laplace noise sd, RMSE."""
     bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
-    bounded, noise = _answers_and_noise(
+    bounded, spread, noise = _answers_and_noise(
         table, statistic, [max_groups], epsilon_per_group, joint, selection, bounds
     )
-    return group_errors(table.groups, table.true_totals(statistic), bounded[:, 0], noise[0])
+    return group_errors(
+        table.groups,
+        table.true_totals(statistic),
+        bounded[:, 0],
+        noise[0],
+        selection_variance=spread[:, 0],
+    )
 
 
 def cap_tradeoff(
@@ -388,14 +613,14 @@ def cap_tradeoff(
     pre_aggregate: bool = False,
     selection: Selection = "random",
 ) -> pd.DataFrame:
-    """Bias, noise sd and RMSE (root mean square over groups) for each cap on groups."""
+    """Bias, selection sd, noise sd and RMSE (root mean square over groups) for each cap."""
     bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
     caps = np.asarray(caps, dtype=np.int64)
-    bounded, noise = _answers_and_noise(
+    bounded, spread, noise = _answers_and_noise(
         table, statistic, caps, epsilon_per_group, joint, selection, bounds
     )
-    summary = error_summary(table.true_totals(statistic), bounded, noise)
-    return summary.assign(cap=caps)[["cap", "bias", "noise_std", "rmse"]]
+    summary = error_summary(table.true_totals(statistic), bounded, noise, selection_variance=spread)
+    return summary.assign(cap=caps)[["cap", "bias", "selection_std", "noise_std", "rmse"]]
 
 
 def upper_tradeoff(
@@ -410,17 +635,18 @@ def upper_tradeoff(
     pre_aggregate: bool = False,
     selection: Selection = "random",
 ) -> pd.DataFrame:
-    """Bias, noise sd and RMSE of per-group sums for each upper clipping bound U."""
+    """Bias, selection sd, noise sd and RMSE of per-group sums for each upper bound U."""
     uppers = np.asarray(uppers, dtype=float)
-    bounded = bounded_totals_by_upper(
-        table,
-        uppers=uppers,
-        lower=lower,
-        max_groups=max_groups,
-        max_per_group=max_per_group,
-        pre_aggregate=pre_aggregate,
-        selection=selection,
-    )
+    settings = {
+        "uppers": uppers,
+        "lower": lower,
+        "max_groups": max_groups,
+        "max_per_group": max_per_group,
+        "pre_aggregate": pre_aggregate,
+        "selection": selection,
+    }
+    bounded = bounded_totals_by_upper(table, **settings)
+    spread = selection_variance_by_upper(table, **settings)
     widest = grouped_sum_sensitivity(
         lower,
         uppers[-1],
@@ -435,5 +661,5 @@ def upper_tradeoff(
         * per_record
         / per_record[-1]
     )
-    summary = error_summary(table.true_totals("sum"), bounded, noise)
-    return summary.assign(upper=uppers)[["upper", "bias", "noise_std", "rmse"]]
+    summary = error_summary(table.true_totals("sum"), bounded, noise, selection_variance=spread)
+    return summary.assign(upper=uppers)[["upper", "bias", "selection_std", "noise_std", "rmse"]]

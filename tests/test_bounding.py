@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 import dp_core.bounding
 from data.registry import load_dataset
 from dp_core.bounding import (
+    bounded_answers,
     cap_contributions,
     cap_summary,
     clip_values,
@@ -28,6 +30,8 @@ from dp_core.bounding_utility import (
     contribution_table,
     error_summary,
     group_errors,
+    selection_variance_by_cap,
+    selection_variance_by_upper,
     upper_tradeoff,
 )
 
@@ -347,7 +351,12 @@ def test_best_cap_matches_brute_force(week):
     total_epsilon = 0.7  # one release of the week; noise scale cap * 50 / total_epsilon
     noise = np.sqrt(2) * caps * 50 / total_epsilon
     bounded = bounded_totals_by_cap(table, "sum", caps=caps, lower=0, upper=50, selection="first")
-    best, best_rmse = best_setting(error_summary(true, bounded, noise), caps)
+    spread = selection_variance_by_cap(
+        table, "sum", caps=caps, lower=0, upper=50, selection="first"
+    )
+    assert not spread.any()  # keeping the first visits is deterministic
+    summary = error_summary(true, bounded, noise, selection_variance=spread)
+    best, best_rmse = best_setting(summary, caps)
     brute = []
     for cap, std in zip(caps, noise, strict=True):
         kept = cap_contributions(
@@ -361,9 +370,172 @@ def test_best_cap_matches_brute_force(week):
 
 
 def test_group_errors_add_up():
-    errors = group_errors(pd.Index(["x", "y"]), np.array([10.0, 20.0]), [7.0, 20.0], 4.0)
+    errors = group_errors(
+        pd.Index(["x", "y"]),
+        np.array([10.0, 20.0]),
+        [7.0, 20.0],
+        4.0,
+        selection_variance=[0.0, 9.0],
+    )
     assert errors["bias"].tolist() == [-3.0, 0.0]
-    assert errors["rmse"].tolist() == [5.0, 4.0]
+    assert errors["selection_std"].tolist() == [0.0, 3.0]
+    assert errors["rmse"].tolist() == [5.0, 5.0]  # sqrt(9 + 0 + 16), sqrt(0 + 9 + 16)
+
+
+# --- exact variance of the random choice of kept records ---------------------------------------
+
+
+def variance_is_close(draws: np.ndarray, exact: np.ndarray) -> bool:
+    """Sample variance within 5 of its own standard errors (estimated from the draws)."""
+    squares = (draws - draws.mean(axis=0)) ** 2
+    standard_error = squares.std(axis=0) / math.sqrt(len(draws))
+    return bool(np.all(np.abs(draws.var(axis=0, ddof=1) - exact) <= 5 * standard_error + 1e-9))
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_week_selection_variance_matches_many_random_cappings(week, week_table, cap):
+    """2,000 random choices of days at once: person + U(0, 1) keys sorted, the cap smallest."""
+    rng = np.random.default_rng(2024)
+    person = pd.factorize(week["visitor_id"])[0]
+    n, draws = len(week), 2_000
+    order = np.argsort(person[None, :] + rng.random((draws, n)), axis=1)
+    sorted_person = np.sort(person)
+    rank_in_person = np.arange(n) - np.searchsorted(sorted_person, sorted_person)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.broadcast_to(rank_in_person, order.shape), axis=1)
+    kept = (rank < cap).astype(float)  # a visitor comes at most once a day: a visit is a unit
+    by_day = (week["day"].to_numpy()[:, None] == np.array(DAYS)[None, :]).astype(float)
+    money = clip_values(week["money_spent"], 0, 50)
+    for statistic, simulated in (("count", kept @ by_day), ("sum", (kept * money) @ by_day)):
+        settings = {"lower": 0.0, "upper": 50.0} if statistic == "sum" else {}
+        exact = selection_variance_by_cap(week_table, statistic, caps=[cap], **settings)[:, 0]
+        mean = bounded_totals_by_cap(week_table, statistic, caps=[cap], **settings)[:, 0]
+        assert variance_is_close(simulated, exact)
+        assert np.all(np.abs(simulated.mean(axis=0) - mean) < 5 * np.sqrt(exact / draws))
+    # the reviewer's figures: per-day count sd 7.5-9.7 visits at cap 1, 3.3-4.3 at cap 3
+    count_sd = np.sqrt(selection_variance_by_cap(week_table, "count", caps=[cap])[:, 0])
+    low, high = {1: (7.45, 9.75), 3: (3.25, 4.35)}[cap]
+    assert low <= count_sd.min() and count_sd.max() <= high
+
+
+@pytest.mark.parametrize("pre_aggregated", [False, True])
+def test_selection_variance_matches_the_page_draws_with_several_records(pre_aggregated):
+    """bounded_answers (the page's own draw), many times: l0 and linf both random."""
+    frame = random_visits(5, n=300)
+    table = contribution_table(frame, "person", "group", "value")
+    settings = {"max_per_group": 2, "lower": 0.0, "upper": 25.0, "pre_aggregate": pre_aggregated}
+    assert table.max_records_per_unit > 2  # the linf choice is random too
+    rng = np.random.default_rng(99)
+    draws = np.array(
+        [
+            bounded_answers(
+                rng,
+                frame,
+                id_column="person",
+                group_column="group",
+                value_column="value",
+                max_groups=2,
+                **settings,
+            )[["bounded_count", "bounded_sum"]]
+            .reindex(table.groups, fill_value=0)
+            .to_numpy()
+            for _ in range(1_000)
+        ]
+    )
+    count_settings = {"max_per_group": 2}
+    for column, statistic, options in ((0, "count", count_settings), (1, "sum", settings)):
+        exact = selection_variance_by_cap(table, statistic, caps=[2], **options)[:, 0]
+        assert exact.min() > 1  # nothing to compare against zero
+        assert variance_is_close(draws[:, :, column], exact)
+
+
+def test_selection_variance_sweep_over_upper_matches_the_cap_sweep(week_table):
+    visits = contribution_table(random_visits(7), "person", "group", "value")
+    uppers = np.array([5.0, 20.0, 45.0, 130.0])
+    for table, max_per_group in ((week_table, 1), (visits, 1), (visits, 2)):
+        for pre_aggregated in (False, True):
+            settings = {"max_per_group": max_per_group, "pre_aggregate": pre_aggregated}
+            by_upper = selection_variance_by_upper(
+                table, uppers=uppers, lower=-2.0, max_groups=2, **settings
+            )
+            for column, upper in enumerate(uppers):
+                by_cap = selection_variance_by_cap(
+                    table, "sum", caps=[2], lower=-2.0, upper=upper, **settings
+                )
+                np.testing.assert_allclose(by_upper[:, column], by_cap[:, 0], rtol=1e-12)
+    first = selection_variance_by_upper(
+        week_table, uppers=uppers, lower=0.0, max_groups=1, selection="first"
+    )
+    assert not first.any()
+
+
+def tiny_visits() -> pd.DataFrame:
+    """Five persons, three groups, some with two records in a group."""
+    rows = [
+        (0, "a", 4), (0, "a", 10), (0, "b", 7), (0, "c", 3), (1, "a", 5), (1, "b", 2),
+        (1, "b", 8), (2, "b", 6), (2, "c", 1), (2, "c", 9), (3, "a", 4), (3, "b", 5),
+        (3, "c", 6), (4, "a", 12), (4, "c", 2),
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["person", "group", "value"]).astype({"value": float})
+
+
+def enumerated_mean_square_error(frame, cap, linf, statistic, lower=None, upper=None):
+    """E[(answer_g - truth_g)^2] by listing every choice of every person with its probability."""
+    groups = sorted(frame["group"].unique())
+    by_group = frame.groupby("group")
+    truth = (by_group.size() if statistic == "count" else by_group["value"].sum()).to_numpy(float)
+    answers, probabilities = np.zeros((1, len(groups))), np.ones(1)
+    for _, rows in frame.groupby("person"):
+        units = [(groups.index(g), u["value"].tolist()) for g, u in rows.groupby("group")]
+        outcomes, chances = [], []
+        day_choices = list(itertools.combinations(units, min(cap, len(units))))
+        for kept in day_choices:
+            record_choices = [list(itertools.combinations(v, min(linf, len(v)))) for _, v in kept]
+            for picks in itertools.product(*record_choices):
+                answer = np.zeros(len(groups))
+                for (group, _), pick in zip(kept, picks, strict=True):
+                    clipped = np.clip(pick, lower, upper) if statistic == "sum" else None
+                    answer[group] += len(pick) if statistic == "count" else clipped.sum()
+                outcomes.append(answer)
+                chances.append(1 / len(day_choices) / math.prod(map(len, record_choices)))
+        answers = (answers[:, None, :] + np.array(outcomes)[None, :, :]).reshape(-1, len(groups))
+        probabilities = (probabilities[:, None] * np.array(chances)[None, :]).ravel()
+    assert probabilities.sum() == pytest.approx(1)
+    return probabilities @ (answers - truth) ** 2
+
+
+@pytest.mark.parametrize(
+    ("statistic", "linf", "epsilon"), [("count", 2, 2.37), ("sum", 1, 1.16), ("sum", 2, 2.9)]
+)
+def test_best_random_cap_matches_exact_enumeration(statistic, linf, epsilon):
+    """RMSE from bias + selection + noise against every possible random capping."""
+    frame = tiny_visits()
+    table = contribution_table(frame, "person", "group", "value")
+    caps = np.array([1, 2, 3])
+    bounds = {"lower": 0.0, "upper": 9.0} if statistic == "sum" else {}
+    summary = cap_tradeoff(
+        table,
+        statistic,
+        caps=caps,
+        epsilon_per_group=epsilon,
+        joint=True,
+        max_per_group=linf,
+        **bounds,
+    )
+    per_group = (9.0 if statistic == "sum" else 1.0) * linf
+    noise = np.sqrt(2) * per_group * caps / (3 * epsilon)  # one release: 3 eps / cap per group
+    np.testing.assert_allclose(summary["noise_std"], noise)
+    brute = np.sqrt(
+        [
+            enumerated_mean_square_error(frame, int(cap), linf, statistic, **bounds).mean() + std**2
+            for cap, std in zip(caps, noise, strict=True)
+        ]
+    )
+    np.testing.assert_allclose(summary["rmse"], brute, rtol=1e-12)
+    best, _ = best_setting(summary, caps)
+    assert best == caps[np.argmin(brute)]
+    # without the selection variance the star would sit elsewhere: the test can fail
+    assert caps[np.argmin(np.hypot(summary["bias"], summary["noise_std"]))] != best
 
 
 def test_person_per_row_has_nothing_to_cap():
