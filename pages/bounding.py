@@ -144,7 +144,14 @@ value_column = column_cols[1].selectbox(
     index=value_options.index(preset["value"]),
     key=f"bounding_value_{key}",
 )
-if person_column is None:
+if key == "tips":
+    st.caption(
+        "This page assumes each bill is a different person, so nobody has more than one bill "
+        "and the caps on records remove nothing: only clipping matters. That is an "
+        "assumption, not a fact: a bill is a party, and customers come back. If one person "
+        "can be behind several bills, the guarantee holds per bill, not per person."
+    )
+elif person_column is None:
     st.caption(
         f"In this dataset each row is one {person}: nobody has more than one {record}, so the "
         "caps on records remove nothing and only clipping matters."
@@ -176,8 +183,8 @@ selection = plan_cols[1].radio(
     "Which records a capped person keeps",
     ["random", "first"],
     format_func=lambda s: {
-        "random": "a random choice (bias exact in expectation)",
-        "first": f"the first in {'day' if preset['order'] else 'table'} order (bias exact)",
+        "random": "a random choice (its spread adds to the error)",
+        "first": f"the first in {'day' if preset['order'] else 'table'} order (no spread)",
     }[s],
     key="bounding_selection",
 )
@@ -351,6 +358,7 @@ for statistic, title in statistics.items():
                 "true after bounding": bounded,
                 "noisy": noisy,
                 "expected bias": errors["bias"].to_numpy(),
+                "selection sd": errors["selection_std"].to_numpy(),
                 "noise sd": errors["noise_std"].to_numpy(),
                 "expected RMSE": errors["rmse"].to_numpy(),
             }
@@ -360,11 +368,13 @@ for statistic, title in statistics.items():
     )
     st.caption(
         f"Laplace noise with scale {sensitivity.per_group:g} / {format_number(noise_epsilon)} "
-        f"= {readable(scale)} on every {group_word}. “Expected bias” is exact"
+        f"= {readable(scale)} on every {group_word}. Expected RMSE = √(bias² + selection sd² "
+        "+ noise sd²), computed exactly, without sampling. "
         + (
-            " in expectation over the random choice of kept records;"
-            if selection == "random" and person_column is not None
-            else ";"
+            "The bias is averaged over the random choice of kept records, and “selection sd” "
+            "is how much that choice alone moves the answer;"
+            if selection == "random"
+            else "Keeping the first records is deterministic, so the selection sd is 0;"
         )
         + " “true after bounding” is this draw."
     )
@@ -445,10 +455,12 @@ if chosen == "sum":
         f"{group_word}, with L = {lower:g} and a cap of {max_groups})."
     )
 st.caption(
-    "Bias is computed exactly on the data; noise is the Laplace standard deviation √2·b; "
-    "RMSE = √(bias² + noise²). Choosing the cap or the bound by looking at the data, as "
-    "here, itself leaks information: a real release fixes them in advance or spends budget "
-    "on choosing them."
+    "Expected RMSE² = bias² + selection variance + noise variance, each computed exactly "
+    "(no sampling): bias = expected answer after bounding − truth; selection variance = the spread "
+    "of the random choice of kept records (0 when keeping the first); noise = the Laplace "
+    "variance 2b². The star is the smallest RMSE. Choosing the cap or the bound by looking "
+    "at the data, as here, itself leaks information: a real release fixes them in advance or "
+    "spends budget on choosing them."
 )
 
 # --- Budget -------------------------------------------------------------------------------------
@@ -500,7 +512,8 @@ what_to_notice(
         f"one {group_word}'s sensitivity is max(|L|, |U|) however many {record}s they have: "
         "65 for a day of three meals instead of 3 × 50 = 150 for three meals clipped at 50.",
         f"Keeping the *first* {record}s (in day order) biases late {group_word}s most; a random "
-        "choice spreads the bias.",
+        "choice spreads the bias but adds its own spread (the selection sd), which at a low "
+        "cap can exceed the noise.",
         f"The {group_word} by {group_word} total overstates the cost when each {person} is in "
         f"only a few {group_word}s: the cap is what makes the tighter accounting true.",
     ]
@@ -519,7 +532,13 @@ with st.expander("The formula"):
     )
     st.latex(
         r"\text{kept at cap } c = \sum_k n_k \min(k, c),\qquad "
-        r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + 2b^2},\ b = \Delta / \varepsilon"
+        r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + \mathrm{Var}_{\text{sel}} + 2b^2},\ "
+        r"b = \Delta / \varepsilon"
+    )
+    st.latex(
+        r"\mathrm{Var}_{\text{sel}}(g) = \sum_{u \in g} \pi_u \operatorname{Var}(Y_u) + "
+        r"\pi_u (1 - \pi_u)\, E[Y_u]^2,\quad \pi_u = \min(1, \ell_0 / k_u)"
+        r"\quad\Big(= \sum_{u \in g} p_u (1 - p_u)\, v_u^2 \text{ with one record per unit}\Big)"
     )
     st.latex(
         r"\varepsilon_{\text{week}} = \sum_{d=1}^{7} \varepsilon_d \ \ "
@@ -528,11 +547,23 @@ with st.expander("The formula"):
         r"\text{(a person is in at most } \ell_0 \text{ days)}"
     )
     st.markdown(
-        "ℓ0: groups per person, ℓ∞: records per person in a group, [L, U]: clipping bounds; "
-        "add/remove-one-person neighbours. Sensitivities: Wilson et al., *Differentially "
+        f"Neighbouring datasets on this page: one {person} added or removed, with all their "
+        f"{record}s (not one {record} replaced). "
+        "ℓ0: groups per person, ℓ∞: records per person in a group, [L, U]: clipping bounds. "
+        "Sensitivities: Wilson et al., *Differentially "
         "private SQL with bounded user contribution* (PoPETs 2020); Laplace mechanism and "
         "sequential composition: Dwork & Roth (2014), Thm 3.6 and 3.16. Error model as in "
-        "PipelineDP's utility analysis. A random choice of kept records keeps each of a "
-        "person's k groups with probability min(1, ℓ0 / k), which makes the bias exact in "
-        "expectation. Restaurant week: Google's differential-privacy library examples."
+        "PipelineDP's utility analysis, plus the selection term. A random choice keeps each "
+        "of a person's k groups with probability π = min(1, ℓ0 / k) and, in a kept group, a "
+        "uniformly random ℓ∞ of their r records. A unit u is one person's records in group g, "
+        "Y_u what it adds to g once ℓ∞ and clipping apply: Var(Y_u) is the variance of a "
+        "simple random sample of min(r, ℓ∞) of r values (Cochran, *Sampling Techniques*, "
+        "Thm 2.2), 0 for counts and for pre-aggregated totals. The formula is exact for these "
+        "two caps, because a person enters a group's answer through one unit only and persons "
+        "choose independently. With at most one record per person per group (the restaurant "
+        "week) it is Σ p(1 − p) v², p = min(1, ℓ0 / k), v the clipped value (1 for counts). "
+        "That per-record sum is not the variance when someone has several records in a "
+        "group (they are kept or dropped together by ℓ0 and compete for the ℓ∞ places), so "
+        "the page uses the unit formula. Restaurant week: Google's differential-privacy "
+        "library examples."
     )

@@ -129,6 +129,61 @@ def test_best_cap_for_one_release_of_the_week(at):
     assert int(np.argmin(rmse)) + 1 == 4
 
 
+def week_selection_sd(cap: int) -> np.ndarray:
+    """Per day: sqrt(sum over that day's visits of p(1 - p)), p = min(1, cap / days of visitor).
+
+    A visitor comes at most once a day, so each visit is kept or dropped on its own.
+    """
+    from data.registry import load_dataset
+
+    week = load_dataset("restaurant")
+    days = week.groupby("visitor_id")["day"].transform("size").to_numpy()
+    p = np.minimum(1, cap / days)
+    return np.sqrt(np.bincount(week["day"].to_numpy() - 1, p * (1 - p)))
+
+
+def week_selection_sd_all() -> np.ndarray:
+    """week_selection_sd for every cap 1..6: shape (caps, days)."""
+    return np.array([week_selection_sd(cap) for cap in range(1, 7)])
+
+
+def test_table_adds_the_spread_of_the_random_choice(at):
+    counts = at.dataframe[0].value
+    np.testing.assert_allclose(counts["selection sd"], week_selection_sd(4).round(1), atol=0.051)
+    assert counts["selection sd"].max() > counts["noise sd"].max() / 2  # 1.8 against 2.8
+    rmse = np.sqrt(counts["expected bias"] ** 2 + counts["selection sd"] ** 2 + 2.83**2)
+    np.testing.assert_allclose(counts["expected RMSE"], rmse, atol=0.15)
+    assert "Expected RMSE = √(bias² + selection sd² + noise sd²), computed exactly" in texts(at)
+    assert "Neighbouring datasets on this page: one visitor added or removed" in texts(at)
+    widget(at.slider, CAP).set_value(1)
+    rerun(at)
+    sd = at.dataframe[0].value["selection sd"]
+    assert sd.min() > 7.4 and sd.max() < 9.8  # far more than the Laplace sd of 2.8
+    widget(at.radio, "bounding_selection").set_value("first")
+    rerun(at)
+    assert not at.dataframe[0].value["selection sd"].any()
+    tradeoff = figure_with_axis(at, "cap on days per visitor")
+    assert not any(t["name"].startswith("random choice") for t in tradeoff["data"])
+
+
+def test_the_star_counts_the_spread_of_the_random_choice(at):
+    """At 1.5 per day in one release, bias + noise alone would star cap 5; the spread makes it 6."""
+    widget(at.text_input, "bounding_epsilon__text").set_value("1.5")
+    widget(at.radio, "bounding_plan").set_value("whole week at once")
+    widget(at.radio, "bounding_tradeoff_statistic").set_value("count")
+    rerun(at)
+    assert "Best cap on days: 6" in texts(at)
+    tradeoff = figure_with_axis(at, "cap on days per visitor")
+    lines = {t["name"]: trace_array(t["y"]) for t in tradeoff["data"]}
+    selection = lines["random choice of kept records (sd)"]
+    np.testing.assert_allclose(selection, np.sqrt(np.mean(week_selection_sd_all() ** 2, axis=1)))
+    bias, noise = lines["bias from dropped and clipped data"], lines["noise (standard deviation)"]
+    assert int(np.argmin(np.hypot(bias, noise))) + 1 == 5
+    np.testing.assert_allclose(
+        lines["expected error (RMSE)"], np.sqrt(bias**2 + selection**2 + noise**2)
+    )
+
+
 def test_widest_bounds_and_every_visit(at):
     widget(at.slider, CAP).set_value(6)
     widget(at.slider, BOUNDS).set_value((0.0, 100.0))
@@ -188,6 +243,9 @@ def test_one_row_per_person(at, key):
     widget(at.selectbox, "bounding_dataset").set_value(key)
     rerun(at)
     assert "caps on records remove nothing" in texts(at)
+    if key == "tips":
+        assert "That is an assumption, not a fact: a bill is a party" in texts(at)
+        assert "In this dataset each row is one" not in texts(at)
     assert metric(at, "Rows dropped" if key == "census" else "Bills dropped") == "0"
     figures = plotly_figures(at)
     true, after = bars(at, 0)["True, all records"], bars(at, 0)["True after bounding"]

@@ -84,9 +84,18 @@ def tradeoff_figure(
     x_title: str,
     y_title: str,
 ) -> Figure:
-    """Bias, noise sd and RMSE against a setting; the best setting starred, the current dashed."""
+    """Bias, selection sd, noise sd and RMSE against a setting; best starred, current dashed.
+
+    The selection line is left out when it is 0 everywhere (first records kept).
+    """
     mode = "lines+markers" if len(tradeoff) <= 20 else "lines"
     xs = tradeoff[x].to_numpy()
+    parts = (
+        ("bias", "bias from dropped and clipped data", SECOND_COLOR, "dot"),
+        ("selection_std", "random choice of kept records (sd)", BOUNDED_COLOR, "dashdot"),
+        ("noise_std", "noise (standard deviation)", NOISY_COLOR, "dash"),
+        ("rmse", "expected error (RMSE)", ACCENT_COLOR, "solid"),
+    )
     traces = [
         line(
             xs,
@@ -95,11 +104,8 @@ def tradeoff_figure(
             mode=mode,
             line={"color": color, "dash": dash, "width": 3},
         )
-        for column, name, color, dash in (
-            ("bias", "bias from dropped and clipped data", SECOND_COLOR, "dot"),
-            ("noise_std", "noise (standard deviation)", NOISY_COLOR, "dash"),
-            ("rmse", "expected error (RMSE)", ACCENT_COLOR, "solid"),
-        )
+        for column, name, color, dash in parts
+        if column != "selection_std" or tradeoff[column].any()
     ]
     best_rmse = float(tradeoff.loc[tradeoff[x] == best, "rmse"].iloc[0])
     star = {
