@@ -44,6 +44,7 @@ def test_default_oue_on_occupations():
     # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
     assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
     assert "would be off by 2.00" in texts(at)
+    assert "a bill is a party" not in texts(at)  # only the tips data need that caveat
     assert "k\\* = 3e^ε + 2 = 10.2" in texts(at) and "optimised unary encoding wins" in texts(at)
     bars = plotly_figures(at)[0]
     assert bars["data"][0]["name"] == "true count"

@@ -141,3 +141,4 @@ def test_tiny_survey_warns_and_tips_smokers_are_real():
     rerun(at)
     assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
     assert "93 of 244 persons" in texts(at)
+    assert "That is an assumption, not a fact: a bill is a party" in texts(at)

@@ -9,7 +9,11 @@ import pandas as pd
 
 from data.registry import DATASETS, category_counts
 
-PERSON_DATASETS = ("census", "tips", "diseases")  # one row per person
+PERSON_DATASETS = ("census", "tips", "diseases")  # one row per person (tips: assumed)
+TIPS_ASSUMPTION = (
+    "The tips data are bills: this page treats each bill as one person answering. That is an "
+    "assumption, not a fact: a bill is a party, and customers come back."
+)
 
 
 def pick_category_column(
@@ -23,6 +27,8 @@ def pick_category_column(
     dataset_key = columns_area[0].selectbox(
         "Data", PERSON_DATASETS, key=f"{prefix}_dataset", format_func=lambda k: DATASETS[k].title
     )
+    if dataset_key == "tips":
+        columns_area[0].caption(TIPS_ASSUMPTION)
     columns = DATASETS[dataset_key].categorical
     column = columns_area[1].selectbox(
         column_label,
