@@ -9,7 +9,7 @@ Wilson et al. 2020, "Differentially private SQL with bounded user contribution",
 
 Capping keeps the first records in a chosen order, or a uniformly random subset; it is
 vectorised (radix sorts and run lengths), never a loop over records or persons.
-The bias, noise and RMSE this costs are in dp_core.bounding_utility.
+The bias, selection variance, noise and RMSE this costs are in dp_core.bounding_utility.
 """
 
 from __future__ import annotations
