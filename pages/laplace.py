@@ -1,6 +1,7 @@
 """The Laplace mechanism: noisy vs true answers, the noise itself, error vs epsilon, averaging."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dp_core import (
@@ -14,6 +15,7 @@ from dp_core import (
     sample_laplace,
     sequential_epsilon,
 )
+from ui.export import download_results
 from ui.figures import (
     NOISY_COLOR,
     TRUE_COLOR,
@@ -122,6 +124,17 @@ st.dataframe(
         f"noisy {query.value_name}": st.column_config.NumberColumn(format="%.2f"),
         "95% half-width": st.column_config.NumberColumn(format="%.2f"),
     },
+)
+download_results(
+    pd.DataFrame(table),
+    name="laplace_results",
+    settings={
+        "mechanism": "Laplace",
+        "query": query.description,
+        "epsilon": format_number(epsilon),
+        "sensitivity (L1)": f"{query.sensitivity:g}",
+    },
+    key="laplace_download",
 )
 if np.isnan(relative).any():
     st.caption(
