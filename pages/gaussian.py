@@ -1,6 +1,7 @@
 """The Gaussian mechanism: what delta buys, classic vs analytic sigma, Gaussian vs Laplace."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dp_core import (
@@ -27,6 +28,7 @@ from dp_core import (
     sample_gaussian,
     sample_laplace,
 )
+from ui.export import download_results
 from ui.figures import noisy_vs_true_bars
 from ui.gaussian_figures import (
     noise_densities_figure,
@@ -149,6 +151,25 @@ if query is not None and not (mechanism == "classic" and classic_sigma is None):
             value_name=query.value_name,
         ),
         width="stretch",
+    )
+    download_results(
+        pd.DataFrame(
+            {
+                "group": query.labels,
+                f"true {query.value_name}": query.true_values,
+                f"noisy {query.value_name}": noisy,
+                "95% half-width": np.broadcast_to(half_width, noisy.shape),
+            }
+        ),
+        name="gaussian_results",
+        settings={
+            "mechanism": NAMES[mechanism],
+            "query": query.description,
+            "epsilon": eps_text,
+            "delta": "0" if mechanism == "laplace" else f"{delta:g}",
+            "sensitivity (L1, L2)": f"{l1:g}, {l2:.6g}",
+        },
+        key="gaussian_download",
     )
     if l1 != l2:
         st.caption(

@@ -234,3 +234,11 @@ def test_clipped_mean_with_each_mechanism() -> None:
     laplace_sum_std = math.sqrt(2) * 7 * 50 / 0.5
     gaussian_sum_std = analytic_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6)
     assert (widths["laplace"] < widths["analytic"]) == (laplace_sum_std < gaussian_sum_std)
+
+
+def test_results_can_be_downloaded_for_each_mechanism(page):
+    for mechanism in ("laplace", "analytic"):
+        at = set_widget(page, page.radio, "gaussian_mechanism", mechanism)
+        assert [b.proto.label for b in at.get("download_button")] == [
+            "Download these results (CSV)"
+        ]
