@@ -240,7 +240,7 @@ def test_new_draw_changes_only_the_simulation(page):
     assert trace_array(after[2]["y"]) == pytest.approx(trace_array(before[2]["y"]))
 
 
-@pytest.mark.parametrize(("typed", "odds"), [("50", "×5.18e+21"), ("1000", "×e^1000")])
+@pytest.mark.parametrize(("typed", "odds"), [("50", "×5.18e+21"), ("100", "×2.69e+43")])
 def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
     at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert not at.error
@@ -248,5 +248,9 @@ def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
     assert metric(at, "Lowest posterior") == "< 0.0001%"
     assert metric(at, "Odds on") == odds
     assert metric(at, "Basic: total ε") == f"{10 * float(typed):.4g}"
-    if typed == "1000":
-        assert metric(at, "Advanced: total ε") == "∞"
+
+
+def test_epsilon_beyond_100_is_refused(page):
+    at = set_widget(page, page.text_input, EPS_TEXT, "1000")
+    assert any("type an ε between 0.0001 and 100" in e.value for e in at.error)
+    assert metric(at, "Odds on") == "×2.72"  # still showing epsilon = 1

@@ -24,3 +24,17 @@ def test_log_grid_steps_evenly_through_each_decade() -> None:
     assert grid[:11] == [0.01, 0.012, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1]
     assert len(grid) == 31
     assert grid == sorted(set(grid))
+
+
+def test_typed_epsilon_outside_the_meaningful_range_is_refused_on_every_page() -> None:
+    from ui.catalog import PAGES
+
+    for page in PAGES:
+        at = open_page(page.url_path)
+        boxes = [t for t in at.text_input if t.key and t.key.endswith("epsilon__text")]
+        if not boxes:  # the page shows epsilon only in another mode
+            continue
+        for typed in ("1e-5", "1e300"):
+            boxes[0].set_value(typed)
+            rerun(at)
+            assert any("type an ε between 0.0001 and 100" in e.value for e in at.error), page

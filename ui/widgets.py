@@ -18,6 +18,9 @@ from dp_core.validation import check_delta, check_epsilon
 from ui.shell import link_param
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+# Typed epsilons outside this range are refused: the pages' arithmetic (e^eps, 1/eps) and
+# their explanations stop being meaningful there.
+TYPED_EPSILON_RANGE = (1e-4, 100.0)
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -132,13 +135,25 @@ def epsilon_input(
 
     With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
     """
+
+    def parse(raw: str) -> float:
+        value = check_epsilon(raw, allow_zero=allow_zero)
+        if value != 0 and not TYPED_EPSILON_RANGE[0] <= value <= TYPED_EPSILON_RANGE[1]:
+            low, high = TYPED_EPSILON_RANGE
+            raise ValueError(
+                f"type an ε between {low:g} and {high:g}: beyond that the arithmetic stops "
+                "meaning anything (e^100 is about 10^43, and ε = 0.0001 already needs noise "
+                "10,000 times the sensitivity)."
+            )
+        return value
+
     return slider_with_typed_value(
         key,
         label=label,
         symbol="ε",
         options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
         default=default,
-        parse=lambda raw: check_epsilon(raw, allow_zero=allow_zero),
+        parse=parse,
         format_func=format_number,
         help=help or "Smaller epsilon = stronger privacy = more noise. Log scale.",
     )
