@@ -8,6 +8,9 @@ per-group sensitivity:
   (Laplace mechanism on the vector, Dwork & Roth 2014, Thm 3.6).
 Turned around: a total budget spent on one release of all groups buys per-group noise as if
 each group had total / min(l0, n).
+For (epsilon, delta) releases (the Gaussian mechanism) both epsilon and delta add up by basic
+composition (Dwork & Roth 2014, Thm 3.16): n * delta day by day, min(l0, n) * delta with the
+cap (a person's data reaches at most min(l0, n) of the n releases).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dp_core.validation import check_epsilon, check_positive_int
+from dp_core.validation import check_delta, check_epsilon, check_positive_int
 
 __all__ = [
     "BudgetComparison",
@@ -66,14 +69,21 @@ class BudgetComparison:
     sequential_total: float  # n * epsilon: each group composed in turn
     capped_total: float  # min(l0, n) * epsilon: the same noise, accounted with the cap
     joint_epsilon_per_group: float  # sequential_total spent once: n * eps / min(l0, n)
+    delta_per_group: float = 0.0  # 0: pure epsilon-DP (Laplace)
+    sequential_delta: float = 0.0  # n * delta
+    capped_delta: float = 0.0  # min(l0, n) * delta
 
 
 def compare_budgets(
-    epsilon_per_group: float, *, n_groups: int, max_groups: int
+    epsilon_per_group: float, *, n_groups: int, max_groups: int, delta_per_group: float = 0.0
 ) -> BudgetComparison:
-    """Sequential composition against the accounting that uses the cap on groups."""
+    """Sequential composition against the accounting that uses the cap on groups.
+
+    delta adds up like epsilon (basic composition, Dwork & Roth 2014, Thm 3.16).
+    """
     eps = check_epsilon(epsilon_per_group)
     n = check_positive_int(n_groups, "the number of groups")
+    delta = check_delta(delta_per_group)
     total = sequential_epsilon([eps] * n)
     return BudgetComparison(
         epsilon_per_group=eps,
@@ -82,6 +92,9 @@ def compare_budgets(
         sequential_total=total,
         capped_total=capped_epsilon(eps, max_groups=max_groups, n_groups=n),
         joint_epsilon_per_group=joint_epsilon_per_group(total, max_groups=max_groups, n_groups=n),
+        delta_per_group=delta,
+        sequential_delta=n * delta,
+        capped_delta=_groups_touched(max_groups, n) * delta,
     )
 
 

@@ -8,7 +8,8 @@ linf) of their r records in a kept group; the answer then varies with that choic
 error has three parts (bias, noise and selection independent; PipelineDP-style utility
 analysis plus the selection term):
     RMSE^2 = bias^2 + selection variance + noise variance,
-bias = E[answer] - truth, Laplace noise variance = 2 (sensitivity / epsilon)^2.
+bias = E[answer] - truth; noise variance: Laplace 2 (sensitivity / epsilon)^2 (L1, pure
+epsilon-DP) or the analytic Gaussian sigma^2 (L2, (epsilon, delta)-DP; Balle & Wang 2018).
 Selection variance, exact for these two caps: one person enters a group's answer through
 one unit (person x group) only, and persons choose independently, so Var(answer_g) is the
 sum over the units u of g of Var(I_u Y_u) = pi Var(Y_u) + pi (1 - pi) E[Y_u]^2, with
@@ -22,18 +23,19 @@ when a person has several records in a group: a unit's records are kept or dropp
 together by l0 and compete for the linf places. A cap on a person's records over all groups
 (not offered here) would also need its own (hypergeometric) unit moments.
 The data are reduced once to contribution units, from which every cap and every upper bound
-is evaluated at once.
+is evaluated at once; every lower bound too, since clip(v, L, U) = -clip(-v, -U, -L).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import asdict, dataclass, replace
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dp_core.accounting import noise_epsilon_per_group
 from dp_core.bounding import (
     Selection,
     Sensitivity,
@@ -48,11 +50,16 @@ from dp_core.bounding import (
     grouped_sum_sensitivity,
     release_sensitivity,
 )
-from dp_core.laplace import laplace_scale, laplace_std
-from dp_core.validation import check_bounds, check_positive_int
+from dp_core.gaussian import analytic_gaussian_sigma, gaussian_half_width, sample_gaussian
+from dp_core.laplace import laplace_half_width, laplace_scale, laplace_std, sample_laplace
+from dp_core.validation import check_bounds, check_delta, check_epsilon, check_positive_int
+
+Mechanism = Literal["laplace", "gaussian"]
 
 __all__ = [
     "ContributionTable",
+    "GroupNoise",
+    "add_group_noise",
     "best_setting",
     "bounded_totals_by_cap",
     "bounded_totals_by_upper",
@@ -61,6 +68,8 @@ __all__ = [
     "error_summary",
     "expected_group_errors",
     "group_errors",
+    "group_noise",
+    "lower_tradeoff",
     "selection_variance_by_cap",
     "selection_variance_by_upper",
     "upper_tradeoff",
@@ -527,12 +536,94 @@ def best_setting(summary: pd.DataFrame, settings: ArrayLike) -> tuple[float, flo
     return np.asarray(settings)[index].item(), float(summary["rmse"].iloc[index])
 
 
-def _laplace_noise_std(
-    sensitivity: Sensitivity, epsilon: float, joint: bool, cap: int, n: int
-) -> float:
-    """sd = sqrt(2) * per-group sensitivity / the epsilon each group's noise gets."""
-    eps = noise_epsilon_per_group(epsilon, joint=joint, max_groups=cap, n_groups=n)
-    return laplace_std(laplace_scale(sensitivity.per_group, eps))
+@dataclass(frozen=True)
+class GroupNoise:
+    """The noise added to each group's answer, and what it is calibrated to.
+
+    Day by day: each group's answer alone, its per-group sensitivity, (epsilon, delta) per
+    group. One release of all n groups: the vector's L1 (Laplace) or L2 (Gaussian)
+    sensitivity over min(l0, n) groups, and the whole budget (n epsilon, n delta).
+    """
+
+    mechanism: Mechanism
+    sensitivity: float
+    epsilon: float
+    delta: float  # 0 for Laplace
+    scale: float  # Laplace b, or Gaussian sigma
+    std: float
+    half_width: float  # 95% of the noise lies within +- this
+
+
+def _check_mechanism(mechanism: str) -> Mechanism:
+    if mechanism not in ("laplace", "gaussian"):
+        raise ValueError(f"the noise must be 'laplace' or 'gaussian' (got {mechanism!r}).")
+    return mechanism  # type: ignore[return-value]
+
+
+def group_noise(
+    sensitivity: Sensitivity,
+    *,
+    epsilon_per_group: float,
+    joint: bool,
+    max_groups: int,
+    n_groups: int,
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
+) -> GroupNoise:
+    """Laplace b = Delta / epsilon (Dwork & Roth 2014, Thm 3.6) or analytic Gaussian sigma.
+
+    Gaussian: the smallest sigma with (epsilon, delta)-DP at L2 sensitivity Delta (Balle &
+    Wang 2018, Thm 8). Joint release of n groups, m = min(l0, n): Laplace Delta_1 = m Delta
+    at n epsilon; Gaussian Delta_2 = sqrt(m) Delta at (n epsilon, n delta).
+    """
+    mechanism = _check_mechanism(mechanism)
+    n = check_positive_int(n_groups, "the number of groups")
+    m = min(check_positive_int(max_groups, "the cap on groups per person"), n)
+    epsilon = check_epsilon(epsilon_per_group) * (n if joint else 1)
+    if mechanism == "laplace":
+        size = sensitivity.per_group * (m if joint else 1)
+        scale = laplace_scale(size, epsilon)
+        return GroupNoise(
+            mechanism, size, epsilon, 0.0, scale, laplace_std(scale), laplace_half_width(scale)
+        )
+    delta = check_delta(delta, allow_zero=False)
+    if joint and n * delta >= 1:
+        raise ValueError(
+            f"one release of all {n} groups gets δ = {n} × {delta:g} = {n * delta:g}, which "
+            "must be below 1 (and should be far below 1 / the number of persons): lower δ."
+        )
+    delta = delta * (n if joint else 1)
+    size = sensitivity.per_group * (math.sqrt(m) if joint else 1.0)
+    sigma = analytic_gaussian_sigma(1.0, epsilon, delta) * size  # sigma is linear in Delta
+    return GroupNoise(mechanism, size, epsilon, delta, sigma, sigma, gaussian_half_width(sigma))
+
+
+def add_group_noise(rng: np.random.Generator, values: ArrayLike, noise: GroupNoise) -> np.ndarray:
+    """values + one independent draw of the noise per group."""
+    values = np.asarray(values, dtype=float)
+    draw = sample_laplace if noise.mechanism == "laplace" else sample_gaussian
+    return values + draw(rng, noise.scale, values.shape)
+
+
+@dataclass(frozen=True)
+class _Noise:
+    """How the noise is chosen: budget per group, joint or not, mechanism and delta."""
+
+    epsilon_per_group: float
+    joint: bool
+    mechanism: Mechanism
+    delta: float
+
+    def std(self, sensitivity: Sensitivity, cap: int, n_groups: int) -> float:
+        return group_noise(
+            sensitivity,
+            epsilon_per_group=self.epsilon_per_group,
+            joint=self.joint,
+            max_groups=cap,
+            n_groups=n_groups,
+            mechanism=self.mechanism,
+            delta=self.delta,
+        ).std
 
 
 @dataclass(frozen=True)
@@ -549,8 +640,7 @@ def _answers_and_noise(
     table: ContributionTable,
     statistic: Statistic,
     caps: ArrayLike,
-    epsilon_per_group: float,
-    joint: bool,
+    noise_plan: _Noise,
     selection: Selection,
     bounds: _Bounds,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -560,10 +650,8 @@ def _answers_and_noise(
     spread = selection_variance_by_cap(table, statistic, caps=caps, selection=selection, **settings)
     noise = np.array(
         [
-            _laplace_noise_std(
+            noise_plan.std(
                 release_sensitivity(statistic, max_groups=int(cap), **settings),
-                epsilon_per_group,
-                joint,
                 int(cap),
                 len(table.groups),
             )
@@ -585,11 +673,14 @@ def expected_group_errors(
     upper: float | None = None,
     pre_aggregate: bool = False,
     selection: Selection = "random",
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
 ) -> pd.DataFrame:
-    """Per group: truth, expected bounded answer, bias, selection sd, Laplace noise sd, RMSE."""
+    """Per group: truth, expected bounded answer, bias, selection sd, noise sd, RMSE."""
     bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
+    noise_plan = _Noise(epsilon_per_group, joint, mechanism, delta)
     bounded, spread, noise = _answers_and_noise(
-        table, statistic, [max_groups], epsilon_per_group, joint, selection, bounds
+        table, statistic, [max_groups], noise_plan, selection, bounds
     )
     return group_errors(
         table.groups,
@@ -612,12 +703,15 @@ def cap_tradeoff(
     upper: float | None = None,
     pre_aggregate: bool = False,
     selection: Selection = "random",
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
 ) -> pd.DataFrame:
     """Bias, selection sd, noise sd and RMSE (root mean square over groups) for each cap."""
     bounds = _Bounds(max_per_group, lower, upper, pre_aggregate)
     caps = np.asarray(caps, dtype=np.int64)
+    noise_plan = _Noise(epsilon_per_group, joint, mechanism, delta)
     bounded, spread, noise = _answers_and_noise(
-        table, statistic, caps, epsilon_per_group, joint, selection, bounds
+        table, statistic, caps, noise_plan, selection, bounds
     )
     summary = error_summary(table.true_totals(statistic), bounded, noise, selection_variance=spread)
     return summary.assign(cap=caps)[["cap", "bias", "selection_std", "noise_std", "rmse"]]
@@ -634,6 +728,8 @@ def upper_tradeoff(
     max_per_group: int = 1,
     pre_aggregate: bool = False,
     selection: Selection = "random",
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
 ) -> pd.DataFrame:
     """Bias, selection sd, noise sd and RMSE of per-group sums for each upper bound U."""
     uppers = np.asarray(uppers, dtype=float)
@@ -654,12 +750,54 @@ def upper_tradeoff(
         max_per_group=max_per_group,
         pre_aggregated=pre_aggregate,
     )
-    # the sensitivity, hence the noise, is proportional to max(|L|, |U|)
+    # the sensitivity, hence the noise (Laplace or Gaussian), is proportional to max(|L|, |U|)
     per_record = np.maximum(abs(lower), np.abs(uppers))
-    noise = (
-        _laplace_noise_std(widest, epsilon_per_group, joint, max_groups, len(table.groups))
-        * per_record
-        / per_record[-1]
-    )
+    noise_plan = _Noise(epsilon_per_group, joint, mechanism, delta)
+    noise = noise_plan.std(widest, max_groups, len(table.groups)) * per_record / per_record[-1]
     summary = error_summary(table.true_totals("sum"), bounded, noise, selection_variance=spread)
     return summary.assign(upper=uppers)[["upper", "bias", "selection_std", "noise_std", "rmse"]]
+
+
+def lower_tradeoff(
+    table: ContributionTable,
+    *,
+    lowers: ArrayLike,
+    upper: float,
+    max_groups: int,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
+) -> pd.DataFrame:
+    """Bias, selection sd, noise sd and RMSE of per-group sums for each lower bound L.
+
+    clip(v, L, U) = -clip(-v, -U, -L): the upper-bound sweep on the negated values, with
+    upper bounds -L; biases change sign only, selection variances and noise not at all.
+    """
+    lowers = np.asarray(lowers, dtype=float)
+    if lowers.size == 0 or not np.all(np.diff(lowers) > 0):
+        raise ValueError("the lower bounds to compare must be increasing.")
+    check_bounds(lowers[-1], upper)
+    negated = replace(
+        table,
+        row_value=-table._values(),
+        unit_total=None if table.unit_total is None else -table.unit_total,
+    )
+    mirrored = upper_tradeoff(
+        negated,
+        uppers=-lowers[::-1],
+        lower=-upper,
+        max_groups=max_groups,
+        epsilon_per_group=epsilon_per_group,
+        joint=joint,
+        max_per_group=max_per_group,
+        pre_aggregate=pre_aggregate,
+        selection=selection,
+        mechanism=mechanism,
+        delta=delta,
+    )
+    summary = mirrored.iloc[::-1].reset_index(drop=True).drop(columns="upper")
+    return summary.assign(lower=lowers)[["lower", "bias", "selection_std", "noise_std", "rmse"]]

@@ -70,3 +70,16 @@ def test_bad_input():
         capped_epsilon(0.5, max_groups=0, n_groups=7)
     with pytest.raises(ValueError, match="at least one release"):
         sequential_epsilon([])
+
+
+def test_delta_adds_up_by_basic_composition():
+    """Gaussian days: (n epsilon, n delta) in turn; (min(l0, n) epsilon, min(l0, n) delta)."""
+    week = compare_budgets(0.5, n_groups=7, max_groups=4, delta_per_group=1e-6)
+    assert week.sequential_delta == pytest.approx(7e-6)
+    assert week.capped_delta == pytest.approx(4e-6)
+    assert compare_budgets(0.5, n_groups=7, max_groups=9, delta_per_group=1e-6).capped_delta == (
+        pytest.approx(7e-6)
+    )
+    assert compare_budgets(0.5, n_groups=7, max_groups=4).sequential_delta == 0.0
+    with pytest.raises(ValueError, match="delta"):
+        compare_budgets(0.5, n_groups=7, max_groups=4, delta_per_group=1.5)

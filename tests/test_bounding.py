@@ -23,6 +23,7 @@ from dp_core.bounding import (
     person_group_totals,
 )
 from dp_core.bounding_utility import (
+    add_group_noise,
     best_setting,
     bounded_totals_by_cap,
     bounded_totals_by_upper,
@@ -30,6 +31,8 @@ from dp_core.bounding_utility import (
     contribution_table,
     error_summary,
     group_errors,
+    group_noise,
+    lower_tradeoff,
     selection_variance_by_cap,
     selection_variance_by_upper,
     upper_tradeoff,
@@ -568,3 +571,114 @@ def test_bad_input_gives_readable_errors(week):
     table = contribution_table(week, "visitor_id", "day", "money_spent")
     with pytest.raises(ValueError, match="at least 1"):
         bounded_totals_by_cap(table, "count", caps=[0, 1])
+
+
+def _brute_force_rmse(table, *, lower, upper, **settings) -> float:
+    """One setting on its own: the per-group errors by the cap path, RMS over groups."""
+    errors = cap_tradeoff(
+        table, "sum", caps=[settings.pop("max_groups")], lower=lower, upper=upper, **settings
+    )
+    return float(errors["rmse"].iloc[0])
+
+
+@pytest.mark.parametrize(
+    ("selection", "pre_aggregate", "mechanism"),
+    [("random", False, "laplace"), ("first", True, "laplace"), ("random", False, "gaussian")],
+)
+def test_best_lower_bound_matches_brute_force(selection, pre_aggregate, mechanism):
+    """Every lower bound through the mirrored sweep = each L evaluated on its own."""
+    frame = random_visits(7)
+    table = contribution_table(frame, "person", "group", "value", order_column="when")
+    lowers = np.linspace(-40.0, 30.0, 36)
+    settings = {
+        "max_groups": 2,
+        "max_per_group": 3,
+        "pre_aggregate": pre_aggregate,
+        "selection": selection,
+        "epsilon_per_group": 0.3,
+        "joint": True,
+        "mechanism": mechanism,
+        "delta": 1e-6 if mechanism == "gaussian" else 0.0,
+    }
+    by_lower = lower_tradeoff(table, lowers=lowers, upper=35.0, **settings)
+    brute = np.array(
+        [_brute_force_rmse(table, lower=low, upper=35.0, **settings) for low in lowers]
+    )
+    np.testing.assert_allclose(by_lower["rmse"], brute, rtol=1e-9)
+    best, best_rmse = best_setting(by_lower, lowers)
+    assert best == lowers[int(np.argmin(brute))] and best_rmse == pytest.approx(brute.min())
+    if not pre_aggregate:
+        assert -40.0 < best < 30.0  # an interior optimum: the search matters here
+
+
+def test_lower_bounds_must_lie_below_the_upper_bound(week_table):
+    with pytest.raises(ValueError, match="increasing"):
+        lower_tradeoff(
+            week_table,
+            lowers=[5.0, 1.0],
+            upper=50.0,
+            max_groups=4,
+            epsilon_per_group=1.0,
+            joint=False,
+        )
+    with pytest.raises(ValueError, match="below"):
+        lower_tradeoff(
+            week_table,
+            lowers=[5.0, 60.0],
+            upper=50.0,
+            max_groups=4,
+            epsilon_per_group=1.0,
+            joint=False,
+        )
+
+
+@pytest.mark.parametrize("joint", [False, True])
+def test_gaussian_noise_is_dp_accountings_sigma(joint):
+    """Analytic Gaussian at L2 sensitivity: per day Delta; the week sqrt(min(l0, 7)) Delta."""
+    import dp_accounting
+
+    sensitivity = grouped_sum_sensitivity(0.0, 50.0, max_groups=4, max_per_group=2)
+    noise = group_noise(
+        sensitivity,
+        epsilon_per_group=0.5,
+        joint=joint,
+        max_groups=4,
+        n_groups=7,
+        mechanism="gaussian",
+        delta=1e-6,
+    )
+    epsilon, delta = (3.5, 7e-6) if joint else (0.5, 1e-6)
+    l2 = sensitivity.l2 if joint else sensitivity.per_group  # sqrt(4) x 100 = 200, or 100
+    assert l2 == (200.0 if joint else 100.0)
+    reference = dp_accounting.get_sigma_gaussian(epsilon, delta) * l2
+    assert noise.std == pytest.approx(reference, rel=1e-6)
+    assert (noise.epsilon, noise.delta, noise.sensitivity) == pytest.approx((epsilon, delta, l2))
+    assert noise.half_width == pytest.approx(1.959964 * noise.std, rel=1e-6)
+    rng = np.random.default_rng(3)
+    draws = add_group_noise(rng, np.zeros(200_000), noise)
+    assert draws.std() == pytest.approx(noise.std, rel=0.01)
+
+
+def test_laplace_noise_for_the_week_is_l1_over_the_total():
+    sensitivity = grouped_count_sensitivity(max_groups=9, max_per_group=1)
+    noise = group_noise(sensitivity, epsilon_per_group=0.5, joint=True, max_groups=9, n_groups=7)
+    assert noise.sensitivity == 7  # a visitor is in at most 7 of the 7 days
+    assert noise.scale == pytest.approx(2.0) and noise.delta == 0.0
+
+
+def test_gaussian_noise_refuses_bad_deltas():
+    sensitivity = grouped_count_sensitivity(max_groups=2, max_per_group=1)
+    plan = {"epsilon_per_group": 1.0, "max_groups": 2, "mechanism": "gaussian"}
+    with pytest.raises(ValueError, match="greater than 0"):
+        group_noise(sensitivity, joint=False, n_groups=7, delta=0.0, **plan)
+    with pytest.raises(ValueError, match="must be below 1"):
+        group_noise(sensitivity, joint=True, n_groups=200, delta=0.01, **plan)
+    with pytest.raises(ValueError, match="'laplace' or 'gaussian'"):
+        group_noise(
+            sensitivity,
+            joint=False,
+            n_groups=7,
+            epsilon_per_group=1.0,
+            max_groups=2,
+            mechanism="uniform",
+        )
