@@ -8,7 +8,6 @@ import pandas as pd
 import streamlit as st
 
 from dp_core import (
-    COUNT_SENSITIVITY,
     SHARE_OF_LARGEST_GLOBAL_SENSITIVITY,
     best_mask,
     expected_score_lost,
@@ -37,13 +36,13 @@ from ui.exponential_inputs import (
     CANDIDATE_SOURCES,
     TYPED_DEFAULT,
     dataset_candidates,
+    own_csv_candidates,
     parse_epsilons,
     typed_candidates,
 )
 from ui.shell import page_header, page_rng, what_to_notice
 from ui.widgets import epsilon_input, format_number
 
-SENSITIVITY = COUNT_SENSITIVITY
 CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
 SHOWN = 30  # bars in a chart; the tables list every candidate
 
@@ -57,9 +56,11 @@ page_header(
 
 
 @st.cache_data(max_entries=16, show_spinner="Computing the curves…")
-def best_answer_curves(scores: tuple[float, ...], monotonic: bool) -> dict[str, np.ndarray]:
+def best_answer_curves(
+    scores: tuple[float, ...], sensitivity: float, monotonic: bool
+) -> dict[str, np.ndarray]:
     """P(a true best answer) on CURVE_EPSILONS for the three mechanisms."""
-    kwargs = {"sensitivity": SENSITIVITY, "monotonic": monotonic}
+    kwargs = {"sensitivity": sensitivity, "monotonic": monotonic}
     return {
         name: probability_of_best(rows(scores, CURVE_EPSILONS, **kwargs), scores)
         for name, rows in (
@@ -82,10 +83,15 @@ try:
                 key="exp_typed",
             )
         )
+    elif dataset_key == "own_csv":
+        with st.container(border=True):
+            candidates = own_csv_candidates("exp")
     else:
         candidates = dataset_candidates(dataset_key, column)
 except ValueError as error:
     st.error(f"Cannot run the mechanism: {error}")
+    st.stop()
+if candidates is None:  # the upload widget said what is missing
     st.stop()
 
 epsilon = epsilon_input(
@@ -113,9 +119,9 @@ monotonic = right.toggle(
     "score of the pitfall below is not monotonic and always uses ε/(2Δ).",
 )
 
-labels, scores = candidates.labels, candidates.counts
+labels, scores, sensitivity = candidates.labels, candidates.counts, candidates.sensitivity
 rate_text = "ε·count/Δ" if monotonic else "ε·count/(2Δ)"
-st.caption(f"Score = count, sensitivity Δ = {SENSITIVITY:g}. {candidates.note}")
+st.caption(f"Score = count, sensitivity Δ = {sensitivity:g}. {candidates.note}")
 if len(labels) == 1:
     st.warning(
         f"Only one candidate ({labels[0]}): the mechanism always returns it, whatever ε. "
@@ -137,7 +143,7 @@ if epsilon == 0:
 
 # --- The answer at this epsilon -------------------------------------------------------------
 st.header("The probability table")
-log_p = exponential_log_probabilities(scores, epsilon, SENSITIVITY, monotonic=monotonic)
+log_p = exponential_log_probabilities(scores, epsilon, sensitivity, monotonic=monotonic)
 probabilities = np.exp(log_p)
 sampled = sample_counts(page_rng("exponential"), probabilities, n_draws)
 best = best_mask(scores)
@@ -151,7 +157,7 @@ st.markdown(
 )
 t = math.log(20)
 shortfall = exponential_score_shortfall_bound(
-    len(labels), epsilon, SENSITIVITY, t=t, n_best=int(best.sum()), monotonic=monotonic
+    len(labels), epsilon, sensitivity, t=t, n_best=int(best.sum()), monotonic=monotonic
 )
 cols = st.columns(3)
 cols[0].metric("P(true best answer)", f"{p_best:.3f}")
@@ -175,7 +181,7 @@ table = pd.DataFrame(
         "candidate": labels,
         "true count": scores,
         f"log weight {rate_text}": exponential_log_weights(
-            scores, epsilon, SENSITIVITY, monotonic=monotonic
+            scores, epsilon, sensitivity, monotonic=monotonic
         ),
         "probability": [format_probability(v) for v in log_p],
         "sampled runs": sampled,
@@ -223,7 +229,7 @@ for message in bad_eps:
 if compare_eps:
     compare = pd.DataFrame({"candidate": labels, "true count": scores})
     for e in compare_eps:
-        column_log_p = exponential_log_probabilities(scores, e, SENSITIVITY, monotonic=monotonic)
+        column_log_p = exponential_log_probabilities(scores, e, sensitivity, monotonic=monotonic)
         compare[f"ε = {format_number(e)}"] = [format_probability(v) for v in column_log_p]
     st.dataframe(compare, hide_index=True, width="stretch")
     st.caption("Like a textbook table: each column is one ε; each column sums to 1.")
@@ -236,17 +242,17 @@ log_x = (
     st.radio("Epsilon axis", ["log scale", "linear, 0 to 20"], horizontal=True, key="exp_axis")
     == "log scale"
 )
-curves = best_answer_curves(tuple(float(s) for s in scores), monotonic)
+curves = best_answer_curves(tuple(float(s) for s in scores), sensitivity, monotonic)
 st.plotly_chart(
     best_probability_curves(CURVE_EPSILONS, curves, epsilon, log_x=log_x), width="stretch"
 )
 now = {
     "Exponential mechanism": p_best,
     "Permute-and-flip": probability_of_best(
-        permute_and_flip_probabilities(scores, epsilon, SENSITIVITY, monotonic=monotonic), scores
+        permute_and_flip_probabilities(scores, epsilon, sensitivity, monotonic=monotonic), scores
     ),
     "Report-noisy-max, Laplace noise": probability_of_best(
-        report_noisy_max_laplace_probabilities(scores, epsilon, SENSITIVITY, monotonic=monotonic),
+        report_noisy_max_laplace_probabilities(scores, epsilon, sensitivity, monotonic=monotonic),
         scores,
     ),
 }
@@ -287,26 +293,39 @@ if st.toggle("Score by count ÷ largest count instead", value=False, key="exp_pi
                     "probability, count ÷ largest with Δ = 1": [
                         format_probability(v) for v in np.log(wrong)
                     ],
-                    "probability, count with Δ = 1": [format_probability(v) for v in log_p],
+                    f"probability, count with Δ = {sensitivity:g}": [
+                        format_probability(v) for v in log_p
+                    ],
                 }
             ),
             hide_index=True,
             width="stretch",
             column_config={"count ÷ largest": st.column_config.NumberColumn(format="%.3f")},
         )
-        st.markdown(
+        squeeze = (
             f"Dividing by the largest count squeezes every score into [0, 1], but keeping "
-            f"Δ = 1 (as if it were a count) makes the mechanism near-uniform: no two "
+            f"Δ = 1 (a count's Δ when each person has one row) makes it near-uniform: no two "
             f"probabilities differ by more than a factor e^(ε/2) = "
             f"{math.exp(epsilon / 2):.3f}. The best answer now comes "
             f"out with probability {float(probability_of_best(wrong, scores)):.3f} instead "
             f"of {p_best:.3f}. "
-            f"Here one person moves a share by at most 1/{1 / local:,.0f} = {local:.3g} "
-            "(1 ÷ largest count). Δ = 1 is still a true bound over all datasets (a table whose "
-            "largest count is 1 can jump from 0 to 1), which is exactly why it is useless. "
-            "Plugging in 1 ÷ largest count from the data is not a valid recipe in general, but "
-            "here it cancels out and gives back the count with Δ = 1: that is the right one."
         )
+        if sensitivity == 1:
+            st.markdown(
+                f"{squeeze}Here one person moves a share by at most 1/{1 / local:,.0f} = "
+                f"{local:.3g} (1 ÷ largest count). Δ = 1 is still a true bound over all "
+                "datasets (a table whose largest count is 1 can jump from 0 to 1), which is "
+                "exactly why it is useless. Plugging in 1 ÷ largest count from the data is not "
+                "a valid recipe in general, but here it cancels out and gives back the count "
+                "with Δ = 1: that is the right one."
+            )
+        else:
+            st.markdown(
+                f"{squeeze}Δ = 1 is still a true bound for the share, whatever the cap, since "
+                "every share lies in [0, 1]: that is exactly why it is useless. The right "
+                f"choice is the count itself with Δ = {sensitivity:g}, the cap on one "
+                "person's rows."
+            )
         st.caption(
             "The count ÷ largest score always uses ε/(2Δ), whatever the monotonic switch says: "
             "it is not monotonic (adding a record to the top candidate lowers every other "

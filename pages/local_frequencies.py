@@ -3,7 +3,6 @@
 import numpy as np
 import streamlit as st
 
-from data.registry import load_dataset
 from dp_core import (
     check_category_counts,
     debiased_count,
@@ -45,12 +44,12 @@ page_header(
 )
 
 # --- Data -----------------------------------------------------------------------------------------
-dataset_key, column, counts = pick_category_column(
+_, column, counts, frame = pick_category_column(
     "lf", "Column (the question: which one is yours?)", st.columns(2)
 )
 labels = [str(c) for c in counts.index]
 true_counts = counts.to_numpy()
-missing = len(load_dataset(dataset_key)) - int(true_counts.sum())
+missing = len(frame) - int(true_counts.sum())
 if missing:
     st.caption(f"{missing:,} persons with no {column} are left out.")
 try:
@@ -108,7 +107,7 @@ st.caption(
 )
 
 rng = page_rng("local-frequencies")
-first = counts.index.get_indexer(load_dataset(dataset_key)[column].dropna().head(12))
+first = counts.index.get_indexer(frame[column].dropna().head(12))
 if protocol == GRR:
     shown = [labels[c] for c in grr_perturb(rng, first, k, epsilon)]
 else:

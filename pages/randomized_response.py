@@ -5,7 +5,6 @@ import math
 import numpy as np
 import streamlit as st
 
-from data.registry import load_dataset
 from dp_core import (
     coin_flip_answers,
     coin_flip_epsilon,
@@ -130,7 +129,7 @@ with table_col:
 # --- 2. A survey on real data -------------------------------------------------------------------
 st.header("2. A survey on real data")
 pick = st.columns(3)
-dataset_key, column, counts = pick_category_column("rr", "Column", pick)
+dataset_key, column, counts, frame = pick_category_column("rr", "Column", pick)
 categories = [str(c) for c in counts.index]
 category = pick[2].selectbox(
     "Question: is the person's value…",
@@ -138,7 +137,6 @@ category = pick[2].selectbox(
     key=f"rr_category_{dataset_key}_{column}",
     index=categories.index("Sales") if "Sales" in categories else 0,
 )
-frame = load_dataset(dataset_key)
 population = len(frame)
 population_yes = int(counts.iloc[categories.index(category)])
 sizes = [

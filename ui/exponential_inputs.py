@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import streamlit as st
 
-from data.registry import DATASETS, category_counts
-from dp_core import check_epsilon
+from data.registry import DATASETS, category_counts, frame_category_counts
+from dp_core import COUNT_SENSITIVITY, cap_contributions, check_epsilon, most_rows_per_person
+from ui.own_data import own_dataset
 
 # Label shown -> (dataset key, categorical column); "typed" is the user's own counts.
 CANDIDATE_SOURCES = {
@@ -16,6 +18,7 @@ CANDIDATE_SOURCES = {
     "Industry groups (37,080 rows, 119 groups)": ("industry_groups", "industry_group"),
     "Restaurant week: which day has the most visits?": ("restaurant", "day"),
     "Type your own counts": ("typed", ""),
+    "Your own CSV file…": ("own_csv", ""),
 }
 TYPED_DEFAULT = "A=10, B=10, C=5"
 
@@ -27,6 +30,7 @@ class Candidates:
     labels: list[str]
     counts: np.ndarray
     note: str
+    sensitivity: float = COUNT_SENSITIVITY  # the most one person moves any one count
 
 
 def dataset_candidates(key: str, column: str) -> Candidates:
@@ -82,3 +86,65 @@ def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
         except ValueError as error:
             bad.append(f"“{item}”: {error}")
     return list(dict.fromkeys(good)), bad
+
+
+def own_csv_candidates(key: str) -> Candidates | None:
+    """Upload widgets, a category column and a cap: the user's candidates, or None after a message.
+
+    Score = rows per category. With a person column one person may own several rows, all in
+    one category, so the count's sensitivity is the cap on rows per person; rows beyond the
+    cap are dropped (each person's first rows in the file are kept).
+    """
+    own = own_dataset(key)
+    if own is None:
+        return None
+    dataset, frame = own
+    if not dataset.categorical:
+        st.error(
+            "Your file has no category column to choose from: a column needs text values, or "
+            "whole numbers with at most 200 distinct values."
+        )
+        return None
+    column = st.selectbox(
+        "Category column: its categories are the candidates",
+        dataset.categorical,
+        key=f"{key}_column_{dataset.key}",
+    )
+    candidates_note = (
+        "The candidates are the categories that occur in your file, so the list itself "
+        "reveals that each occurs: a real release must fix the candidate list in advance."
+    )
+    person = dataset.person_id
+    if person is None:
+        counts = frame_category_counts(frame, column)
+        note = (
+            f"Each row of your file is taken as one person: adding or removing one moves one "
+            f"count by 1, so Δ = 1. {candidates_note}"
+        )
+        return Candidates([str(c) for c in counts.index], counts.to_numpy(float), note)
+    cap = int(
+        st.number_input(
+            "At most how many rows may one person contribute? (the cap)",
+            min_value=1,
+            max_value=10_000,
+            value=most_rows_per_person(frame[person]),
+            step=1,
+            key=f"{key}_cap_{dataset.key}_{person}",
+            help="Rows beyond the cap are dropped before counting. One person's rows can all "
+            "fall in one category, so one person moves a count by at most the cap.",
+        )
+    )
+    kept = cap_contributions(frame, person, cap)
+    st.caption(
+        "The cap started at the most rows anyone has in your file: a real release must fix "
+        f"it in advance, since the data's own maximum leaks. With a cap of {cap}, "
+        f"{len(frame) - len(kept):,} rows beyond it are dropped (each person keeps their "
+        "first rows in the file)."
+    )
+    counts = frame_category_counts(kept, column)
+    note = (
+        f"`{person}` identifies a person, who keeps at most {cap} rows, possibly all in one "
+        f"category: adding or removing one person moves one count by up to {cap}, so "
+        f"Δ = {cap}. {candidates_note}"
+    )
+    return Candidates([str(c) for c in counts.index], counts.to_numpy(float), note, float(cap))
