@@ -138,6 +138,12 @@ category = pick[2].selectbox(
     index=categories.index("Sales") if "Sales" in categories else 0,
 )
 population = len(frame)
+if len(categories) == 1:
+    st.info(
+        f"Everyone's {column} is “{category}”: every true answer is yes. The survey still works "
+        "(its estimate should come near n), but for a real question pick a column with two or "
+        "more values."
+    )
 population_yes = int(counts.iloc[categories.index(category)])
 sizes = [
     s for s in (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000) if s < population

@@ -85,6 +85,7 @@ def test_exponential_counts_each_row_as_a_person_without_a_person_column():
     assert table["true count"].to_dict() == dict(shops) == {"A": 6, "B": 5, "C": 3}
     assert "Score = count, sensitivity Δ = 1." in texts(at)
     assert "reveals that each occurs" in texts(at)
+    assert "That protects rows, not people with several rows" in texts(at)
     counts = np.array([shops[c] for c in table.index], dtype=float)
     weights = np.exp(1.0 * counts / 2)  # epsilon 1, Delta 1, epsilon / (2 Delta)
     assert metric(at, "P(true best answer)") == f"{weights[0] / weights.sum():.3f}"
@@ -188,6 +189,9 @@ def test_randomized_response_bad_upload_keeps_the_coin_game():
     at = upload(open_page("randomized_response"), "rr", "rr_dataset", "own_csv", b"x\n1.5\n2.5\n")
     assert "no category column" in errors(at)
     assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
+    at = upload(open_page("randomized_response"), "rr", "rr_dataset", "own_csv", b"c\nred\nred\n")
+    assert "Everyone's c is “red”" in " ".join(i.value for i in at.info)
+    assert metric(at, "Truth") == "2"
 
 
 # --- Local frequencies --------------------------------------------------------------------------

@@ -118,8 +118,9 @@ def own_csv_candidates(key: str) -> Candidates | None:
     if person is None:
         counts = frame_category_counts(frame, column)
         note = (
-            f"Each row of your file is taken as one person: adding or removing one moves one "
-            f"count by 1, so Δ = 1. {candidates_note}"
+            "Each row of your file is taken as one person: adding or removing one moves one "
+            "count by 1, so Δ = 1. That protects rows, not people with several rows: if a "
+            f"person can have several, choose the column that identifies them. {candidates_note}"
         )
         return Candidates([str(c) for c in counts.index], counts.to_numpy(float), note)
     cap = int(
