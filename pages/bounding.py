@@ -6,6 +6,7 @@ import streamlit as st
 
 from data.registry import DATASETS, load_dataset
 from dp_core import (
+    add_group_noise,
     best_setting,
     bounded_answers,
     cap_summary,
@@ -16,11 +17,8 @@ from dp_core import (
     contribution_histogram,
     contribution_table,
     expected_group_errors,
-    laplace_half_width,
-    laplace_mechanism,
-    laplace_scale,
-    laplace_std,
-    noise_epsilon_per_group,
+    group_noise,
+    lower_tradeoff,
     release_sensitivity,
     upper_tradeoff,
 )
@@ -30,8 +28,9 @@ from ui.bounding_figures import (
     contribution_histogram_figure,
     tradeoff_figure,
 )
+from ui.own_data import own_dataset
 from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input, format_number
+from ui.widgets import delta_input, epsilon_input, format_delta, format_number
 
 # Per dataset: group column, value column, order for "first" selection, and the words to use.
 PRESETS = {
@@ -62,6 +61,12 @@ PRESETS = {
         "group_word": "day",
         "sum_word": "sales",
     },
+}
+OWN_CSV = "own_csv"
+OWN_PRESET = {"order": None, "person": "person", "record": "row", "group_word": "group"}
+NOISE_NAMES = {
+    "laplace": "Laplace (L1 sensitivity, pure ε-DP)",
+    "gaussian": "Gaussian, analytic (L2 sensitivity, (ε, δ)-DP)",
 }
 
 page_header(
@@ -108,41 +113,75 @@ def load(key: str) -> pd.DataFrame:
     return load_dataset(key)
 
 
-@st.cache_data(show_spinner=False)
-def analysis_table(key: str, person: str | None, group: str, value: str | None, order):
-    return contribution_table(load(key), person, group, value, order_column=order)
+# ``source`` names the rows (a shipped key, or an upload's file id); ``_frame`` holds them.
+@st.cache_data(show_spinner=False, max_entries=32)
+def analysis_table(source: str, person: str | None, group: str, value: str | None, order, _frame):
+    return contribution_table(_frame, person, group, value, order_column=order)
 
 
-@st.cache_data(show_spinner=False)
-def histogram(key: str, person: str, group: str) -> pd.Series:
-    return contribution_histogram(load(key), person, group)
+@st.cache_data(show_spinner=False, max_entries=32)
+def histogram(source: str, person: str, group: str, _frame) -> pd.Series:
+    return contribution_histogram(_frame, person, group)
+
+
+def slider_step(low: float, high: float) -> float:
+    """1 for ranges of 20 and more, else a power of ten giving about 20 to 200 steps."""
+    return min(1.0, 10.0 ** np.floor(np.log10((high - low) / 20)))
 
 
 # --- Controls ---------------------------------------------------------------------------------
 key = st.selectbox(
     "Dataset",
-    list(PRESETS),
-    format_func=lambda k: DATASETS[k].title,
+    [*PRESETS, OWN_CSV],
+    format_func=lambda k: "Your own CSV file…" if k == OWN_CSV else DATASETS[k].title,
     key="bounding_dataset",
 )
-dataset, preset = DATASETS[key], PRESETS[key]
-frame = load(key)
-person_column = dataset.person_id if key == "restaurant" else None
+if key == OWN_CSV:
+    with st.container(border=True):
+        own = own_dataset("bounding")
+        if own is None:
+            st.stop()
+        dataset, frame = own
+        if dataset.person_id is None:
+            st.warning(
+                "Bounding needs to know whose rows are whose: choose the column that identifies "
+                "a person above. Caps limit what one person contributes, so without a person "
+                "column there is nothing to cap."
+            )
+            st.stop()
+    source = f"own_{st.session_state['bounding_upload'].file_id}"
+    preset = OWN_PRESET
+    person_column = dataset.person_id
+    group_options = list(dataset.categorical)
+    if not group_options:
+        st.error(
+            "No column to group by: a group column needs text, or whole numbers with at most "
+            "200 distinct values."
+        )
+        st.stop()
+else:
+    dataset, preset, source = DATASETS[key], PRESETS[key], key
+    frame = load(key)
+    person_column = dataset.person_id if key == "restaurant" else None
+    group_options = list(dataset.categorical)
 person, record, group_word = preset["person"], preset["record"], preset["group_word"]
 
 column_cols = st.columns(2)
 group_column = column_cols[0].selectbox(
     f"Group the answers by ({group_word}s)",
-    list(dataset.categorical),
-    index=list(dataset.categorical).index(preset["group"]),
-    key=f"bounding_group_{key}",
+    group_options,
+    index=group_options.index(preset.get("group", group_options[0])),
+    key=f"bounding_group_{source}",
 )
 value_options = [c for c in frame.columns if c not in (dataset.person_id, group_column)]
+default_value = preset.get("value") or next(
+    (c for c in dataset.numeric if c in value_options), value_options[0] if value_options else None
+)
 value_column = column_cols[1].selectbox(
     "Value to sum",
     value_options,
-    index=value_options.index(preset["value"]),
-    key=f"bounding_value_{key}",
+    index=value_options.index(default_value) if value_options else None,
+    key=f"bounding_value_{source}",
 )
 if key == "tips":
     st.caption(
@@ -163,6 +202,19 @@ epsilon = epsilon_input(
     default=0.5,
     minimum=0.01,
     maximum=10.0,
+)
+mechanism = st.radio(
+    "Noise",
+    list(NOISE_NAMES),
+    format_func=NOISE_NAMES.get,
+    horizontal=True,
+    key="bounding_mechanism",
+)
+gaussian = mechanism == "gaussian"
+delta = (
+    delta_input("bounding_delta", label=f"δ per {group_word}, per statistic", default=1e-6)
+    if gaussian
+    else 0.0
 )
 plan_cols = st.columns(2)
 joint = (
@@ -194,16 +246,25 @@ try:
 except ValueError as error:
     st.error(f"Cannot bound this table: {error}")
     st.stop()
-value_error = None
+if frame[group_column].nunique() < 2:
+    st.error(
+        f"Cannot bound this table: the group column '{group_column}' has one category only. "
+        "Contribution bounding compares groups (days, places, categories): choose a column "
+        "with at least two."
+    )
+    st.stop()
+value_error = None if value_options else "there is no other column to sum."
 try:
     check_bounding_frame(frame, person_column, group_column, value_column)
 except ValueError as error:
     value_error = str(error)
+if value_error:
     value_column = None
 
-table = analysis_table(key, person_column, group_column, value_column, preset["order"])
+table = analysis_table(source, person_column, group_column, value_column, preset["order"], frame)
 max_groups_in_data = table.max_groups_per_person
 max_per_group_in_data = table.max_records_per_unit
+controls = source if key != OWN_CSV else f"{source}_{group_column}"
 cap_cols = st.columns(2)
 if max_groups_in_data > 1:
     max_groups = cap_cols[0].slider(
@@ -211,7 +272,7 @@ if max_groups_in_data > 1:
         1,
         max_groups_in_data,
         min(4, max_groups_in_data),
-        key=f"bounding_max_groups_{key}",
+        key=f"bounding_max_groups_{controls}",
     )
 else:
     max_groups = 1
@@ -222,7 +283,7 @@ if person_column is not None:
         1,
         max(max_per_group_in_data, 5),
         1,
-        key=f"bounding_max_per_group_{key}",
+        key=f"bounding_max_per_group_{controls}",
     )
     if max_per_group_in_data == 1:
         cap_cols[1].caption(
@@ -234,19 +295,27 @@ else:
 
 lower = upper = None
 if value_error:
-    st.error(f"Cannot sum '{st.session_state[f'bounding_value_{key}']}': {value_error}")
+    st.error(f"Cannot sum '{st.session_state[f'bounding_value_{source}']}': {value_error}")
 else:
     natural = dataset.numeric.get(value_column)
     values = frame[value_column]
     low, high = natural or (float(values.min()), float(values.max()))
+    high = max(high, low + 1)
     lower, upper = st.slider(
         f"Clipping bounds [L, U] for {value_column}",
         float(min(0.0, low)),
         float(max(2 * high, high + 1)),
         (float(low), float(high)),
-        step=1.0,
-        key=f"bounding_bounds_{key}_{value_column}",
+        step=slider_step(low, high),
+        key=f"bounding_bounds_{source}_{value_column}",
     )
+    if key == OWN_CSV:
+        st.caption(
+            f"These bounds start at [{low:g}, {high:g}], read from your file (rounded "
+            "outward). Fine for exploring; a real release must fix its clipping bounds in "
+            "advance, without looking at the data, since bounds read from the data reveal it "
+            "(the smallest and largest values)."
+        )
     pre_aggregate = st.toggle(
         f"Pre-aggregate per {person} and {group_word}",
         key="bounding_pre_aggregate",
@@ -265,11 +334,14 @@ sum_settings = (
     if has_sums
     else None
 )
-noise_plan = {"epsilon_per_group": epsilon, "joint": joint, "selection": selection}
+noise_plan = {
+    "epsilon_per_group": epsilon,
+    "joint": joint,
+    "selection": selection,
+    "mechanism": mechanism,
+    "delta": delta,
+}
 n_groups = len(table.groups)
-noise_epsilon = noise_epsilon_per_group(
-    epsilon, joint=joint, max_groups=max_groups, n_groups=n_groups
-)
 
 # --- Answers ----------------------------------------------------------------------------------
 rng = page_rng("bounding")
@@ -286,7 +358,9 @@ answers = bounded_answers(
 labels = [str(g) for g in table.groups]
 statistics = {"count": f"{record}s per {group_word}"}
 if has_sums:
-    sum_word = preset["sum_word"] if value_column == preset["value"] else f"sum of {value_column}"
+    sum_word = (
+        preset["sum_word"] if value_column == preset.get("value") else f"sum of {value_column}"
+    )
     statistics["sum"] = f"{sum_word} per {group_word}"
 
 st.header("Noisy answers, and the truth before and after bounding")
@@ -295,6 +369,17 @@ sensitivities = {
     name: release_sensitivity(name, **(sum_settings if name == "sum" else settings))
     for name in statistics
 }
+noise_settings = {"epsilon_per_group": epsilon, "max_groups": max_groups, "n_groups": n_groups}
+try:
+    noises = {
+        name: group_noise(
+            sensitivity, joint=joint, mechanism=mechanism, delta=delta, **noise_settings
+        )
+        for name, sensitivity in sensitivities.items()
+    }
+except ValueError as error:
+    st.error(f"Cannot add the noise: {error}")
+    st.stop()
 metrics = {  # column: label, value, note under the value
     0: (
         f"{record.capitalize()}s dropped by the caps",
@@ -303,7 +388,7 @@ metrics = {  # column: label, value, note under the value
     )
 }
 if person_column is not None:
-    summary = cap_summary(histogram(key, person_column, group_column), [max_groups])
+    summary = cap_summary(histogram(source, person_column, group_column, frame), [max_groups])
     metrics[1] = (
         f"{person.capitalize()}s with more than {counted(max_groups, group_word)}",
         f"{int(summary['persons_losing_records'].iloc[0]):,}",
@@ -318,23 +403,43 @@ if has_sums:
         "one clipped total per person" if pre_aggregate else f"{max_per_group} × {per_record:g}",
     )
     metrics[3] = (
-        f"Sensitivity of all {group_word}s' sums (L1)",
-        f"{sum_sensitivity.l1:g}",
-        f"{max_groups} × {sum_sensitivity.per_group:g}; L2 {sum_sensitivity.l2:.4g}",
+        (
+            f"Sensitivity of all {group_word}s' sums (L2)",
+            f"{sum_sensitivity.l2:.4g}",
+            f"√{max_groups} × {sum_sensitivity.per_group:g}; L1 {sum_sensitivity.l1:g}",
+        )
+        if gaussian
+        else (
+            f"Sensitivity of all {group_word}s' sums (L1)",
+            f"{sum_sensitivity.l1:g}",
+            f"{max_groups} × {sum_sensitivity.per_group:g}; L2 {sum_sensitivity.l2:.4g}",
+        )
     )
 metric_cols = st.columns(4)
 for column, (label, value, note) in metrics.items():
     metric_cols[column].metric(label, value, delta=note, delta_color="off", delta_arrow="off")
 
-noise_sds = {}
-for statistic, title in statistics.items():
-    sensitivity = sensitivities[statistic]
-    scale = laplace_scale(sensitivity.per_group, noise_epsilon)
-    bounded = answers[f"bounded_{statistic}"].to_numpy(dtype=float)
-    noisy = laplace_mechanism(
-        rng, bounded, sensitivity=sensitivity.per_group, epsilon=noise_epsilon
+
+def noise_words(noise) -> str:
+    """Laplace noise with scale 4 / 0.5 = 8, or Gaussian noise with σ = ..., in words."""
+    whole = f" (all {group_word}s' L{2 if gaussian else 1} sensitivity, whole budget)"
+    if not gaussian:
+        return (
+            f"Laplace noise with scale {noise.sensitivity:g} / {format_number(noise.epsilon)} "
+            f"= {readable(noise.scale)} on every {group_word}" + (whole if joint else "")
+        )
+    return (
+        f"Gaussian noise with σ = {readable(noise.scale)} on every {group_word}: the analytic "
+        f"Gaussian for sensitivity {noise.sensitivity:.4g}"
+        + (whole if joint else "")
+        + f" at ε = {format_number(noise.epsilon)}, δ = {format_delta(noise.delta)}"
     )
-    noise_sds[statistic] = laplace_std(scale)
+
+
+for statistic, title in statistics.items():
+    noise = noises[statistic]
+    bounded = answers[f"bounded_{statistic}"].to_numpy(dtype=float)
+    noisy = add_group_noise(rng, bounded, noise)
     st.subheader(title.capitalize())
     st.plotly_chart(
         before_after_noisy_bars(
@@ -342,7 +447,7 @@ for statistic, title in statistics.items():
             answers[f"true_{statistic}"].to_numpy(dtype=float),
             bounded,
             noisy,
-            laplace_half_width(scale),
+            noise.half_width,
             value_name=title,
         ),
         width="stretch",
@@ -367,8 +472,7 @@ for statistic, title in statistics.items():
         width="stretch",
     )
     st.caption(
-        f"Laplace noise with scale {sensitivity.per_group:g} / {format_number(noise_epsilon)} "
-        f"= {readable(scale)} on every {group_word}. Expected RMSE = √(bias² + selection sd² "
+        f"{noise_words(noise)}. Expected RMSE = √(bias² + selection sd² "
         "+ noise sd²), computed exactly, without sampling. "
         + (
             "The bias is averaged over the random choice of kept records, and “selection sd” "
@@ -382,14 +486,14 @@ for statistic, title in statistics.items():
 st.markdown(
     f"**Bounding dropped {dropped:,} of {len(frame):,} {record}s; the noise on each "
     f"{group_word} has standard deviation "
-    + " and ".join(f"{readable(sd)} for the {statistics[name]}" for name, sd in noise_sds.items())
+    + " and ".join(f"{readable(n.std)} for the {statistics[name]}" for name, n in noises.items())
     + ".**"
 )
 
 # --- Contribution histogram ---------------------------------------------------------------------
 if person_column is not None:
     st.header(f"How many {group_word}s does each {person} contribute?")
-    hist = histogram(key, person_column, group_column)
+    hist = histogram(source, person_column, group_column, frame)
     hist_cols = st.columns([1, 1])
     hist_cols[0].plotly_chart(
         contribution_histogram_figure(hist, max_groups, person=person, unit=group_word),
@@ -454,52 +558,102 @@ if chosen == "sum":
         f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
         f"{group_word}, with L = {lower:g} and a cap of {max_groups})."
     )
+    lowers = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1]
+    without_lower = {k: v for k, v in sum_settings.items() if k != "lower"}
+    by_lower = lower_tradeoff(table, lowers=lowers, **noise_plan, **without_lower)
+    # reversed, so that on a tie the largest L (the narrowest bounds) is the best
+    best_lower, best_lower_rmse = plot_tradeoff(
+        by_lower.iloc[::-1],
+        "lower",
+        lowers[::-1],
+        lower,
+        f"lower clipping bound L for {value_column}",
+        y_title,
+    )
+    st.markdown(
+        f"**Best lower bound: {best_lower:,.4g}** (expected error {readable(best_lower_rmse)} per "
+        f"{group_word}, with U = {upper:g} and a cap of {max_groups}). Each chart moves one "
+        "setting and keeps the others as you set them: set U to its best, then look again at L "
+        "and the cap."
+    )
 st.caption(
     "Expected RMSE² = bias² + selection variance + noise variance, each computed exactly "
     "(no sampling): bias = expected answer after bounding − truth; selection variance = the spread "
-    "of the random choice of kept records (0 when keeping the first); noise = the Laplace "
-    "variance 2b². The star is the smallest RMSE. Choosing the cap or the bound by looking "
+    "of the random choice of kept records (0 when keeping the first); noise = "
+    + ("the Gaussian variance σ². " if gaussian else "the Laplace variance 2b². ")
+    + "The star is the smallest RMSE. Choosing the cap or the bounds by looking "
     "at the data, as here, itself leaks information: a real release fixes them in advance or "
     "spends budget on choosing them."
 )
 
 # --- Budget -------------------------------------------------------------------------------------
 st.header("What the week costs" if key == "restaurant" else f"What all {group_word}s cost")
-budget = compare_budgets(epsilon, n_groups=n_groups, max_groups=max_groups)
-eps_text = format_number(epsilon)
+budget = compare_budgets(epsilon, n_groups=n_groups, max_groups=max_groups, delta_per_group=delta)
+touched = min(max_groups, n_groups)
+
+
+def spent(eps: float, dlt: float) -> str:
+    """3.5, or (3.5, 7×10⁻⁶) with Gaussian noise."""
+    eps_text = format_number(round(eps, 9))
+    return f"({eps_text}, {format_delta(dlt)})" if gaussian else eps_text
+
+
+per_group = spent(epsilon, delta)
+sequential = spent(budget.sequential_total, budget.sequential_delta)
+capped = spent(budget.capped_total, budget.capped_delta)
+if gaussian:  # the counts' noise, one release per group against one release of all groups
+    by_group, at_once = (
+        group_noise(
+            sensitivities["count"], joint=plan, mechanism=mechanism, delta=delta, **noise_settings
+        ).std
+        for plan in (False, True)
+    )
+    joint_note = f"σ = {readable(at_once)} on the counts, not {readable(by_group)}"
+else:
+    joint_note = f"noise as at ε = {budget.joint_epsilon_per_group:.3g} per {group_word}"
 rows = [
     (
         f"{group_word.capitalize()} by {group_word}",
         [epsilon] * n_groups,
-        f"{n_groups} × {eps_text} = {format_number(round(budget.sequential_total, 9))}",
+        f"{n_groups} × {per_group} = {sequential}",
     ),
     (
         f"Same noise, with the cap of {max_groups}",
-        [epsilon] * min(max_groups, n_groups),
-        f"{min(max_groups, n_groups)} × {eps_text} = "
-        f"{format_number(round(budget.capped_total, 9))}",
+        [epsilon] * touched,
+        f"{touched} × {per_group} = {capped}",
     ),
-    (
-        f"All {group_word}s at once",
-        [budget.sequential_total],
-        f"{format_number(round(budget.sequential_total, 9))}: noise as at ε = "
-        f"{budget.joint_epsilon_per_group:.3g} per {group_word}",
-    ),
+    (f"All {group_word}s at once", [budget.sequential_total], f"{sequential}: {joint_note}"),
 ]
 st.plotly_chart(budget_figure(rows), width="stretch")
+composition = "basic composition (ε and δ both add up)" if gaussian else "sequential composition"
 st.markdown(
-    f"**{n_groups} {group_word}s at ε = {eps_text} each cost "
-    f"{format_number(round(budget.sequential_total, 9))} for one statistic by sequential "
-    f"composition.** Because no {person} is in more than {counted(max_groups, group_word)} after "
-    f"capping, the same noisy answers cost only {format_number(round(budget.capped_total, 9))};"
-    f" or the full {format_number(round(budget.sequential_total, 9))} buys noise as small as "
-    f"ε = {budget.joint_epsilon_per_group:.3g} per {group_word}."
+    f"**{n_groups} {group_word}s at {'(ε, δ)' if gaussian else 'ε'} = {per_group} each cost "
+    f"{sequential} for one statistic by {composition}.** Because no {person} is in more than "
+    f"{counted(max_groups, group_word)} after capping, the same noisy answers cost "
+    f"{'at most' if gaussian else 'only'} {capped}; or the full {sequential} spent on one "
+    + (
+        f"Gaussian release of all {group_word}s, at L2 sensitivity √{touched} × the "
+        f"per-{group_word} sensitivity, gives {joint_note}."
+        if gaussian
+        else f"release buys noise as small as ε = {budget.joint_epsilon_per_group:.3g} per "
+        f"{group_word}."
+    )
 )
+if gaussian and budget.sequential_delta >= 1:
+    st.warning(
+        f"{n_groups} × δ = {budget.sequential_delta:g} is not below 1: composed over every "
+        f"{group_word}, the guarantee says nothing. Lower δ."
+    )
+if gaussian:
+    st.caption(
+        "Basic composition is a safe bound, not the tightest: for Gaussian noise, accounting "
+        "by the privacy loss distribution or zCDP gives a smaller total ε at the same δ."
+    )
 if len(statistics) > 1:
+    both = spent(2 * budget.sequential_total, 2 * budget.sequential_delta)
     st.caption(
         f"This page publishes two statistics per {group_word} (counts and sums): each costs "
-        f"this much, so the total is twice: {format_number(round(2 * budget.sequential_total, 9))}"
-        f" {group_word} by {group_word}."
+        f"this much, so the total is twice: {both} {group_word} by {group_word}."
     )
 
 what_to_notice(
@@ -516,6 +670,9 @@ what_to_notice(
         "cap can exceed the noise.",
         f"The {group_word} by {group_word} total overstates the cost when each {person} is in "
         f"only a few {group_word}s: the cap is what makes the tighter accounting true.",
+        f"Gaussian noise on all {group_word}s at once uses the L2 sensitivity √ℓ0 · Δ, not the "
+        "L1 sensitivity ℓ0 · Δ: the noise grows with the square root of the cap, so higher caps "
+        "cost less than with Laplace noise (for a small δ in return).",
     ]
 )
 
@@ -532,8 +689,15 @@ with st.expander("The formula"):
     )
     st.latex(
         r"\text{kept at cap } c = \sum_k n_k \min(k, c),\qquad "
-        r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + \mathrm{Var}_{\text{sel}} + 2b^2},\ "
-        r"b = \Delta / \varepsilon"
+        r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + \mathrm{Var}_{\text{sel}} + "
+        r"\mathrm{Var}_{\text{noise}}},\ "
+        r"\mathrm{Var}_{\text{noise}} = 2b^2,\ b = \Delta_1 / \varepsilon\ \text{(Laplace)}"
+    )
+    st.latex(
+        r"\mathrm{Var}_{\text{noise}} = \sigma^2:\ \text{the smallest } \sigma \text{ with } "
+        r"\Phi\!\left(\tfrac{\Delta_2}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta_2}\right)"
+        r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta_2}{2\sigma} - "
+        r"\tfrac{\varepsilon\sigma}{\Delta_2}\right) \le \delta\ \text{(analytic Gaussian)}"
     )
     st.latex(
         r"\mathrm{Var}_{\text{sel}}(g) = \sum_{u \in g} \pi_u \operatorname{Var}(Y_u) + "
@@ -544,7 +708,8 @@ with st.expander("The formula"):
         r"\varepsilon_{\text{week}} = \sum_{d=1}^{7} \varepsilon_d \ \ "
         r"\text{(sequential)},\qquad "
         r"\varepsilon_{\text{week}} = \min(\ell_0, 7)\,\varepsilon_d\ \ "
-        r"\text{(a person is in at most } \ell_0 \text{ days)}"
+        r"\text{(a person is in at most } \ell_0 \text{ days)};\ "
+        r"\delta \text{ adds up the same way}"
     )
     st.markdown(
         f"Neighbouring datasets on this page: one {person} added or removed, with all their "
@@ -552,7 +717,9 @@ with st.expander("The formula"):
         "ℓ0: groups per person, ℓ∞: records per person in a group, [L, U]: clipping bounds. "
         "Sensitivities: Wilson et al., *Differentially "
         "private SQL with bounded user contribution* (PoPETs 2020); Laplace mechanism and "
-        "sequential composition: Dwork & Roth (2014), Thm 3.6 and 3.16. Error model as in "
+        "sequential (basic) composition of ε and δ: Dwork & Roth (2014), Thm 3.6 and 3.16; "
+        "analytic Gaussian mechanism: Balle & Wang, *Improving the Gaussian mechanism for "
+        "differential privacy* (ICML 2018), Thm 8. Error model as in "
         "PipelineDP's utility analysis, plus the selection term. A random choice keeps each "
         "of a person's k groups with probability π = min(1, ℓ0 / k) and, in a kept group, a "
         "uniformly random ℓ∞ of their r records. A unit u is one person's records in group g, "

@@ -250,5 +250,154 @@ def test_one_row_per_person(at, key):
     figures = plotly_figures(at)
     true, after = bars(at, 0)["True, all records"], bars(at, 0)["True after bounding"]
     np.testing.assert_array_equal(true, after)
-    assert len(figures) == 4  # counts, sums, the upper-bound trade-off, the budget
+    assert len(figures) == 5  # counts, sums, the upper- and lower-bound trade-offs, the budget
     assert "Best upper bound" in texts(at)
+
+
+# --- Lower bound, Gaussian noise, the user's own CSV -------------------------------------------
+
+
+def test_lower_bound_tradeoff_stars_the_brute_force_best(at):
+    """Every L on the chart against cap_tradeoff run at that L alone; ties go to the largest L."""
+    from data.registry import load_dataset
+    from dp_core import cap_tradeoff, contribution_table
+
+    widget(at.slider, BOUNDS).set_value((10.0, 50.0))
+    rerun(at)
+    tradeoff = figure_with_axis(at, "lower clipping bound L for money_spent")
+    lines = {t["name"]: t for t in tradeoff["data"]}
+    lowers = trace_array(lines["expected error (RMSE)"]["x"])
+    rmse = trace_array(lines["expected error (RMSE)"]["y"])
+    np.testing.assert_allclose(np.sort(lowers), np.linspace(-30, 50, 101)[:-1])
+    table = contribution_table(load_dataset("restaurant"), "visitor_id", "day", "money_spent")
+    plan = {"epsilon_per_group": 0.5, "joint": False, "max_per_group": 1}
+    brute = np.array(
+        [
+            cap_tradeoff(table, "sum", caps=[4], lower=low, upper=50.0, **plan)["rmse"].iloc[0]
+            for low in lowers
+        ]
+    )
+    np.testing.assert_allclose(rmse, brute, rtol=1e-9)
+    best = lowers[np.flatnonzero(brute == brute.min())].max()
+    star = next(t for t in tradeoff["data"] if t["name"].startswith("best"))
+    assert star["x"] == [pytest.approx(best)]
+    assert f"Best lower bound: {best:,.4g}" in texts(at)
+
+
+def test_gaussian_noise_is_the_analytic_sigma(at):
+    """Day by day: sigma for (0.5, 1e-6) at sensitivity 1; the week: sqrt(4) at (3.5, 7e-6)."""
+    import dp_accounting
+
+    from dp_core import analytic_gaussian_sigma
+
+    widget(at.radio, "bounding_mechanism").set_value("gaussian")
+    rerun(at)
+    sigma = analytic_gaussian_sigma(1.0, 0.5, 1e-6)
+    assert sigma == pytest.approx(dp_accounting.get_sigma_gaussian(0.5, 1e-6), rel=1e-6)
+    counts = at.dataframe[0].value
+    np.testing.assert_allclose(counts["noise sd"], round(sigma, 1))
+    assert f"Gaussian noise with σ = {sigma:.3g} on every day" in texts(at)
+    assert metric(at, "Sensitivity of all days' sums (L2)") == "100"  # sqrt(4) x 50
+    assert "7 days at (ε, δ) = (0.5, 10⁻⁶) each cost (3.5, 7×10⁻⁶)" in texts(at)
+    assert "cost at most (2, 4×10⁻⁶)" in texts(at)
+    budget = figure_with_axis(at, "total ε, one statistic")
+    notes = [a["text"] for a in budget["layout"]["annotations"]]
+    assert any("4 × (0.5, 10⁻⁶) = (2, 4×10⁻⁶)" in note for note in notes)
+    widget(at.radio, "bounding_plan").set_value("whole week at once")
+    rerun(at)
+    week_sigma = dp_accounting.get_sigma_gaussian(3.5, 7e-6) * 2.0  # L2 = sqrt(4) x 1
+    np.testing.assert_allclose(at.dataframe[0].value["noise sd"], round(week_sigma, 1))
+    widget(at.text_input, "bounding_delta__text").set_value("0.2")
+    rerun(at)  # 7 x 0.2 = 1.4: no guarantee for one release of the week
+    assert any("must be below 1" in e.value for e in at.error)
+
+
+def test_laplace_stays_the_default(at):
+    assert widget(at.radio, "bounding_mechanism").value == "laplace"
+    assert not [t for t in at.text_input if t.key == "bounding_delta__text"]
+
+
+# Four persons in three groups. p1 has two rows in A; p0 and p3 are in all three groups.
+VISITS = b"""person,group,amount,note
+p0,A,10,x
+p0,B,20,x
+p0,C,30,y
+p1,A,5,y
+p1,A,7,x
+p1,B,100,y
+p2,C,40,x
+p3,A,1,x
+p3,B,2,y
+p3,C,3,x
+"""
+
+
+def by_prefix(elements, prefix: str):
+    """The one widget whose key starts with prefix (upload widgets carry the file's id)."""
+    (found,) = [e for e in elements if e.key and e.key.startswith(prefix)]
+    return found
+
+
+def upload(at, data: bytes, person: str | None = "person"):
+    widget(at.selectbox, "bounding_dataset").set_value("own_csv")
+    rerun(at)
+    at.file_uploader(key="bounding_upload").set_value(("visits.csv", data, "text/csv"))
+    rerun(at)
+    if person:
+        widget(at.selectbox, "bounding_person").set_value(person)
+        rerun(at)
+    return at
+
+
+def test_own_csv_needs_a_person_column(at):
+    upload(at, VISITS, person=None)
+    assert any("Bounding needs to know whose rows are whose" in w.value for w in at.warning)
+    assert not at.metric
+
+
+def test_own_csv_caps_and_sensitivities_by_hand(at):
+    upload(at, VISITS)
+    assert by_prefix(at.selectbox, "bounding_group_own").value == "group"
+    assert by_prefix(at.selectbox, "bounding_value_own").value == "amount"
+    assert metric(at, "Rows dropped by the caps") == "1"  # p1's second row in A (linf = 1)
+    assert metric(at, "Sensitivity of one group's sum") == "100"  # bounds [0, 100] from the data
+    assert metric(at, "Sensitivity of all groups' sums (L1)") == "300"  # 3 groups x 100
+    assert "These bounds start at [0, 100], read from your file" in texts(at)
+    assert "a real release must fix its clipping bounds in advance" in texts(at)
+    widget(at.radio, "bounding_selection").set_value("first")
+    by_prefix(at.slider, "bounding_max_groups_own").set_value(1)
+    rerun(at)
+    # first group only: p0 drops B, C; p1 keeps one row of A, drops A and B; p3 drops B, C
+    assert metric(at, "Rows dropped by the caps") == "6"
+    assert metric(at, "Persons with more than 1 group") == "3"
+    np.testing.assert_array_equal(bars(at, 0)["True after bounding"], [3, 0, 1])
+    np.testing.assert_array_equal(bars(at, 1)["True after bounding"], [16, 0, 40])
+    by_prefix(at.slider, "bounding_max_groups_own").set_value(2)
+    by_prefix(at.slider, "bounding_max_per_group_own").set_value(2)
+    widget(at.radio, "bounding_mechanism").set_value("gaussian")
+    rerun(at)
+    assert metric(at, "Sensitivity of one group's sum") == "200"  # 2 rows x 100
+    assert metric(at, "Sensitivity of all groups' sums (L2)") == "282.8"  # sqrt(2) x 200
+    assert "Best lower bound" in texts(at) and "Best upper bound" in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "choose", "message"),
+    [
+        (b"", {}, "is empty"),
+        (b"person,group\np1,A\n,B\np2,A\n", {}, "1 rows have no “person”"),
+        (VISITS, {"value": "note"}, "is not numeric"),
+        (VISITS.replace(b",B,", b",A,").replace(b",C,", b",A,"), {}, "has one category only"),
+    ],
+)
+def test_own_csv_bad_input_gets_a_message(at, data, choose, message):
+    upload(at, data, person=None)
+    if message != "is empty":
+        widget(at.selectbox, "bounding_person").set_value("person")
+        rerun(at)
+    if "value" in choose:
+        by_prefix(at.selectbox, "bounding_value_own").set_value(choose["value"])
+        rerun(at)
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    if "value" in choose:  # the counts still work
+        assert metric(at, "Rows dropped by the caps") == "1"
