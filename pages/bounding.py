@@ -550,31 +550,47 @@ if max_groups_in_data > 1:
 if chosen == "sum":
     uppers = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
     without_upper = {k: v for k, v in sum_settings.items() if k != "upper"}
-    by_upper = upper_tradeoff(table, uppers=uppers, **noise_plan, **without_upper)
-    best_upper, best_upper_rmse = plot_tradeoff(
-        by_upper, "upper", uppers, upper, f"upper clipping bound U for {value_column}", y_title
-    )
-    st.markdown(
-        f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
-        f"{group_word}, with L = {lower:g} and a cap of {max_groups})."
-    )
-    lowers = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1]
+    lowers = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1][::-1]
     without_lower = {k: v for k, v in sum_settings.items() if k != "lower"}
-    by_lower = lower_tradeoff(table, lowers=lowers, **noise_plan, **without_lower)
-    # reversed, so that on a tie the largest L (the narrowest bounds) is the best
-    best_lower, best_lower_rmse = plot_tradeoff(
-        by_lower.iloc[::-1],
-        "lower",
-        lowers[::-1],
-        lower,
-        f"lower clipping bound L for {value_column}",
+    sweeps = {  # bound: its values, the errors at each, the current value, its letter
+        "upper": (
+            uppers,
+            upper_tradeoff(table, uppers=uppers, **noise_plan, **without_upper),
+            upper,
+            "U",
+        ),
+        # from the largest L down, so that on a tie the narrowest bounds win
+        "lower": (
+            lowers,
+            lower_tradeoff(table, lowers=lowers[::-1], **noise_plan, **without_lower).iloc[::-1],
+            lower,
+            "L",
+        ),
+    }
+    bests = {bound: best_setting(sweep[1], sweep[0]) for bound, sweep in sweeps.items()}
+    bound = st.radio(
+        "Clipping bound on the chart",
+        list(sweeps),
+        format_func=lambda b: f"{b} bound {sweeps[b][3]}",
+        horizontal=True,
+        key="bounding_tradeoff_bound",
+    )
+    values, summary, current, letter = sweeps[bound]
+    plot_tradeoff(
+        summary,
+        bound,
+        values,
+        current,
+        f"{bound} clipping bound {letter} for {value_column}",
         y_title,
     )
+    (best_upper, best_upper_rmse), (best_lower, best_lower_rmse) = bests.values()
     st.markdown(
-        f"**Best lower bound: {best_lower:,.4g}** (expected error {readable(best_lower_rmse)} per "
-        f"{group_word}, with U = {upper:g} and a cap of {max_groups}). Each chart moves one "
-        "setting and keeps the others as you set them: set U to its best, then look again at L "
-        "and the cap."
+        f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
+        f"{group_word}, with L = {lower:g} and a cap of {max_groups}). **Best lower bound: "
+        f"{best_lower:,.4g}** (expected error {readable(best_lower_rmse)}, with U = {upper:g}). "
+        "Each search moves one setting and keeps the others as you set them: set U to its "
+        "best, then look again at L and the cap."
     )
 st.caption(
     "Expected RMSE² = bias² + selection variance + noise variance, each computed exactly "
@@ -671,8 +687,9 @@ what_to_notice(
         f"The {group_word} by {group_word} total overstates the cost when each {person} is in "
         f"only a few {group_word}s: the cap is what makes the tighter accounting true.",
         f"Gaussian noise on all {group_word}s at once uses the L2 sensitivity √ℓ0 · Δ, not the "
-        "L1 sensitivity ℓ0 · Δ: the noise grows with the square root of the cap, so higher caps "
-        "cost less than with Laplace noise (for a small δ in return).",
+        "L1 sensitivity ℓ0 · Δ: its noise grows with the square root of the cap, not in "
+        "proportion to it as Laplace noise does, so a higher cap costs less (in return for a "
+        "small δ).",
     ]
 )
 

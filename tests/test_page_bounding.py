@@ -250,7 +250,7 @@ def test_one_row_per_person(at, key):
     figures = plotly_figures(at)
     true, after = bars(at, 0)["True, all records"], bars(at, 0)["True after bounding"]
     np.testing.assert_array_equal(true, after)
-    assert len(figures) == 5  # counts, sums, the upper- and lower-bound trade-offs, the budget
+    assert len(figures) == 4  # counts, sums, the upper-bound trade-off, the budget
     assert "Best upper bound" in texts(at)
 
 
@@ -263,6 +263,7 @@ def test_lower_bound_tradeoff_stars_the_brute_force_best(at):
     from dp_core import cap_tradeoff, contribution_table
 
     widget(at.slider, BOUNDS).set_value((10.0, 50.0))
+    widget(at.radio, "bounding_tradeoff_bound").set_value("lower")
     rerun(at)
     tradeoff = figure_with_axis(at, "lower clipping bound L for money_spent")
     lines = {t["name"]: t for t in tradeoff["data"]}
