@@ -551,7 +551,13 @@ class GroupNoise:
     delta: float  # 0 for Laplace
     scale: float  # Laplace b, or Gaussian sigma
     std: float
-    half_width: float  # 95% of the noise lies within +- this
+
+    @property
+    def half_width(self) -> float:
+        """95% of the noise lies within +- this."""
+        if self.mechanism == "laplace":
+            return laplace_half_width(self.scale)
+        return gaussian_half_width(self.scale)
 
 
 def _check_mechanism(mechanism: str) -> Mechanism:
@@ -583,9 +589,7 @@ def group_noise(
     if mechanism == "laplace":
         size = sensitivity.per_group * (m if joint else 1)
         scale = laplace_scale(size, epsilon)
-        return GroupNoise(
-            mechanism, size, epsilon, 0.0, scale, laplace_std(scale), laplace_half_width(scale)
-        )
+        return GroupNoise(mechanism, size, epsilon, 0.0, scale, laplace_std(scale))
     delta = check_delta(delta, allow_zero=False)
     if joint and n * delta >= 1:
         raise ValueError(
@@ -595,7 +599,7 @@ def group_noise(
     delta = delta * (n if joint else 1)
     size = sensitivity.per_group * (math.sqrt(m) if joint else 1.0)
     sigma = analytic_gaussian_sigma(1.0, epsilon, delta) * size  # sigma is linear in Delta
-    return GroupNoise(mechanism, size, epsilon, delta, sigma, sigma, gaussian_half_width(sigma))
+    return GroupNoise(mechanism, size, epsilon, delta, sigma, sigma)
 
 
 def add_group_noise(rng: np.random.Generator, values: ArrayLike, noise: GroupNoise) -> np.ndarray:

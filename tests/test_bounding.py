@@ -664,6 +664,7 @@ def test_laplace_noise_for_the_week_is_l1_over_the_total():
     noise = group_noise(sensitivity, epsilon_per_group=0.5, joint=True, max_groups=9, n_groups=7)
     assert noise.sensitivity == 7  # a visitor is in at most 7 of the 7 days
     assert noise.scale == pytest.approx(2.0) and noise.delta == 0.0
+    assert noise.half_width == pytest.approx(2.0 * math.log(20))  # P(|noise| > t) = e^(-t/b)
 
 
 def test_gaussian_noise_refuses_bad_deltas():
