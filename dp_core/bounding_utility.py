@@ -23,7 +23,8 @@ when a person has several records in a group: a unit's records are kept or dropp
 together by l0 and compete for the linf places. A cap on a person's records over all groups
 (not offered here) would also need its own (hypergeometric) unit moments.
 The data are reduced once to contribution units, from which every cap and every upper bound
-is evaluated at once; every lower bound too, since clip(v, L, U) = -clip(-v, -U, -L).
+is evaluated at once; every lower bound too, since clip(v, L, U) = -clip(-v, -U, -L); and
+every pair (L, U), since clip(v, L, U) = max(v, L) + min(v, U) - v (and likewise squared).
 """
 
 from __future__ import annotations
@@ -60,9 +61,11 @@ __all__ = [
     "ContributionTable",
     "GroupNoise",
     "add_group_noise",
+    "best_bounds",
     "best_setting",
     "bounded_totals_by_cap",
     "bounded_totals_by_upper",
+    "bounds_rmse_grid",
     "cap_tradeoff",
     "contribution_table",
     "error_summary",
@@ -805,3 +808,128 @@ def lower_tradeoff(
     )
     summary = mirrored.iloc[::-1].reset_index(drop=True).drop(columns="upper")
     return summary.assign(lower=lowers)[["lower", "bias", "selection_std", "noise_std", "rmse"]]
+
+
+def _raised_and_capped(
+    values: np.ndarray,
+    weight: np.ndarray,
+    index: np.ndarray,
+    size: int,
+    lowers: np.ndarray,
+    uppers: np.ndarray,
+    power: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per index: sum w max(v, L)^p for each L (size, L), and sum w min(v, U)^p for each U.
+
+    max(v, L) = -min(-v, -L): the clipped power sums of the negated values, by increasing -L.
+    """
+    raised = _clipped_power_sums(-values, weight, index, size, -np.inf, -lowers[::-1], power=power)
+    capped = _clipped_power_sums(values, weight, index, size, -np.inf, uppers, power=power)
+    return raised[:, ::-1] * (-1) ** power, capped
+
+
+def bounds_rmse_grid(
+    table: ContributionTable,
+    *,
+    lowers: ArrayLike,
+    uppers: ArrayLike,
+    max_groups: int,
+    epsilon_per_group: float,
+    joint: bool,
+    max_per_group: int = 1,
+    pre_aggregate: bool = False,
+    selection: Selection = "random",
+    mechanism: Mechanism = "laplace",
+    delta: float = 0.0,
+) -> np.ndarray:
+    """Expected RMSE (root mean square over groups) of per-group sums for every (L, U).
+
+    Shape (lowers, uppers); inf where L >= U. Exact, as :func:`upper_tradeoff` for each pair.
+    For L <= U, clip(v, L, U) = max(v, L) + min(v, U) - v, and clip^2 = max(v, L)^2 +
+    min(v, U)^2 - v^2: every sum of clipped values splits into a part in L and a part in U.
+    The bias, a(L) + b(U) per group, has mean square (sum a^2 + sum b^2 + 2 a^T b) / groups.
+    A unit's selection variance is alpha S2 + beta S1^2 (module docstring: alpha = pi spread,
+    beta = pi (1 - pi) (m / r)^2 - pi spread / r); S1 = P(L) + Q(U) splits too, and
+    sum over units of beta P Q is one matrix product per group.
+    """
+    lowers, uppers = np.asarray(lowers, dtype=float), np.asarray(uppers, dtype=float)
+    for name, bounds in (("lower", lowers), ("upper", uppers)):
+        if bounds.size == 0 or not np.all(np.diff(bounds) > 0):
+            raise ValueError(f"the {name} bounds to compare must be increasing.")
+    selection = _check_selection(selection)
+    groups = check_positive_int(max_groups, "the cap on groups per person")
+    n_groups, n_units = len(table.groups), len(table.unit_group)
+    random = selection == "random"
+    pi = (
+        np.minimum(1.0, groups / table.unit_groups_of_person)
+        if random
+        else (table.unit_rank < groups) * 1.0
+    )
+    if pre_aggregate:
+        table._values()  # a readable error without a value column
+        values, item_unit, r = table.unit_total, np.arange(n_units), np.ones(n_units)
+        record_keep = np.ones(n_units)
+    else:
+        linf = check_positive_int(max_per_group, "the cap on records per person per group")
+        values, item_unit = table._values(), table.row_unit
+        r = table.unit_size.astype(float)
+        record_keep = _record_keep(table, linf, selection)
+    item_group = table.unit_group[item_unit]
+
+    def split_sums(weight, index, size, power):
+        """(part in L, part in U, constant) with sum w clip^p = L part + U part - constant."""
+        raised, capped = _raised_and_capped(values, weight, index, size, lowers, uppers, power)
+        return raised, capped, np.bincount(index, weight * values**power, size)
+
+    raised, capped, plain = split_sums(pi[item_unit] * record_keep, item_group, n_groups, 1)
+    a = raised - (plain + table.true_totals("sum"))[:, None]  # bias = a(L) + capped(U)
+    mean_square = (a**2).sum(axis=0)[:, None] + (capped**2).sum(axis=0)[None, :] + 2 * a.T @ capped
+    mean_square /= n_groups
+    if random:
+        m = r if pre_aggregate else np.minimum(r, max_per_group)
+        spread = m * (r - m) / (r * np.maximum(r - 1, 1))
+        alpha = pi * spread
+        beta = pi * (1 - pi) * (m / r) ** 2 - alpha / r
+        raised2, capped2, plain2 = split_sums(alpha[item_unit], item_group, n_groups, 2)
+        variance = (raised2 - plain2[:, None]).sum(axis=0)[:, None] + capped2.sum(axis=0)
+        varies = np.flatnonzero(beta != 0)
+        if varies.size:
+            code = np.full(n_units, -1)
+            code[varies] = np.arange(varies.size)
+            items = np.flatnonzero(code[item_unit] >= 0)
+            unit_code = code[item_unit[items]]
+            ones = np.ones(items.size)
+            p, q = _raised_and_capped(
+                values[items], ones, unit_code, varies.size, lowers, uppers, 1
+            )
+            p -= np.bincount(unit_code, values[items], varies.size)[:, None]  # S1 = p(L) + q(U)
+            b = beta[varies][:, None]
+            variance = variance + (b * p**2).sum(axis=0)[:, None] + (b * q**2).sum(axis=0)
+            order = np.argsort(table.unit_group[varies], kind="stable")
+            edges = np.searchsorted(table.unit_group[varies][order], np.arange(n_groups + 1))
+            bp, qs = (b * p)[order], q[order]
+            for g in range(n_groups):  # one matrix product per group, not per record
+                lo, hi = edges[g], edges[g + 1]
+                variance = variance + 2 * bp[lo:hi].T @ qs[lo:hi]
+        mean_square = mean_square + variance / n_groups
+    unit_noise = _Noise(epsilon_per_group, joint, mechanism, delta).std(
+        grouped_sum_sensitivity(
+            0.0, 1.0, max_groups=groups, max_per_group=max_per_group, pre_aggregated=pre_aggregate
+        ),
+        groups,
+        n_groups,
+    )
+    noise = unit_noise * np.maximum(np.abs(lowers)[:, None], np.abs(uppers)[None, :])
+    rmse = np.sqrt(np.maximum(mean_square, 0.0) + noise**2)
+    return np.where(lowers[:, None] < uppers[None, :], rmse, np.inf)
+
+
+def best_bounds(table: ContributionTable, **settings) -> tuple[float, float, float]:
+    """The pair (L, U) with the smallest RMSE on the grid of :func:`bounds_rmse_grid`, and it.
+
+    On a tie, the smallest L, then the smallest U.
+    """
+    rmse = bounds_rmse_grid(table, **settings)
+    i, j = np.unravel_index(int(np.argmin(rmse)), rmse.shape)
+    lowers, uppers = np.asarray(settings["lowers"]), np.asarray(settings["uppers"])
+    return float(lowers[i]), float(uppers[j]), float(rmse[i, j])

@@ -7,6 +7,7 @@ import streamlit as st
 from data.registry import DATASETS, load_dataset
 from dp_core import (
     add_group_noise,
+    best_bounds,
     best_setting,
     bounded_answers,
     cap_summary,
@@ -96,12 +97,19 @@ def plot_tradeoff(
     current: float,
     x_title: str,
     y_title: str,
+    pair: tuple[float, float, str] | None = None,
 ) -> tuple[float, float]:
     """Chart the error at each value of one setting, star the best; return it and its RMSE."""
     best, best_rmse = best_setting(summary, values)
     st.plotly_chart(
         tradeoff_figure(
-            summary, setting, best=best, current=current, x_title=x_title, y_title=y_title
+            summary,
+            setting,
+            best=best,
+            current=current,
+            x_title=x_title,
+            y_title=y_title,
+            pair=pair,
         ),
         width="stretch",
     )
@@ -301,10 +309,10 @@ else:
     values = frame[value_column]
     low, high = natural or (float(values.min()), float(values.max()))
     high = max(high, low + 1)
+    bound_range = float(min(0.0, low)), float(max(2 * high, high + 1))
     lower, upper = st.slider(
         f"Clipping bounds [L, U] for {value_column}",
-        float(min(0.0, low)),
-        float(max(2 * high, high + 1)),
+        *bound_range,
         (float(low), float(high)),
         step=slider_step(low, high),
         key=f"bounding_bounds_{source}_{value_column}",
@@ -548,49 +556,53 @@ if max_groups_in_data > 1:
             f"below). Choose “all {group_word}s at once” to see the trade-off."
         )
 if chosen == "sum":
-    uppers = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
-    without_upper = {k: v for k, v in sum_settings.items() if k != "upper"}
-    lowers = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1][::-1]
-    without_lower = {k: v for k, v in sum_settings.items() if k != "lower"}
-    sweeps = {  # bound: its values, the errors at each, the current value, its letter
-        "upper": (
-            uppers,
-            upper_tradeoff(table, uppers=uppers, **noise_plan, **without_upper),
-            upper,
-            "U",
-        ),
-        # from the largest L down, so that on a tie the narrowest bounds win
-        "lower": (
-            lowers,
-            lower_tradeoff(table, lowers=lowers[::-1], **noise_plan, **without_lower).iloc[::-1],
-            lower,
-            "L",
-        ),
-    }
-    bests = {bound: best_setting(sweep[1], sweep[0]) for bound, sweep in sweeps.items()}
+    # both bounds at once: a grid over the slider's range, coarser for large tables
+    grid = np.linspace(*bound_range, 51 if len(table.unit_group) <= 20_000 else 21)
+    without_bounds = {k: v for k, v in sum_settings.items() if k not in ("lower", "upper")}
+    pair_lower, pair_upper, pair_rmse = best_bounds(
+        table, lowers=grid, uppers=grid, **noise_plan, **without_bounds
+    )
     bound = st.radio(
         "Clipping bound on the chart",
-        list(sweeps),
-        format_func=lambda b: f"{b} bound {sweeps[b][3]}",
+        ["upper", "lower"],
+        format_func=lambda b: f"{b} bound {'U' if b == 'upper' else 'L'}",
         horizontal=True,
         key="bounding_tradeoff_bound",
     )
-    values, summary, current, letter = sweeps[bound]
-    plot_tradeoff(
+    if bound == "upper":
+        values = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
+        summary = upper_tradeoff(table, uppers=values, lower=lower, **noise_plan, **without_bounds)
+        current, other, pair = (
+            upper,
+            f"L = {lower:g}",
+            (pair_upper, pair_rmse, f"L = {pair_lower:.4g}"),
+        )
+    else:
+        values = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1]
+        summary = lower_tradeoff(table, lowers=values, upper=upper, **noise_plan, **without_bounds)
+        # from the largest L down, so that on a tie the narrowest bounds win
+        values, summary = values[::-1], summary.iloc[::-1]
+        current, other, pair = (
+            lower,
+            f"U = {upper:g}",
+            (pair_lower, pair_rmse, f"U = {pair_upper:.4g}"),
+        )
+    letter = "U" if bound == "upper" else "L"
+    best, best_rmse = plot_tradeoff(
         summary,
         bound,
         values,
         current,
         f"{bound} clipping bound {letter} for {value_column}",
         y_title,
+        pair=(pair[0], pair[1], f"best pair: {pair[2]} too"),
     )
-    (best_upper, best_upper_rmse), (best_lower, best_lower_rmse) = bests.values()
     st.markdown(
-        f"**Best upper bound: {best_upper:,.4g}** (expected error {readable(best_upper_rmse)} per "
-        f"{group_word}, with L = {lower:g} and a cap of {max_groups}). **Best lower bound: "
-        f"{best_lower:,.4g}** (expected error {readable(best_lower_rmse)}, with U = {upper:g}). "
-        "Each search moves one setting and keeps the others as you set them: set U to its "
-        "best, then look again at L and the cap."
+        f"**Best {bound} bound: {best:,.4g}** (expected error {readable(best_rmse)} per "
+        f"{group_word}, with {other} and a cap of {max_groups}). **Best pair: L = "
+        f"{pair_lower:,.4g}, U = {pair_upper:,.4g}** (expected error {readable(pair_rmse)}, the "
+        f"diamond): both bounds moved at once, on a {grid.size} × {grid.size} grid from "
+        f"{grid[0]:g} to {grid[-1]:g}."
     )
 st.caption(
     "Expected RMSE² = bias² + selection variance + noise variance, each computed exactly "

@@ -24,9 +24,11 @@ from dp_core.bounding import (
 )
 from dp_core.bounding_utility import (
     add_group_noise,
+    best_bounds,
     best_setting,
     bounded_totals_by_cap,
     bounded_totals_by_upper,
+    bounds_rmse_grid,
     cap_tradeoff,
     contribution_table,
     error_summary,
@@ -682,4 +684,51 @@ def test_gaussian_noise_refuses_bad_deltas():
             epsilon_per_group=1.0,
             max_groups=2,
             mechanism="uniform",
+        )
+
+
+@pytest.mark.parametrize(
+    ("selection", "pre_aggregate", "max_per_group"),
+    [("random", False, 3), ("random", False, 1), ("first", False, 2), ("random", True, 1)],
+)
+def test_every_pair_of_bounds_matches_brute_force(selection, pre_aggregate, max_per_group):
+    """The (L, U) grid = cap_tradeoff run at each pair alone; persons with several records."""
+    table = contribution_table(random_visits(7), "person", "group", "value", order_column="when")
+    lowers, uppers = np.linspace(-40.0, 30.0, 8), np.linspace(-10.0, 60.0, 9)
+    plan = {
+        "max_per_group": max_per_group,
+        "pre_aggregate": pre_aggregate,
+        "selection": selection,
+        "epsilon_per_group": 0.3,
+        "joint": True,
+        "mechanism": "gaussian",
+        "delta": 1e-6,
+    }
+    grid = bounds_rmse_grid(table, lowers=lowers, uppers=uppers, max_groups=2, **plan)
+    brute = np.array(
+        [
+            [
+                cap_tradeoff(table, "sum", caps=[2], lower=low, upper=up, **plan)["rmse"].iloc[0]
+                if low < up
+                else np.inf
+                for up in uppers
+            ]
+            for low in lowers
+        ]
+    )
+    np.testing.assert_allclose(grid, brute, rtol=1e-9)
+    best = best_bounds(table, lowers=lowers, uppers=uppers, max_groups=2, **plan)
+    i, j = np.unravel_index(np.argmin(brute), brute.shape)
+    assert best == pytest.approx((lowers[i], uppers[j], brute[i, j]))
+
+
+def test_pairs_of_bounds_must_increase(week_table):
+    with pytest.raises(ValueError, match="lower bounds to compare must be increasing"):
+        bounds_rmse_grid(
+            week_table,
+            lowers=[1.0, 0.0],
+            uppers=[5.0],
+            max_groups=1,
+            epsilon_per_group=1.0,
+            joint=False,
         )

@@ -379,7 +379,7 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
     rerun(at)
     assert metric(at, "Sensitivity of one group's sum") == "200"  # 2 rows x 100
     assert metric(at, "Sensitivity of all groups' sums (L2)") == "282.8"  # sqrt(2) x 200
-    assert "Best lower bound" in texts(at) and "Best upper bound" in texts(at)
+    assert "Best upper bound" in texts(at) and "Best pair: L = " in texts(at)
 
 
 @pytest.mark.parametrize(
@@ -402,3 +402,28 @@ def test_own_csv_bad_input_gets_a_message(at, data, choose, message):
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     if "value" in choose:  # the counts still work
         assert metric(at, "Rows dropped by the caps") == "1"
+
+
+def test_best_pair_of_bounds_is_the_brute_force_best(at):
+    """The diamond: both bounds moved at once over the slider's range, 51 x 51 points."""
+    from data.registry import load_dataset
+    from dp_core import cap_tradeoff, contribution_table
+
+    widget(at.text_input, "bounding_epsilon__text").set_value("0.1")
+    rerun(at)
+    grid = np.linspace(0.0, 100.0, 51)  # the slider's range for money_spent
+    table = contribution_table(load_dataset("restaurant"), "visitor_id", "day", "money_spent")
+    plan = {"epsilon_per_group": 0.1, "joint": False, "caps": [4]}
+    pairs = [(low, up) for low in grid[::5] for up in grid[::5] if low < up]  # brute force
+    brute = [
+        cap_tradeoff(table, "sum", lower=lo, upper=up, **plan)["rmse"].iloc[0] for lo, up in pairs
+    ]
+    tradeoff = figure_with_axis(at, "upper clipping bound U for money_spent")
+    diamond = next(t for t in tradeoff["data"] if t["name"].startswith("best pair"))
+    star = next(t for t in tradeoff["data"] if t["name"].startswith("best:"))
+    assert diamond["y"][0] <= star["y"][0] + 1e-9  # moving L too never does worse
+    assert diamond["y"][0] <= min(brute) + 1e-9  # the full grid beats its every fifth point
+    low = float(diamond["name"].split("L = ")[1].split(" ")[0])
+    best = cap_tradeoff(table, "sum", lower=low, upper=diamond["x"][0], **plan)["rmse"].iloc[0]
+    assert diamond["y"][0] == pytest.approx(best)
+    assert f"Best pair: L = {low:,.4g}, U = {diamond['x'][0]:,.4g}" in texts(at)

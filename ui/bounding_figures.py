@@ -83,10 +83,12 @@ def tradeoff_figure(
     current: float,
     x_title: str,
     y_title: str,
+    pair: tuple[float, float, str] | None = None,
 ) -> Figure:
     """Bias, selection sd, noise sd and RMSE against a setting; best starred, current dashed.
 
-    The selection line is left out when it is 0 everywhere (first records kept).
+    The selection line is left out when it is 0 everywhere (first records kept). ``pair``:
+    x, RMSE and name of a better point found by moving another setting too (a diamond).
     """
     mode = "lines+markers" if len(tradeoff) <= 20 else "lines"
     xs = tradeoff[x].to_numpy()
@@ -116,9 +118,22 @@ def tradeoff_figure(
         "name": f"best: {best:.4g}",
         "marker": {"symbol": "star", "size": 18, "color": ACCENT_COLOR},
     }
+    extra = []
+    if pair is not None:
+        extra.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "x": [pair[0]],
+                "y": [pair[1]],
+                "name": pair[2],
+                "marker": {"symbol": "diamond", "size": 14, "color": SECOND_COLOR},
+            }
+        )
     fig = figure(
         *traces,
         star,
+        *extra,
         xaxis=axis(x_title),
         yaxis=axis(y_title, type="log"),
     )
