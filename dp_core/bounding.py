@@ -78,6 +78,10 @@ def check_bounding_frame(
             )
         if values.isna().any():
             raise ValueError(f"the value column '{value_column}' has missing values.")
+        if not np.isfinite(values.to_numpy(dtype=float)).all():
+            raise ValueError(
+                f"the value column '{value_column}' has infinite values: clip or drop them first."
+            )
 
 
 def _check_selection(selection: str) -> Selection:

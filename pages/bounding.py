@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from data.registry import DATASETS, load_dataset
+from data.registry import DATASETS, MAX_CATEGORIES, load_dataset
 from dp_core import (
     add_group_noise,
     best_bounds,
@@ -164,7 +164,7 @@ if key == OWN_CSV:
     if not group_options:
         st.error(
             "No column to group by: a group column needs text, or whole numbers with at most "
-            "200 distinct values."
+            f"{MAX_CATEGORIES} distinct values."
         )
         st.stop()
 else:

@@ -388,6 +388,7 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
         (b"", {}, "is empty"),
         (b"person,group\np1,A\n,B\np2,A\n", {}, "1 rows have no “person”"),
         (VISITS, {"value": "note"}, "is not numeric"),
+        (VISITS.replace(b"100", b"inf"), {}, "has infinite values"),
         (VISITS.replace(b",B,", b",A,").replace(b",C,", b",A,"), {}, "has one category only"),
     ],
 )
