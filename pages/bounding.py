@@ -602,14 +602,15 @@ if chosen == "sum":
         f"{group_word}, with {other} and a cap of {max_groups}). **Best pair: L = "
         f"{pair_lower:,.4g}, U = {pair_upper:,.4g}** (expected error {readable(pair_rmse)}, the "
         f"diamond): both bounds moved at once, on a {grid.size} × {grid.size} grid from "
-        f"{grid[0]:g} to {grid[-1]:g}."
+        f"{grid[0]:g} to {grid[-1]:g}. A lower bound above the smallest values adds to every "
+        "sum, so it can offset what the caps drop."
     )
 st.caption(
     "Expected RMSE² = bias² + selection variance + noise variance, each computed exactly "
     "(no sampling): bias = expected answer after bounding − truth; selection variance = the spread "
     "of the random choice of kept records (0 when keeping the first); noise = "
     + ("the Gaussian variance σ². " if gaussian else "the Laplace variance 2b². ")
-    + "The star is the smallest RMSE. Choosing the cap or the bounds by looking "
+    + "The star is the smallest RMSE on the line. Choosing the cap or the bounds by looking "
     "at the data, as here, itself leaks information: a real release fixes them in advance or "
     "spends budget on choosing them."
 )
