@@ -319,8 +319,9 @@ with st.expander("The formula"):
     )
     st.markdown(
         "Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth, *The Algorithmic Foundations of "
-        "Differential Privacy* (2014), Def. 3.3 and Thm. 3.6. Sensitivity: a count changes by 1 "
-        "when one person is added or removed; a sum of values clipped to [L, U] by "
-        "max(|L|, |U|). The mean is a noisy clipped sum over a noisy count, ε/2 each "
-        "(sequential composition, Thm. 3.16)."
+        "Differential Privacy* (2014), Def. 3.3 and Thm. 3.6. Neighbouring datasets on this "
+        "page: one person added or removed, with all their rows. Sensitivity: one row changes "
+        "a count by 1 and a sum of values clipped to [L, U] by max(|L|, |U|); a person with "
+        "up to m rows (the cap) changes the answers by m times that in total. The mean is a "
+        "noisy clipped sum over a noisy count, ε/2 each (sequential composition, Thm. 3.16)."
     )
