@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dp_core.composition import basic_composition
 from dp_core.validation import check_delta, check_epsilon, check_positive_int
 
 __all__ = [
@@ -84,7 +85,8 @@ def compare_budgets(
     eps = check_epsilon(epsilon_per_group)
     n = check_positive_int(n_groups, "the number of groups")
     delta = check_delta(delta_per_group)
-    total = sequential_epsilon([eps] * n)
+    sequential_eps, sequential_delta = basic_composition(eps, delta, n)
+    total = float(sequential_eps)
     return BudgetComparison(
         epsilon_per_group=eps,
         n_groups=n,
@@ -93,7 +95,7 @@ def compare_budgets(
         capped_total=capped_epsilon(eps, max_groups=max_groups, n_groups=n),
         joint_epsilon_per_group=joint_epsilon_per_group(total, max_groups=max_groups, n_groups=n),
         delta_per_group=delta,
-        sequential_delta=n * delta,
+        sequential_delta=float(sequential_delta),
         capped_delta=_groups_touched(max_groups, n) * delta,
     )
 
@@ -108,5 +110,5 @@ def noise_epsilon_per_group(
     """
     if not joint:
         return check_epsilon(epsilon_per_group)
-    total = sequential_epsilon([check_epsilon(epsilon_per_group)] * n_groups)
-    return joint_epsilon_per_group(total, max_groups=max_groups, n_groups=n_groups)
+    total, _ = basic_composition(epsilon_per_group, 0.0, n_groups)
+    return joint_epsilon_per_group(float(total), max_groups=max_groups, n_groups=n_groups)

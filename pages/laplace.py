@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from dp_core import (
+    basic_composition,
     laplace_average_std,
     laplace_expected_abs_error,
     laplace_half_width,
@@ -13,7 +14,6 @@ from dp_core import (
     laplace_scale,
     running_average_of_releases,
     sample_laplace,
-    sequential_epsilon,
 )
 from ui.export import download_results
 from ui.figures import (
@@ -275,7 +275,8 @@ attack_fig = figure(
 )
 mark_y(attack_fig, target_value, "truth")
 st.plotly_chart(styled(attack_fig, height=380), width="stretch")
-total = sequential_epsilon([epsilon] * repeats)
+total_epsilon, _ = basic_composition(epsilon, 0.0, repeats)
+total = float(total_epsilon)
 attack_cols = st.columns(3)
 attack_cols[0].metric(
     f"Average of {repeats:,} answers",
