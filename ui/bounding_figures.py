@@ -15,6 +15,7 @@ from ui.figures import (
     TRUE_COLOR,
     Figure,
     axis,
+    bar,
     figure,
     line,
     mark_x,
@@ -22,10 +23,6 @@ from ui.figures import (
 )
 
 BOUNDED_COLOR = "#4f9d69"
-
-
-def _bar(name: str, x, y, color: str, **extra) -> dict:
-    return {"type": "bar", "name": name, "x": x, "y": y, "marker": {"color": color}, **extra}
 
 
 def before_after_noisy_bars(
@@ -41,13 +38,12 @@ def before_after_noisy_bars(
     noise_band = {"type": "data", "array": np.full(len(labels), half_width), "visible": True}
     return styled(
         figure(
-            _bar("True, all records", labels, true_values, TRUE_COLOR),
-            _bar("True after bounding", labels, bounded_values, BOUNDED_COLOR),
-            _bar(
-                "Noisy (± 95% of noise)",
+            bar(labels, true_values, "True, all records", color=TRUE_COLOR),
+            bar(labels, bounded_values, "True after bounding", color=BOUNDED_COLOR),
+            bar(
                 labels,
                 noisy_values,
-                NOISY_COLOR,
+                "Noisy (± 95% of noise)",
                 error_y={**noise_band, "color": ACCENT_COLOR},
             ),
             barmode="group",
@@ -64,7 +60,7 @@ def contribution_histogram_figure(
     """Persons by number of contributions; those above the cap in the accent colour."""
     k = histogram.index.to_numpy()
     counts = histogram.to_numpy()
-    bars = _bar(f"{person}s", k, counts, NOISY_COLOR, text=counts, textposition="outside")
+    bars = bar(k, counts, f"{person}s", text=counts, textposition="outside")
     bars["marker"]["color"] = np.where(k > cap, ACCENT_COLOR, NOISY_COLOR).tolist()
     fig = figure(
         bars,

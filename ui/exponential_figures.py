@@ -13,6 +13,7 @@ from ui.figures import (
     TRUE_COLOR,
     Figure,
     axis,
+    bar,
     figure,
     line,
     styled,
@@ -44,13 +45,7 @@ def probability_bars(
     """Exact probabilities as bars, the sampled shares of n_draws runs as markers over them."""
     return styled(
         figure(
-            {
-                "type": "bar",
-                "name": "exact probability",
-                "x": labels,
-                "y": exact,
-                "marker": {"color": NOISY_COLOR},
-            },
+            bar(labels, exact, "exact probability"),
             {
                 "type": "scatter",
                 "mode": "markers",
@@ -101,20 +96,8 @@ def pitfall_bars(labels: list[str], wrong: np.ndarray, right: np.ndarray) -> Fig
     """Grouped bars: count / largest count with sensitivity 1, next to the count with 1."""
     return styled(
         figure(
-            {
-                "type": "bar",
-                "name": "count ÷ largest count, sensitivity 1",
-                "x": labels,
-                "y": wrong,
-                "marker": {"color": TRUE_COLOR},
-            },
-            {
-                "type": "bar",
-                "name": "count, sensitivity 1",
-                "x": labels,
-                "y": right,
-                "marker": {"color": NOISY_COLOR},
-            },
+            bar(labels, wrong, "count ÷ largest count, sensitivity 1", color=TRUE_COLOR),
+            bar(labels, right, "count, sensitivity 1"),
             barmode="group",
             xaxis={"type": "category"},
             yaxis=axis("probability of being returned", range=[0, 1.05]),

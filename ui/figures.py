@@ -43,6 +43,11 @@ def line(x: Any, y: Any, name: str, *, color: str = NOISY_COLOR, **extra: Any) -
     return trace
 
 
+def bar(x: Any, y: Any, name: str, *, color: str = NOISY_COLOR, **extra: Any) -> dict:
+    """A bar trace; ``extra`` keys (error_y, width, text, ...) are added as they are."""
+    return {"type": "bar", "name": name, "x": x, "y": y, "marker": {"color": color}, **extra}
+
+
 def axis(title: str, **extra: Any) -> dict:
     """An axis with a title, e.g. axis("epsilon", type="log")."""
     return {"title": {"text": title}, **extra}
@@ -91,21 +96,13 @@ def noisy_vs_true_bars(
     half = np.broadcast_to(np.asarray(half_widths, dtype=float), np.shape(noisy_values))
     return styled(
         figure(
-            {
-                "type": "bar",
-                "name": f"True {value_name}",
-                "x": labels,
-                "y": true_values,
-                "marker": {"color": TRUE_COLOR},
-            },
-            {
-                "type": "bar",
-                "name": f"Noisy {value_name} (± {band_label})",
-                "x": labels,
-                "y": noisy_values,
-                "marker": {"color": NOISY_COLOR},
-                "error_y": {"type": "data", "array": half, "visible": True, "color": ACCENT_COLOR},
-            },
+            bar(labels, true_values, f"True {value_name}", color=TRUE_COLOR),
+            bar(
+                labels,
+                noisy_values,
+                f"Noisy {value_name} (± {band_label})",
+                error_y={"type": "data", "array": half, "visible": True, "color": ACCENT_COLOR},
+            ),
             barmode="group",
             yaxis=axis(value_name),
             xaxis={"type": "category"},
@@ -130,15 +127,14 @@ def add_density_with_histogram(
     heights, edges = np.histogram(draws, bins=bins, range=(float(x[0]), float(x[-1])))
     width = edges[1] - edges[0]
     fig["data"] += [
-        {
-            "type": "bar",
-            "x": (edges[:-1] + edges[1:]) / 2,
-            "y": heights / (len(draws) * width),
-            "width": width,
-            "name": f"{name}: {len(draws):,} fresh draws",
-            "marker": {"color": color},
-            "opacity": 0.35,
-        },
+        bar(
+            (edges[:-1] + edges[1:]) / 2,
+            heights / (len(draws) * width),
+            f"{name}: {len(draws):,} fresh draws",
+            color=color,
+            width=width,
+            opacity=0.35,
+        ),
         line(x, density, f"{name}: exact density", color=color),
     ]
     fig["layout"].update(yaxis=axis("density"), barmode="overlay", bargap=0)

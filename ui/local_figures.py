@@ -14,6 +14,7 @@ from ui.figures import (
     TRUE_COLOR,
     Figure,
     axis,
+    bar,
     figure,
     line,
     mark_x,
@@ -193,17 +194,6 @@ def estimate_distribution_figure(
     )
 
 
-def _bar(name: str, labels: list[str], values: np.ndarray, color: str, **extra) -> dict:
-    return {
-        "type": "bar",
-        "name": name,
-        "x": labels,
-        "y": values,
-        "marker": {"color": color},
-        **extra,
-    }
-
-
 def frequency_bars(
     labels: list[str],
     true_counts: np.ndarray,
@@ -216,15 +206,9 @@ def frequency_bars(
     interval = {"type": "data", "array": half_widths, "visible": True, "color": ACCENT_COLOR}
     return styled(
         figure(
-            _bar("true count", labels, true_counts, TRUE_COLOR),
-            _bar(raw_name, labels, raw_counts, _MUTED),
-            _bar(
-                "debiased estimate (± 95% interval)",
-                labels,
-                estimates,
-                NOISY_COLOR,
-                error_y=interval,
-            ),
+            bar(labels, true_counts, "true count", color=TRUE_COLOR),
+            bar(labels, raw_counts, raw_name, color=_MUTED),
+            bar(labels, estimates, "debiased estimate (± 95% interval)", error_y=interval),
             barmode="group",
             xaxis={"type": "category"},
             yaxis=axis("persons"),
