@@ -25,7 +25,7 @@ from dp_core import (
 from ui.local_figures import frequency_bars, variance_against_domain
 from ui.local_inputs import pick_category_column
 from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input
+from ui.widgets import epsilon_input, format_probability
 
 OUE, SUE, MANUAL, GRR = (
     "Optimised unary encoding (OUE)",
@@ -81,13 +81,16 @@ else:
         p, q = (float(v) for v in grr_probabilities(epsilon, k))
     else:
         p, q = (optimized_unary_encoding if protocol == OUE else symmetric_unary_encoding)(epsilon)
+
 metric_cols = st.columns(3)
 metric_cols[0].metric("ε per person", f"{epsilon:.4g}")
 metric_cols[1].metric(
-    "p" + (" (say your own category)" if protocol == GRR else " (own bit → 1)"), f"{p:.4f}"
+    "p" + (" (say your own category)" if protocol == GRR else " (own bit → 1)"),
+    format_probability(p),
 )
 metric_cols[2].metric(
-    "q" + (" (say a given other one)" if protocol == GRR else " (other bit → 1)"), f"{q:.4f}"
+    "q" + (" (say a given other one)" if protocol == GRR else " (other bit → 1)"),
+    format_probability(q),
 )
 if protocol == GRR:
     st.markdown(

@@ -114,3 +114,10 @@ def test_a_column_with_one_category(monkeypatch):
     )
     at = open_page(PAGE)
     assert at.error and "at least 2 categories" in at.error[0].value
+
+
+def test_a_tiny_q_is_shown_in_significant_digits_not_as_zero():
+    at = open_page("local_frequencies")
+    widget(at.select_slider, "lf_epsilon__slider").set_value(10.0)
+    rerun(at)
+    assert metric(at, "q") == f"{1 / (math.exp(10) + 1):.3g}" == "4.54e-05"

@@ -40,6 +40,11 @@ def format_number(value: float) -> str:
     return f"{value:g}"
 
 
+def format_probability(value: float) -> str:
+    """4 decimals, or 3 significant digits below 0.001 (so a tiny probability never reads 0)."""
+    return f"{value:.4f}" if value >= 1e-3 else f"{value:.3g}"
+
+
 def format_delta(value: float) -> str:
     """10⁻⁵ for a power of ten, 3×10⁻⁶ otherwise; 0 as 0."""
     if value <= 0:
