@@ -98,9 +98,10 @@ elif query.kind == "mean":
     st.markdown(
         f"**With the {NAMES[mechanism]} mechanism, a noisy sum over a noisy count with half the "
         f"budget each, each mean is within ±{half_width.min():.3g} to ±{half_width.max():.3g} "
-        "of the truth 95% of the time (simulated; the largest groups are the most accurate).**"
+        "of the clipped mean 95% of the time (largest groups are the most accurate; simulated "
+        "from the true data, so these bands are a teaching aid, not themselves private).**"
     )
-    cols = st.columns(3)
+    cols = st.columns([1.6, 1, 1])  # the guarantee, e.g. "(0.01, 10⁻¹²)-DP", needs room
     cols[0].metric("Guarantee", guarantee)
     cols[1].metric(
         "Expected |error| (median group)", f"{np.median(release.expected_abs_error):,.4g}"
@@ -133,7 +134,7 @@ else:
         + f", each {query.value_name} is within ±{half_width:,.3g} of the truth 95% of the "
         "time, whatever the true value.**"
     )
-    cols = st.columns(4)
+    cols = st.columns([1.6, 1, 1, 1])  # the guarantee, e.g. "(0.01, 10⁻¹²)-DP", needs room
     cols[0].metric("Guarantee", guarantee)
     cols[1].metric("Noise standard deviation", f"{std:,.4g}")
     cols[2].metric("Expected |error|", f"{mean_abs:,.4g}")
