@@ -26,7 +26,6 @@ __all__ = [
     "capped_epsilon",
     "compare_budgets",
     "joint_epsilon_per_group",
-    "noise_epsilon_per_group",
     "sequential_epsilon",
 ]
 
@@ -98,17 +97,3 @@ def compare_budgets(
         sequential_delta=float(sequential_delta),
         capped_delta=_groups_touched(max_groups, n) * delta,
     )
-
-
-def noise_epsilon_per_group(
-    epsilon_per_group: float, *, joint: bool, max_groups: int, n_groups: int
-) -> float:
-    """The epsilon each group's noise is calibrated to, for a budget of n * epsilon_per_group.
-
-    Day by day (``joint=False``): epsilon_per_group, composed sequentially. One release of
-    all groups (``joint=True``): n * epsilon_per_group / min(l0, n), the same total.
-    """
-    if not joint:
-        return check_epsilon(epsilon_per_group)
-    total, _ = basic_composition(epsilon_per_group, 0.0, n_groups)
-    return joint_epsilon_per_group(float(total), max_groups=max_groups, n_groups=n_groups)
