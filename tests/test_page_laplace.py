@@ -107,13 +107,14 @@ def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_seven_times(at)
     # The public rule: at most one visit a day, so 7 in the week: L1 = 7 * max(|0|, |50|).
     assert metric(at, "Sensitivity") == "350"
     assert any(
-        "at most once a day" in c.value and "0 rows are dropped" in c.value for c in at.caption
+        "at most once a day" in c.value and "0 rows beyond it are dropped" in c.value
+        for c in at.caption
     )
     # A lower cap drops rows (capping at 3 days drops 157 visits) and lowers the sensitivity.
-    widget(at.number_input, "laplace_cap_restaurant").set_value(3)
+    widget(at.number_input, "laplace_cap_restaurant_visitor_id").set_value(3)
     rerun(at)
     assert metric(at, "Sensitivity") == "150"
-    assert any("157 rows are dropped" in c.value for c in at.caption)
+    assert any("157 rows beyond it are dropped" in c.value for c in at.caption)
     assert _table(at)["true sum of money_spent"].sum() < sum(clipped)
 
 

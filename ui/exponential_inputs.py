@@ -8,7 +8,8 @@ import numpy as np
 import streamlit as st
 
 from data.registry import DATASETS, category_counts, frame_category_counts
-from dp_core import COUNT_SENSITIVITY, cap_contributions, check_epsilon, most_rows_per_person
+from dp_core import COUNT_SENSITIVITY, check_epsilon
+from ui.contributions import contribution_cap
 from ui.own_data import own_dataset
 
 # Label shown -> (dataset key, categorical column); "typed" is the user's own counts.
@@ -123,25 +124,7 @@ def own_csv_candidates(key: str) -> Candidates | None:
             f"person can have several, choose the column that identifies them. {candidates_note}"
         )
         return Candidates([str(c) for c in counts.index], counts.to_numpy(float), note)
-    cap = int(
-        st.number_input(
-            "At most how many rows may one person contribute? (the cap)",
-            min_value=1,
-            max_value=10_000,
-            value=most_rows_per_person(frame[person]),
-            step=1,
-            key=f"{key}_cap_{dataset.key}_{person}",
-            help="Rows beyond the cap are dropped before counting. One person's rows can all "
-            "fall in one category, so one person moves a count by at most the cap.",
-        )
-    )
-    kept = cap_contributions(frame, person, cap)
-    st.caption(
-        "The cap started at the most rows anyone has in your file: a real release must fix "
-        f"it in advance, since the data's own maximum leaks. With a cap of {cap}, "
-        f"{len(frame) - len(kept):,} rows beyond it are dropped (each person keeps their "
-        "first rows in the file)."
-    )
+    kept, cap = contribution_cap(key, dataset, frame)
     counts = frame_category_counts(kept, column)
     note = (
         f"`{person}` identifies a person, who keeps at most {cap} rows, possibly all in one "

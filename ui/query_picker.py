@@ -14,16 +14,15 @@ import streamlit as st
 
 from data.registry import DATASETS, Dataset, frame_category_counts, load_dataset
 from dp_core import (
-    cap_contributions,
     capped_contribution_norms,
     clipped_sum_by_category,
     clipped_sum_sensitivity,
     count_sensitivity,
     count_where,
-    most_rows_per_person,
     release_clipped_mean,
 )
 from dp_core.queries import MeanRelease
+from ui.contributions import contribution_cap
 from ui.own_data import own_dataset
 
 QUERY_KINDS = {
@@ -87,57 +86,6 @@ class Query:
             rows_l2=self.rows_l2,
             simulations=simulations,
         )
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _capped_shipped(key: str, cap: int) -> tuple[pd.DataFrame, int]:
-    """A shipped dataset with each person's rows cut to ``cap``, and how many rows that drops."""
-    return _capped(DATASETS[key], load_dataset(key), cap)
-
-
-def _capped(dataset: Dataset, frame: pd.DataFrame, cap: int) -> tuple[pd.DataFrame, int]:
-    kept = cap_contributions(frame, dataset.person_id, cap)
-    return kept, len(frame) - len(kept)
-
-
-def _bound_contributions(
-    key: str, dataset: Dataset, frame: pd.DataFrame
-) -> tuple[pd.DataFrame, int]:
-    """The rows one person may contribute: the cap widget, the capped rows, and the cap.
-
-    The cap is the sensitivity's multiplier, so it must not come from the data: shipped data
-    states a public rule; for the user's own table the cap starts at the data's maximum with a
-    warning that a real release must fix it in advance.
-    """
-    if dataset.person_id is None or dataset.max_rows_per_person == 1:
-        st.caption(f"Contributions: {dataset.contribution_rule or 'each row is one person'}.")
-        return frame, 1
-    public = dataset.max_rows_per_person
-    cap = st.number_input(
-        "At most how many rows may one person contribute? (the cap)",
-        min_value=1,
-        max_value=10_000,
-        value=public or most_rows_per_person(frame[dataset.person_id]),
-        step=1,
-        key=f"{key}_cap_{dataset.key}",
-        help="Rows beyond the cap are dropped before counting; one person then changes the "
-        "answers by at most the cap times one row's effect.",
-    )
-    if dataset.key in DATASETS:
-        frame, dropped = _capped_shipped(dataset.key, int(cap))
-    else:
-        frame, dropped = _capped(dataset, frame, int(cap))
-    rule = (
-        f"The public rule for this data: {dataset.contribution_rule}."
-        if public
-        else "This cap started at the most rows anyone has in your file: a real release must "
-        "set it from what is known in advance, since the data's own maximum leaks."
-    )
-    st.caption(
-        f"{rule} With a cap of {int(cap)}, {dropped:,} rows are dropped and one person "
-        f"(`{dataset.person_id}`) moves the answers by at most {int(cap)} rows."
-    )
-    return frame, int(cap)
 
 
 def _persons(dataset: Dataset, frame: pd.DataFrame) -> int:
@@ -295,7 +243,7 @@ def pick_query(key: str, *, kinds: tuple[str, ...] = tuple(QUERY_KINDS)) -> Quer
     with st.expander(f"About the {dataset.title} data"):
         st.markdown(dataset.card)
     try:
-        frame, cap = _bound_contributions(key, dataset, frame)
+        frame, cap = contribution_cap(key, dataset, frame)
         if kind == "count":
             return _count_query(key, dataset, frame, cap)
         if kind == "predicate":
