@@ -2,6 +2,10 @@
 
 The attacker knows everything except whether Alice is in the data ("in": dataset D with
 Alice, "out": D without her; neighbours under add/remove-one) and sees one output y.
+What is bounded is what y reveals about the inclusion of Alice's data, not every fact about
+her: if other records are correlated with hers (family members, or repeated records of
+hers that no per-person cap limits, so that "out" still holds some of them), the attacker can
+learn about Alice through them, and none of the bounds below covers that.
 
 Posterior bound (pure epsilon-DP): Bayes' rule in log-odds form,
     logit P(in | y) = logit p + L(y),   L(y) = ln(P(y | in) / P(y | out)),

@@ -4,8 +4,10 @@ Candidate r is returned with probability proportional to exp(lambda * score_r), 
 lambda = epsilon / (2 Delta), or epsilon / Delta for monotonic scores (McSherry &
 Talwar 2007; Dwork & Roth 2014, Def 3.4 and Thm 3.10). It equals report-noisy-max
 with Gumbel noise of scale 1 / lambda (the Gumbel-max trick), see dp_core.noisy_max.
-Probabilities are computed in log space (log-sum-exp), so scores in the thousands
-with a large epsilon stay finite; epsilon = 0 gives every candidate the same chance.
+Probabilities are computed in log space (log-sum-exp) from the gaps to the best score,
+lambda * (score_r - max score), shifted before they are scaled: lambda * score itself
+overflows for counts near 1e308 (and inf - inf is NaN). Scores in the thousands with a large
+epsilon, or counts up to 1e308, stay finite; epsilon = 0 gives every candidate the same chance.
 """
 
 from __future__ import annotations
@@ -20,17 +22,32 @@ from dp_core.validation import check_positive_int
 def exponential_log_weights(
     scores: ArrayLike, epsilon: float, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
-    """Log weight lambda * score_r (unnormalised; natural log)."""
-    return selection_rate(epsilon, sensitivity, monotonic=monotonic) * check_scores(scores)
+    """Log weight relative to the best candidate: lambda * (score_r - max score) <= 0.
+
+    Unnormalised, natural log; the best candidate gets 0. Every log weight lambda * score_r
+    differs from this by the same lambda * max score, which cancels in the probabilities, and
+    shifting before scaling keeps it from overflowing. A gap below about -1.8e308 is -inf
+    (weight exactly 0). Source: Dwork & Roth 2014, Def 3.4.
+    """
+    values = check_scores(scores)
+    rate = selection_rate(epsilon, sensitivity, monotonic=monotonic)
+    if rate == 0:
+        return np.zeros_like(values)
+    with np.errstate(over="ignore"):
+        return rate * (values - values.max())
 
 
 def exponential_log_probabilities(
     scores: ArrayLike, epsilon: float, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
-    """log P(r) = lambda * score_r - logsumexp_j(lambda * score_j); finite for any score."""
-    log_w = exponential_log_weights(scores, epsilon, sensitivity, monotonic=monotonic)
-    shifted = log_w - log_w.max()
-    return shifted - np.log(np.exp(shifted).sum())
+    """log P(r) = lambda (s_r - max s) - log sum_j exp(lambda (s_j - max s)); never NaN.
+
+    The scores are shifted by their maximum before they are scaled, so the sum is at least 1
+    (the best candidate's term) and nothing overflows. -inf where P(r) is below e^(-1.8e308).
+    Source: McSherry & Talwar 2007; Dwork & Roth 2014, Def 3.4.
+    """
+    gaps = exponential_log_weights(scores, epsilon, sensitivity, monotonic=monotonic)
+    return gaps - np.log(np.exp(gaps).sum())
 
 
 def exponential_probabilities(
@@ -46,8 +63,14 @@ def exponential_probabilities(
 def exponential_probabilities_by_epsilon(
     scores: ArrayLike, epsilons: ArrayLike, sensitivity: float, *, monotonic: bool = False
 ) -> np.ndarray:
-    """One row of exponential-mechanism probabilities per epsilon (shape: epsilons x n)."""
-    weights = np.exp(scaled_gaps(scores, epsilons, sensitivity, monotonic=monotonic))
+    """One row of exponential-mechanism probabilities per epsilon (shape: epsilons x n).
+
+    From the scaled gaps lambda * (s_r - max s) <= 0, shifted before scaling like
+    exponential_log_probabilities (a gap beyond -1.8e308 is -inf: weight 0).
+    """
+    with np.errstate(over="ignore"):
+        gaps = scaled_gaps(scores, epsilons, sensitivity, monotonic=monotonic)
+    weights = np.exp(gaps)
     return weights / weights.sum(axis=1, keepdims=True)
 
 

@@ -9,6 +9,9 @@ al. 2021 for exponential noise). Which noise gives which mechanism:
   dp_core.permute_and_flip for its probabilities.
 - Laplace noise: a third mechanism; its exact probabilities are computed here by
   numerical integration: P(r) = integral f_r(y) prod_{j != r} F_j(y) dy.
+Both the arg max and the integral depend only on the differences between scores, so the
+scores are shifted by their maximum first: the nodes and the noise then stay small, and
+counts near 1e13 or 1e20 lose no digits to the size of the scores.
 """
 
 from __future__ import annotations
@@ -37,8 +40,12 @@ def report_noisy_max(
     monotonic: bool = False,
     size: int = 1,
 ) -> np.ndarray:
-    """Indices of ``size`` runs: arg max of score + noise of scale 1 / lambda."""
-    values = check_scores(scores)
+    """Indices of ``size`` runs: arg max of score + noise of scale 1 / lambda.
+
+    The scores are shifted by their maximum first (the arg max does not change), so noise
+    added to huge scores is not rounded away. Source: Dwork & Roth 2014, Claim 3.9.
+    """
+    values = _gaps(check_scores(scores))
     n_draws = check_positive_int(size, "the number of draws")
     rate = selection_rate(epsilon, sensitivity, monotonic=monotonic)
     if rate == 0:  # infinite noise: every candidate equally likely
@@ -55,6 +62,12 @@ def report_noisy_max(
         for i in range(0, n_draws, rows)
     ]
     return np.concatenate(chunks)
+
+
+def _gaps(values: np.ndarray) -> np.ndarray:
+    """score - max score (<= 0): what the mechanisms depend on; -inf where it overflows."""
+    with np.errstate(over="ignore"):
+        return values - values.max()
 
 
 def _log_laplace_cdf(z: np.ndarray) -> np.ndarray:
@@ -103,23 +116,28 @@ def report_noisy_max_laplace_probabilities(
     y >= OPT: (1/2) p_r integral_0^1 prod_{j != r} (1 - p_j u / 2) du, p_j = exp((s_j - OPT) / b),
     a polynomial integral, exact; y < min score: 2^-n / n * exp((n min - sum s) / b), exact;
     in between: Gauss-Legendre on pieces between the scores (mass below OPT - 40 b dropped).
+    Computed on the gaps s_r - OPT (so OPT = 0): only differences matter, and the nodes and
+    z = (y - s_j) / b stay small whatever the size of the scores. A gap below -1.8e308 is -inf,
+    a candidate that never wins.
     """
-    values = check_scores(scores)
+    values = _gaps(check_scores(scores))
     rate = selection_rate(epsilon, sensitivity, monotonic=monotonic)
     n = values.size
     if rate == 0 or n == 1:
         return np.full(n, 1.0 / n)
     b = 1.0 / rate
-    top = values.max()
-    upper = 0.5 * leave_one_out_polynomial_integral(np.exp((values - top) / b), factor=0.5)
-    lowest = 0.0
-    if top - _TAIL_SCALES * b <= values.min():
-        lowest = np.exp(n * _LOG_HALF - np.log(n) + (n * values.min() - values.sum()) / b)
-    nodes, weights = _laplace_nodes(values, b)
-    z = (nodes[None, :] - values[:, None]) / b  # (n, nodes)
-    log_cdf = _log_laplace_cdf(z)
-    log_pdf = -np.log(2.0 * b) - np.abs(z)
-    middle = np.exp(log_pdf + log_cdf.sum(axis=0) - log_cdf) @ weights
+    top = values.max()  # 0
+    # a gap of -1e308 over a small b overflows to -inf: a candidate that never wins
+    with np.errstate(over="ignore"):
+        upper = 0.5 * leave_one_out_polynomial_integral(np.exp((values - top) / b), factor=0.5)
+        lowest = 0.0
+        if top - _TAIL_SCALES * b <= values.min():
+            lowest = np.exp(n * _LOG_HALF - np.log(n) + (n * values.min() - values.sum()) / b)
+        nodes, weights = _laplace_nodes(values, b)
+        z = (nodes[None, :] - values[:, None]) / b  # (n, nodes)
+        log_cdf = _log_laplace_cdf(z)
+        log_pdf = -np.log(2.0 * b) - np.abs(z)
+        middle = np.exp(log_pdf + log_cdf.sum(axis=0) - log_cdf) @ weights
     return upper + middle + lowest
 
 

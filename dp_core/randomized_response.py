@@ -6,9 +6,11 @@ truthfully" with probability t; otherwise a second coin answers "yes" with proba
 and epsilon is the largest log ratio over the two possible reports,
     epsilon = max(ln(P(yes|yes) / P(yes|no)), ln(P(no|no) / P(no|yes))).
 Epsilon form: report the truth with probability e^eps / (1 + e^eps), the other answer otherwise
-(t = tanh(eps / 2) with a fair second coin). k-ary (generalised) randomized response, GRR
-(Wang, Blocki, Li, Jha 2017, "direct encoding"): report the true category with
-probability p = e^eps / (e^eps + k - 1), each other category with q = 1 / (e^eps + k - 1).
+(t = tanh(eps / 2) with a fair second coin; 1 - t loses its digits past eps = 30 and t rounds
+to 1 past eps = 38, so the report probabilities come from eps directly, as expit(+-eps)).
+k-ary (generalised) randomized response, GRR (Wang, Blocki, Li, Jha 2017, "direct encoding"):
+report the true category with probability p = e^eps / (e^eps + k - 1), each other category
+with q = 1 / (e^eps + k - 1).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.special import expit
 
 from dp_core.local_estimation import (
     check_category_codes,
@@ -32,6 +35,7 @@ __all__ = [
     "coin_flip_epsilon",
     "coin_flip_for_epsilon",
     "coin_flip_report_probabilities",
+    "epsilon_form_report_probabilities",
     "grr_perturb",
     "grr_probabilities",
     "grr_report_counts",
@@ -50,19 +54,35 @@ def _log_ratio(top: float, bottom: float) -> float:
     return -math.inf if top == 0 else math.log(top) - math.log(bottom)
 
 
-def report_probabilities_epsilon(p_yes_given_yes: float, p_yes_given_no: float) -> float:
+def report_probabilities_epsilon(
+    p_yes_given_yes: float,
+    p_yes_given_no: float,
+    *,
+    no_given_yes: float | None = None,
+    no_given_no: float | None = None,
+) -> float:
     """Epsilon of a yes/no report: max over reports of |ln P(report|yes) / P(report|no)|.
 
     Dwork & Roth 2014, Def. 2.4 applied to the two possible inputs. Infinite when some report
-    is possible for one answer and impossible for the other (no privacy).
+    is possible for one answer and impossible for the other (no privacy). The chances of "no"
+    default to 1 - P(yes | .); pass them when they are known more precisely, e.g. when
+    P(yes | yes) = 1 - 1e-18 rounds to 1 but P(no | yes) = 1e-18 does not round to 0.
     """
     p = check_probability(p_yes_given_yes, "P(yes | yes)", open_interval=False)
     q = check_probability(p_yes_given_no, "P(yes | no)", open_interval=False)
+    not_p = 1 - p
+    if no_given_yes is not None:
+        not_p = check_probability(no_given_yes, "P(no | yes)", open_interval=False)
+    not_q = 1 - q
+    if no_given_no is not None:
+        not_q = check_probability(no_given_no, "P(no | no)", open_interval=False)
+    if abs(p + not_p - 1) > 1e-12 or abs(q + not_q - 1) > 1e-12:
+        raise ValueError("P(yes | answer) and P(no | answer) must add up to 1 for each answer.")
     ratios = (
         _log_ratio(p, q),
         _log_ratio(q, p),
-        _log_ratio(1 - q, 1 - p),
-        _log_ratio(1 - p, 1 - q),
+        _log_ratio(not_q, not_p),
+        _log_ratio(not_p, not_q),
     )
     return max(ratios)
 
@@ -88,9 +108,23 @@ def coin_flip_epsilon(truth_prob: float, random_yes_prob: float) -> float:
 def coin_flip_for_epsilon(epsilon: float) -> tuple[float, float]:
     """Coins giving exactly epsilon with a fair second coin: (t, y) = (tanh(eps / 2), 1/2).
 
-    Then P(yes | yes) = (1 + t) / 2 = e^eps / (1 + e^eps), the epsilon form.
+    Then P(yes | yes) = (1 + t) / 2 = e^eps / (1 + e^eps), the epsilon form. 1 - t =
+    2 / (e^eps + 1) loses its digits past eps = 30 and t rounds to 1 past eps = 38: use
+    epsilon_form_report_probabilities for the report probabilities of a given epsilon.
     """
     return math.tanh(check_epsilon(epsilon) / 2), 0.5
+
+
+def epsilon_form_report_probabilities(epsilon: float) -> tuple[float, float]:
+    """(P(yes | yes), P(yes | no)) = (e^eps, 1) / (1 + e^eps) = (expit(eps), expit(-eps)).
+
+    The truth with probability expit(eps), the other answer otherwise, so P(no | yes) =
+    P(yes | no) and P(no | no) = P(yes | yes): pass them to report_probabilities_epsilon, since
+    1 - P(yes | yes) rounds to 0 past eps = 37 while expit(-eps) stays positive (about 3.7e-44
+    at eps = 100). Dimensionless. Source: Warner 1965; Dwork & Roth 2014, Sec. 3.2.
+    """
+    eps = check_epsilon(epsilon)
+    return float(expit(eps)), float(expit(-eps))
 
 
 def randomized_response_epsilon(p_truth: float, k: int = 2) -> float:

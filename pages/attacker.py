@@ -6,11 +6,13 @@ import numpy as np
 import streamlit as st
 
 from dp_core import (
+    advanced_composition_crossover,
     analytic_gaussian_sigma,
     attacker_accuracy,
     best_advantage,
     compose_releases,
     gaussian_advantage,
+    gaussian_privacy_loss_tail,
     gaussian_roc,
     laplace_advantage,
     laplace_roc,
@@ -39,8 +41,11 @@ TRIALS = 2000  # simulated noisy answers per world
 ACCOUNTING = {
     "basic": "basic composition (k·ε)",
     "advanced": "advanced composition",
+    "optimal": "optimal composition (Kairouz, Oh & Viswanath)",
     "gaussian": "the exact accounting of the Gaussian mechanism",
 }
+RARE = "all but ≤ 10δ of outputs"  # where the bound at eps + ln(10/9) holds when delta > 0
+ONLY_PURE = "every output only when δ = 0"
 
 page_header(
     "What ε means to an attacker",
@@ -71,22 +76,40 @@ eps_text, delta_text = format_number(epsilon), format_delta(delta)
 certain = prior in (0.0, 1.0)
 
 
-def posterior_caveat(eps: float, d: float, *, for_what: str) -> str:
-    """What an (eps, d) guarantee still says about the posterior when d > 0 (Markov bound)."""
+def posterior_caveat(eps: float, d: float, *, for_what: str, loss_tail: float | None = None) -> str:
+    """Why the eps bound is no promise about outputs when d > 0, and what holds (Markov bound).
+
+    ``loss_tail``: the analytic Gaussian's exact chance that its privacy loss exceeds eps.
+    """
     chance = loss_excess_probability(d, SLACK)
+    reveal = (
+        "a mechanism that publishes Alice's record with chance δ and is ε-DP otherwise meets "
+        "(ε, δ)-DP"
+    )
     if chance >= 1:
         return (
-            f"With δ = {format_delta(d)} {for_what}, the guarantee says nothing about single "
-            "outputs: δ is too large."
+            f"With δ = {format_delta(d)} {for_what}, the bound at ε + ln(10/9) promises nothing: "
+            "the chance of the outputs where it may fail is bounded only by 10δ ≥ 1 (δ is too "
+            f"large), and {reveal}."
         )
-    high = float(posterior_bounds(prior, eps + SLACK)[1])
+    eps_low, eps_high = (float(v) for v in posterior_bounds(prior, eps))
+    low_t, high_t = (float(v) for v in posterior_bounds(prior, eps + SLACK))
+    example = (
+        ""
+        if loss_tail is None
+        else " The analytic Gaussian mechanism calibrated to these (ε, δ) has a privacy loss above "
+        f"ε with chance {format_delta(loss_tail)} = {loss_tail / d:.2g}δ when Alice is in."
+    )
     return (
-        f"With δ = {format_delta(d)} {for_what}, this is not a promise about every output: "
-        "rare outputs may reveal more (a mechanism that publishes Alice's record with chance δ "
-        "and is ε-DP otherwise meets (ε, δ)-DP). What does hold: except on outputs whose total "
-        f"chance is at most 10δ = {format_delta(chance)} when Alice is in (less when she is "
-        f"out), the posterior stays below {percent(high)}, the bound at "
-        f"ε + ln(10/9) = {eps + SLACK:.4g}. The lowest posterior behaves the same way."
+        f"With δ = {format_delta(d)} {for_what}, the bound at ε = {eps:.4g} (posterior between "
+        f"{percent(eps_low)} and {percent(eps_high)}) holds for {ONLY_PURE}. With δ > 0 it is "
+        "not even a promise about all but a δ share of the outputs: the privacy loss may "
+        "exceed ε on outputs of much larger total chance (it exceeds ε + t with chance at most "
+        f"δ/(1 − e^−t)).{example} Rare outputs may reveal far more: {reveal}. What does hold "
+        "for every (ε, δ)-DP mechanism: except on outputs whose total chance is at most "
+        f"10δ = {format_delta(chance)}, whether or not Alice is in, the posterior stays below "
+        f"{percent(high_t)}, the bound at ε + ln(10/9) = {eps + SLACK:.4g}; likewise it stays "
+        f"above {percent(low_t)} except on other outputs of total chance at most 10δ."
     )
 
 
@@ -98,10 +121,23 @@ st.markdown(
     "output and update by Bayes' rule. ε-DP means no output is more than e^ε times likelier "
     "with Alice than without her, so the odds on “Alice is in” can grow or shrink by at most "
     f"e^ε = {odds_factor(epsilon)}."
+    + ("" if pure else " With δ > 0 the promise is weaker: see below.")
 )
 priors = np.linspace(0.0, 1.0, 201)
-lower_curve, upper_curve = posterior_bounds(priors, epsilon)
-low, high = (float(v) for v in posterior_bounds(prior, epsilon))
+rare_chance = loss_excess_probability(delta, SLACK)  # 10 delta, capped at 1; 0 when pure
+bounded = pure or rare_chance < 1
+# what holds: the eps bound for every output (delta = 0), else the bound at eps + ln(10/9) on
+# all outputs but a 10 delta chance; no bound at all when 10 delta >= 1
+eps_lower_curve, eps_upper_curve = posterior_bounds(priors, epsilon)
+eps_low, eps_high = (float(v) for v in posterior_bounds(prior, epsilon))
+holding_eps = epsilon if pure else epsilon + SLACK
+if bounded:
+    lower_curve, upper_curve = posterior_bounds(priors, holding_eps)
+    low, high = (float(v) for v in posterior_bounds(prior, holding_eps))
+else:
+    # every posterior is possible except from a certain prior
+    lower_curve, upper_curve = np.where(priors < 1, 0.0, 1.0), np.where(priors > 0, 1.0, 0.0)
+    low, high = (prior, prior) if certain else (0.0, 1.0)
 if certain:
     st.warning(
         f"A prior of {prior:.0%} means the attacker is already certain Alice is "
@@ -109,31 +145,100 @@ if certain:
         "nothing to learn, and nothing for privacy to protect against this attacker. Move the "
         "prior inside (0, 1)."
     )
-else:
+elif pure:
     st.markdown(
         f"**If you thought Alice had a {prior:.0%} chance of being in the data, after seeing "
         f"the output you can be at most {percent(high)} sure she is in (and no less than "
-        f"{percent(low)}), at ε = {eps_text}"
-        + ("." if pure else ", unless the output is one of the rare ones δ allows (below).")
-        + "**"
+        f"{percent(low)}), at ε = {eps_text}.**"
+    )
+elif bounded:
+    st.markdown(
+        f"**If you thought Alice had a {prior:.0%} chance of being in the data, after seeing "
+        f"the output you can be at most {percent(high)} sure she is in, except on outputs whose "
+        f"total chance is at most 10δ = {format_delta(rare_chance)}: the bound at "
+        f"ε + ln(10/9) = {holding_eps:.4g}.** Likewise no less than {percent(low)}, except on "
+        f"other outputs of total chance at most 10δ. The bound at ε itself, {percent(eps_high)}, "
+        f"holds for {ONLY_PURE} (below)."
+    )
+else:
+    st.markdown(
+        f"**With δ = {delta_text}, the bound at ε + ln(10/9) promises nothing (10δ ≥ 1)**, and a "
+        "mechanism that publishes Alice's record with chance δ meets (ε, δ)-DP. Choose a "
+        "smaller δ to see a bound."
     )
 cols = st.columns(3)
-reach = "after any output" if pure else "(ε bound)"
-cols[0].metric(f"Highest posterior {reach}", percent(high))
-cols[1].metric(f"Lowest posterior {reach}", percent(low))
-cols[2].metric("Odds on “in” change at most", f"×{odds_factor(epsilon)}")
+if pure:
+    cols[0].metric("Highest posterior after any output", percent(high))
+    cols[1].metric("Lowest posterior after any output", percent(low))
+    cols[2].metric("Odds on “in” change at most", f"×{odds_factor(epsilon)}")
+elif bounded:
+    where = (
+        "Holds except on outputs whose total chance is at most 10δ, whether or not Alice is "
+        f"in: the bound at ε + ln(10/9) = {holding_eps:.4g} (Markov's inequality)."
+    )
+    for col, label, value, eps_value, note in (
+        (cols[0], f"Highest posterior, {RARE}", percent(high), percent(eps_high), ""),
+        (cols[1], f"Lowest posterior, {RARE}", percent(low), percent(eps_low), ""),
+        (
+            cols[2],
+            "Odds on “in” grow at most, same outputs",
+            f"×{odds_factor(holding_eps)}",
+            f"×{odds_factor(epsilon)}",
+            " They shrink by at most as much, except on other outputs of total chance ≤ 10δ.",
+        ),
+    ):
+        col.metric(
+            label,
+            value,
+            delta=f"ε bound {eps_value}: {ONLY_PURE}",
+            delta_color="off",
+            delta_arrow="off",
+            help=where + note,
+        )
+else:
+    for col, label in zip(
+        cols,
+        (f"Highest posterior, {RARE}", f"Lowest posterior, {RARE}", "Odds on “in” grow at most"),
+        strict=True,
+    ):
+        col.metric(label, "—", delta="10δ ≥ 1: no promise", delta_color="off", delta_arrow="off")
+if pure:
+    figure_labels = {"curve_label": f"possible posterior (ε = {eps_text})"}
+elif bounded:
+    figure_labels = {
+        "curve_label": f"posterior on {RARE} (ε + ln(10/9) = {holding_eps:.4g})",
+        "marker_note": f" ({RARE})",
+        "epsilon_upper": eps_upper_curve,
+        "epsilon_name": f"ε bound (ε = {eps_text}): {ONLY_PURE}",
+    }
+else:
+    figure_labels = {
+        "curve_label": "posterior: no promise (10δ ≥ 1)",
+        "epsilon_upper": eps_upper_curve,
+        "epsilon_name": f"ε bound (ε = {eps_text}): {ONLY_PURE}",
+    }
 st.plotly_chart(
-    posterior_figure(priors, lower_curve, upper_curve, prior, low, high, eps_text),
+    posterior_figure(priors, lower_curve, upper_curve, prior, low, high, **figure_labels),
     width="stretch",
 )
+sigma = None if pure else analytic_gaussian_sigma(1.0, epsilon, delta)
 if pure:
     st.caption(
-        "This holds after every output of any ε-DP mechanism, whatever the attacker knows, and "
-        "it is tight: randomized response reaches it (at ε = ln 3, a 50% belief that Alice's "
-        "true answer is “yes” becomes 75% after she reports “yes”)."
+        "This holds after every output of any ε-DP mechanism, whatever the attacker knows "
+        "beforehand (but see below on correlated records), and it is tight: randomized "
+        "response reaches it (at ε = ln 3, a 50% belief that Alice's true answer is “yes” "
+        "becomes 75% after she reports “yes”)."
     )
 elif not certain:
-    st.warning(posterior_caveat(epsilon, delta, for_what="per release"))
+    loss_tail = gaussian_privacy_loss_tail(sigma, epsilon) if bounded else None
+    st.warning(posterior_caveat(epsilon, delta, for_what="per release", loss_tail=loss_tail))
+st.caption(
+    "What ε bounds is what the output reveals about the inclusion of Alice's data: “in” and "
+    "“out” differ by her record(s) only. If other records are correlated with Alice's (her "
+    "family's, or repeated records of hers that no per-person cap limits), an attacker can "
+    "learn about Alice through them, and no bound here covers that: the bound is about the "
+    "inclusion of her data, not about every fact about her."
+)
 
 # --- 2. The best membership test ------------------------------------------------------------
 st.header("2. The best possible membership test")
@@ -152,7 +257,6 @@ st.markdown(
 )
 alphas = np.unique(np.concatenate([np.linspace(0, 1, 401), np.geomspace(1e-6, 1, 200)]))
 rng = page_rng("attacker")
-sigma = None if pure else analytic_gaussian_sigma(1.0, epsilon, delta)
 laplace_b = laplace_scale(1, epsilon)
 # thresholds spread over each noise's range, between n and n + 1 in the middle
 z = np.linspace(-2.5, 2.5, 11)
@@ -253,17 +357,19 @@ with k_col:
     )
 with slack_col:
     delta_prime = st.select_slider(
-        "δ′ for advanced composition",
+        "δ′: extra δ for advanced and optimal composition",
         options=[10.0**-e for e in range(12, 2, -1)],
         value=1e-6,
         key="attacker_delta_prime",
         format_func=format_delta,
-        help="Advanced composition trades a little extra δ′ for a much smaller total ε.",
+        help="Advanced and optimal composition, and the exact Gaussian total, are read at a "
+        "total δ of k·δ + δ′: a little extra δ′ can buy a smaller total ε.",
     )
 ks = np.unique(np.concatenate([np.round(np.geomspace(1, 1000, 61)), [k_now]]))
 curves = compose_releases(epsilon, delta, ks, delta_prime)
 now = int(np.searchsorted(ks, k_now))
 basic_eps, advanced_eps = curves.basic_epsilon[now], curves.advanced_epsilon[now]
+optimal_eps = curves.optimal_epsilon[now]
 total_delta = curves.advanced_delta[now]
 gaussian_eps = curves.gaussian_epsilon[now] if curves.gaussian_epsilon is not None else None
 if math.isnan(advanced_eps):
@@ -272,44 +378,69 @@ if math.isnan(advanced_eps):
         f"δ = {delta_text} the total guarantee is empty. Choose a smaller δ or fewer releases."
     )
 
-
-cols = st.columns(3 if gaussian_eps is not None else 2)
-cols[0].metric(
-    "Basic: total ε",
-    total_label(basic_eps),
-    delta=f"δ = {format_delta(curves.basic_delta[now])}",
-    delta_color="off",
-)
-cols[1].metric(
-    "Advanced: total ε",
-    total_label(advanced_eps),
-    delta=f"δ = {format_delta(total_delta)}",
-    delta_color="off",
-)
+totals = {
+    "basic": (basic_eps, curves.basic_delta[now], "Basic: total ε", None),
+    "advanced": (
+        advanced_eps,
+        total_delta,
+        "Advanced: total ε",
+        "Dwork, Rothblum & Vadhan; Dwork & Roth Thm 3.20: √(2k ln(1/δ′))·ε + kε(e^ε − 1).",
+    ),
+    "optimal": (
+        optimal_eps,
+        total_delta,
+        "Optimal: total ε",
+        "Kairouz, Oh & Viswanath (2015), Thm 3.3: the smallest total ε at this total δ that "
+        "holds for k releases of any (ε, δ)-DP mechanisms; randomized response reaches it.",
+    ),
+}
 if gaussian_eps is not None:
-    cols[2].metric(
+    totals["gaussian"] = (
+        gaussian_eps,
+        total_delta,
         "Gaussian, exact: total ε",
-        total_label(gaussian_eps),
-        delta=f"δ = {format_delta(total_delta)}",
+        "Holds only when every release is the Gaussian mechanism: k releases reveal what one "
+        "with σ/√k does.",
+    )
+for col, (total_eps, total_d, label, note) in zip(
+    st.columns(len(totals)), totals.values(), strict=True
+):
+    col.metric(
+        label,
+        total_label(total_eps),
+        delta=f"δ = {format_delta(total_d)}",
         delta_color="off",
+        delta_arrow="off",
+        help=note,
     )
 st.plotly_chart(
     composition_figure(
-        ks, curves.basic_epsilon, curves.advanced_epsilon, curves.gaussian_epsilon, k_now
+        ks,
+        curves.basic_epsilon,
+        curves.advanced_epsilon,
+        curves.optimal_epsilon,
+        curves.gaussian_epsilon,
+        k_now,
     ),
     width="stretch",
 )
 if not math.isnan(advanced_eps):
     best = curves.tightest(now)
-    totals = {"basic": basic_eps, "advanced": advanced_eps, "gaussian": gaussian_eps}
-    best_eps = float(totals[best])
-    best_delta = float(curves.basic_delta[now] if best == "basic" else total_delta)
+    best_eps, best_delta = float(totals[best][0]), float(totals[best][1])
+    smaller = [name for name in totals if totals[name][0] < best_eps]
     st.markdown(
-        f"**At k = {k_now:,}, {ACCOUNTING[best]} gives the smallest total: "
+        f"**At k = {k_now:,}, {ACCOUNTING[best]} gives the best total: "
         f"ε = {best_eps:.4g} (δ = {format_delta(best_delta)}).**"
         + (
-            " Advanced composition grows like √k, so it wins once k is large enough."
-            if best == "advanced"
+            " It is exact: no smaller total ε at this total δ holds for every k releases of "
+            f"({eps_text}, {delta_text})-DP mechanisms, and randomized response reaches it."
+            if best == "optimal"
+            else ""
+        )
+        + (
+            f" The {', '.join(ACCOUNTING[name] for name in smaller)} total is smaller by less "
+            "than 0.01%, at a larger δ."
+            if smaller
             else ""
         )
     )
@@ -318,26 +449,49 @@ if not math.isnan(advanced_eps):
         st.caption(
             "That total holds when every release is the Gaussian mechanism. For other "
             f"({eps_text}, {delta_text})-DP mechanisms the best bound here is {ACCOUNTING[generic]}"
-            f", ε = {totals[generic]:.4g}."
+            f", ε = {totals[generic][0]:.4g}."
         )
-    if not certain and loss_excess_probability(best_delta, SLACK) < 1:
-        total_high = float(posterior_bounds(prior, best_eps)[1])
+    crossover = advanced_composition_crossover(epsilon, delta_prime)
+    where = (
+        f"so it can beat k·ε only when ε < ln 2, and then once k > 2 ln(1/δ′)/(2 − e^ε)² = "
+        f"{crossover:,.1f}"
+        if math.isfinite(crossover)
+        else "so at ε ≥ ln 2 it never beats k·ε, whatever k"
+    )
+    st.caption(
+        f"Advanced composition is {'below' if advanced_eps < basic_eps else 'above'} k·ε here. "
+        "Its first term, √(2k ln(1/δ′))·ε, grows like √k, but its second, kε(e^ε − 1), grows "
+        f"linearly in k, {where}."
+    )
+    total_chance = loss_excess_probability(best_delta, SLACK)
+    if not certain and (best_delta == 0 or total_chance < 1):
+        exact = best_delta == 0
+        total_high = float(posterior_bounds(prior, best_eps if exact else best_eps + SLACK)[1])
         st.markdown(
             f"**What that total means to the attacker:** starting from a {prior:.0%} prior, "
             f"after all {k_now:,} outputs they can be at most {percent(total_high)} sure Alice is "
-            "in (section 1 at the total ε)"
-            + ("." if best_delta == 0 else ", except on the rare outputs δ allows (below).")
+            "in"
+            + (
+                " (section 1 at the total ε)."
+                if exact
+                else f", except on outputs whose total chance is at most 10δ = "
+                f"{format_delta(total_chance)} (section 1 at the total ε + ln(10/9) = "
+                f"{best_eps + SLACK:.4g})."
+            )
         )
     if not certain and best_delta > 0:
         st.caption(posterior_caveat(best_eps, best_delta, for_what="in total"))
 st.caption(
-    "Basic composition keeps δ at k·δ; advanced composition and the exact Gaussian accounting "
-    f"are both read at k·δ + δ′, with δ′ = {format_delta(delta_prime)}. "
+    "Basic composition keeps δ at k·δ; advanced and optimal composition and the exact Gaussian "
+    f"accounting are read at k·δ + δ′, with δ′ = {format_delta(delta_prime)}. The optimal "
+    "total is exact for any (ε, δ)-DP mechanisms (the worst is randomized response that "
+    "reveals the input with chance δ); basic and advanced composition are simpler upper "
+    "bounds on it. "
     + (
         "The Gaussian curve needs δ > 0: turn off “pure ε-DP” to see it."
         if pure
         else "The exact Gaussian total uses that k Gaussian releases reveal exactly as much as "
-        "one release with σ/√k."
+        "one release with σ/√k; it is never above the optimal total."
     )
 )
 
@@ -382,15 +536,22 @@ st.caption(
 
 what_to_notice(
     [
-        "ε is a cap on how much any single output can shift the attacker's odds: by e^ε. At ε = 1 "
-        "a 50/50 guess becomes at most 73/27; at ε = 10 the cap is 99.995%, almost no protection.",
+        "With δ = 0, ε caps how much any single output can shift the attacker's odds: by e^ε. At "
+        "ε = 1 a 50/50 guess becomes at most 73/27; at ε = 10 the cap is 99.995%, almost no "
+        "protection.",
         "A prior near 0 or 1 moves little in absolute terms: DP limits the change in odds, not "
         "what the attacker knew before.",
-        "δ > 0 means no cap holds for every output: rare outputs may reveal more. Keep δ tiny.",
+        "δ > 0 means the ε cap is no promise about every output, nor about all but a δ share of "
+        "them: what holds is a slightly looser cap (at ε + ln(10/9)) on all outputs but a 10δ "
+        "share, and the rest may reveal more. Keep δ tiny.",
+        "DP protects the inclusion of Alice's data. Records correlated with hers (her family's, "
+        "or her own repeated records that no cap limits) can still tell an attacker about her.",
         "Real mechanisms are often below the ceiling: the Laplace count's best test is weaker than "
         "what ε allows.",
-        "Repeated releases add up. k·ε is safe but pessimistic; advanced composition grows like √k "
-        "for small ε; the exact Gaussian accounting is tighter still.",
+        "Repeated releases add up. k·ε is safe but pessimistic. Advanced composition's first term "
+        "grows like √k, but its kε(e^ε − 1) term grows linearly in k: it helps only for ε < ln 2 "
+        "and many releases. Optimal composition is the exact total for any mechanisms; the exact "
+        "Gaussian accounting, for Gaussian noise only, is never above it.",
     ]
 )
 
@@ -421,6 +582,12 @@ with st.expander("The formula"):
         r"\big(\sqrt{2k\ln(1/\delta')}\,\varepsilon + k\varepsilon(e^{\varepsilon}-1),\ "
         r"k\delta + \delta'\big);\quad \text{Gaussian: } \sigma \to \sigma/\sqrt{k}"
     )
+    st.latex(
+        r"\text{optimal: smallest } \varepsilon' \text{ with } "
+        r"1 - (1-\delta)^k + (1-\delta)^k \sum_{l=0}^{k} \binom{k}{l}"
+        r"\frac{\max\big(0,\ e^{(k-l)\varepsilon} - e^{\varepsilon'} e^{l\varepsilon}\big)}"
+        r"{(1+e^{\varepsilon})^k} \le k\delta + \delta'"
+    )
     st.markdown(
         "Posterior bound: Bayes' rule with the ε-DP likelihood ratio (Dwork & Roth, *The "
         "Algorithmic Foundations of Differential Privacy*, 2014, Def. 2.4; Kasiviswanathan & "
@@ -429,7 +596,8 @@ with st.expander("The formula"):
         "testing: Wasserman & Zhou (2010), Kairouz, Oh & Viswanath, *The composition theorem "
         "for differential privacy* (2015), Thm 2.1; Gaussian trade-off: Dong, Roth & Su, "
         "*Gaussian differential privacy* (2019). Composition: Dwork & Roth Thm 3.16 (basic) and "
-        "Thm 3.20 (advanced; Dwork, Rothblum & Vadhan 2010); exact Gaussian profile: Balle & "
-        "Wang (2018), Thm 8. Checked against Google's dp-accounting (privacy loss distributions "
-        "and the RDP accountant) and scipy in the tests."
+        "Thm 3.20 (advanced; Dwork, Rothblum & Vadhan 2010); optimal: Kairouz, Oh & Viswanath "
+        "(2015), Thm 3.3; exact Gaussian profile: Balle & Wang (2018), Thm 8. Checked against "
+        "Google's dp-accounting (privacy loss distributions and the RDP accountant) and scipy "
+        "in the tests."
     )

@@ -45,6 +45,21 @@ from ui.widgets import epsilon_input, format_number
 
 CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
 SHOWN = 30  # bars in a chart; the tables list every candidate
+LOG_10 = math.log(10)
+
+
+def probability_text(log_p: float) -> str:
+    """format_probability, also for the astronomically small: 10^(-2.2e+306), < e^(-10^308).
+
+    -inf is a log probability below what a float holds (lambda times a gap beyond -1.8e308);
+    beyond 10^(-10^15) a mantissa means nothing, so only the power of ten is shown.
+    """
+    if log_p == -math.inf:
+        return "< e^(−10³⁰⁸)"
+    if log_p < -1e15 * LOG_10:
+        return f"10^({log_p / LOG_10:.2g})"
+    return format_probability(log_p)
+
 
 page_header(
     "Exponential mechanism",
@@ -120,7 +135,7 @@ monotonic = right.toggle(
 )
 
 labels, scores, sensitivity = candidates.labels, candidates.counts, candidates.sensitivity
-rate_text = "ε·count/Δ" if monotonic else "ε·count/(2Δ)"
+gap_column = f"log weight λ·(count − best), λ = {'ε/Δ' if monotonic else 'ε/(2Δ)'}"
 st.caption(f"Score = count, sensitivity Δ = {sensitivity:g}. {candidates.note}")
 if len(labels) == 1:
     st.warning(
@@ -180,10 +195,8 @@ table = pd.DataFrame(
     {
         "candidate": labels,
         "true count": scores,
-        f"log weight {rate_text}": exponential_log_weights(
-            scores, epsilon, sensitivity, monotonic=monotonic
-        ),
-        "probability": [format_probability(v) for v in log_p],
+        gap_column: exponential_log_weights(scores, epsilon, sensitivity, monotonic=monotonic),
+        "probability": [probability_text(v) for v in log_p],
         "sampled runs": sampled,
         f"sampled share of {n_draws:,}": sampled / n_draws,
     }
@@ -194,7 +207,7 @@ st.dataframe(
     width="stretch",
     column_config={
         "true count": st.column_config.NumberColumn(format="%g"),
-        f"log weight {rate_text}": st.column_config.NumberColumn(format="%.3f"),
+        gap_column: st.column_config.NumberColumn(format="%.3f"),
         f"sampled share of {n_draws:,}": st.column_config.NumberColumn(format="%.3f"),
     },
 )
@@ -230,7 +243,7 @@ if compare_eps:
     compare = pd.DataFrame({"candidate": labels, "true count": scores})
     for e in compare_eps:
         column_log_p = exponential_log_probabilities(scores, e, sensitivity, monotonic=monotonic)
-        compare[f"ε = {format_number(e)}"] = [format_probability(v) for v in column_log_p]
+        compare[f"ε = {format_number(e)}"] = [probability_text(v) for v in column_log_p]
     st.dataframe(compare, hide_index=True, width="stretch")
     st.caption("Like a textbook table: each column is one ε; each column sums to 1.")
 else:
@@ -291,10 +304,10 @@ if st.toggle("Score by count ÷ largest count instead", value=False, key="exp_pi
                     "candidate": labels,
                     "count ÷ largest": shares,
                     "probability, count ÷ largest with Δ = 1": [
-                        format_probability(v) for v in np.log(wrong)
+                        probability_text(v) for v in np.log(wrong)
                     ],
                     f"probability, count with Δ = {sensitivity:g}": [
-                        format_probability(v) for v in log_p
+                        probability_text(v) for v in log_p
                     ],
                 }
             ),
@@ -370,6 +383,7 @@ with st.expander("The formula"):
         "Privacy* (2014), Def. 3.4, Thm. 3.10 and 3.11 (monotonic scores: ε/Δ instead of "
         "ε/(2Δ)). Permute-and-flip: McKenna & Sheldon (2020); it equals report-noisy-max "
         "with exponential noise (Ding et al. 2021), which gives the integral above. "
-        "Probabilities are computed in log space (log-sum-exp), so large counts and large ε "
-        "stay exact."
+        "Probabilities are computed in log space (log-sum-exp) from each count's gap to the "
+        "best, λ·(count − best), so large counts and large ε neither overflow nor lose the "
+        "small probabilities."
     )

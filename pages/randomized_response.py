@@ -11,6 +11,7 @@ from dp_core import (
     coin_flip_for_epsilon,
     coin_flip_report_probabilities,
     debiased_count,
+    epsilon_form_report_probabilities,
     estimate_distribution,
     estimate_interval,
     estimate_variance,
@@ -18,6 +19,7 @@ from dp_core import (
     laplace_expected_abs_error,
     laplace_scale,
     minimum_respondents,
+    report_probabilities_epsilon,
     sample_yes_count,
     yes_tally,
 )
@@ -29,7 +31,7 @@ from ui.local_figures import (
 )
 from ui.local_inputs import pick_category_column
 from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input
+from ui.widgets import epsilon_input, format_probability
 
 EPSILON_MODE, COINS_MODE = "Set ε: the coins follow", "Set the coins: ε follows"
 N_GRID = np.unique(np.geomspace(10, 1_000_000, 41).round().astype(int))
@@ -86,7 +88,8 @@ truth_prob = coin_cols[0].slider(
     format="%.3f",
     key="rr_truth",
     disabled=mode == EPSILON_MODE,
-    help="In 'Set ε' mode the coins follow ε: t = tanh(ε/2) with a fair coin 2.",
+    help="In 'Set ε' mode the coins follow ε: t = tanh(ε/2) with a fair coin 2. Above about "
+    "ε = 8.3 t shows as 1.000 but stays below 1: the table and ε come from ε itself.",
 )
 random_yes_prob = coin_cols[1].slider(
     "y: chance coin 2 says 'yes'",
@@ -97,19 +100,28 @@ random_yes_prob = coin_cols[1].slider(
     key="rr_random_yes",
     disabled=mode == EPSILON_MODE,
 )
-p, q = coin_flip_report_probabilities(truth_prob, random_yes_prob)
-epsilon = coin_flip_epsilon(truth_prob, random_yes_prob)
+if mode == EPSILON_MODE:
+    # From epsilon itself: t = tanh(eps/2) loses 1 - t past eps = 30 and rounds to 1 past 38,
+    # while P(yes | no) = P(no | yes) = expit(-eps) stays positive.
+    p, q = epsilon_form_report_probabilities(target)
+    no_given_yes, no_given_no = q, p
+    epsilon = report_probabilities_epsilon(p, q, no_given_yes=q, no_given_no=p)
+else:
+    p, q = coin_flip_report_probabilities(truth_prob, random_yes_prob)
+    no_given_yes, no_given_no = 1 - p, 1 - q
+    epsilon = coin_flip_epsilon(truth_prob, random_yes_prob)
 
 tree_col, table_col = st.columns([3, 2])
 tree_col.plotly_chart(coin_tree(truth_prob, random_yes_prob), width="stretch")
 with table_col:
     st.metric("ε of one answer", epsilon_text(epsilon))
     st.dataframe(
-        {"true answer": ["yes", "no"], "says yes": [p, q], "says no": [1 - p, 1 - q]},
-        hide_index=True,
-        column_config={
-            c: st.column_config.NumberColumn(format="%.3f") for c in ("says yes", "says no")
+        {
+            "true answer": ["yes", "no"],
+            "says yes": [format_probability(p), format_probability(q)],
+            "says no": [format_probability(no_given_yes), format_probability(no_given_no)],
         },
+        hide_index=True,
     )
     if math.isinf(epsilon):
         st.warning(
@@ -121,7 +133,8 @@ with table_col:
     else:
         st.markdown(
             f"A *yes* is {p / q:.3g}× as likely from a true yes as from a true no; a *no* is "
-            f"{(1 - q) / (1 - p):.3g}× as likely from a true no. ε is the log of the larger: "
+            f"{no_given_no / no_given_yes:.3g}× as likely from a true no. ε is the log of the "
+            "larger: "
             f"**ε = {epsilon:.4g}**, so an answer shifts anyone's odds about the truth by at "
             f"most e^ε = {math.exp(epsilon):.3g}×."
         )

@@ -199,3 +199,17 @@ def test_bad_inputs_raise_readable_errors():
         simulate_threshold_attack(
             np.random.default_rng(0), noise="uniform", scale=1.0, thresholds=[0.0]
         )
+
+
+def test_gaussian_exceeds_the_epsilon_bound_on_more_than_delta_of_outputs():
+    # (eps, delta)-DP does not cap the loss at eps except on delta-rare outputs: the analytic
+    # Gaussian at (1, 1e-5) exceeds eps with chance 1.6e-4 = 16 delta when Alice is in
+    eps, delta = 1.0, 1e-5
+    sigma = analytic_gaussian_sigma(1.0, eps, delta)
+    tail = gaussian_privacy_loss_tail(sigma, eps)
+    mu = 1 / (2 * sigma**2)  # privacy loss ~ Normal(mu, 2 mu) (Balle & Wang 2018, Lemma 3)
+    assert tail == pytest.approx(stats.norm.sf(eps, loc=mu, scale=math.sqrt(2 * mu)), rel=1e-9)
+    assert tail == pytest.approx(1.6e-4, rel=0.05) and tail > 15 * delta
+    # what does hold: beyond eps + ln(10/9) only with chance <= 10 delta (Markov)
+    slack = math.log(10 / 9)
+    assert gaussian_privacy_loss_tail(sigma, eps + slack) <= loss_excess_probability(delta, slack)

@@ -87,7 +87,8 @@ def test_huge_scores_stay_finite_where_naive_exp_fails():
     assert p[1] == pytest.approx(np.exp(-50) / (1 + np.exp(-50)), rel=1e-12)
     log_p = exponential_log_probabilities(scores, 10, 1)
     assert log_p[2] == pytest.approx(-10_000.0, rel=1e-12)  # exp underflows, the log does not
-    assert exponential_log_weights(scores, 10, 1)[0] == pytest.approx(25_000.0)
+    # log weights relative to the best: 5 * (4990 - 5000) = -50, and 0 for the best
+    assert exponential_log_weights(scores, 10, 1).tolist() == [0.0, -50.0, -10_000.0]
 
 
 def test_epsilon_zero_is_uniform_and_bad_input_is_refused():
@@ -161,3 +162,22 @@ def test_a_million_draws_are_fast():
     draws = exponential_mechanism(rng, INDUSTRY, 0.1, 1, size=1_000_000)
     assert time.perf_counter() - start < 0.5
     assert counts.sum() == 1_000_000 and draws.size == 1_000_000
+
+
+@pytest.mark.parametrize("monotonic", [False, True])
+def test_astronomical_counts_stay_finite(monotonic):
+    # lambda * 1e308 overflows to inf (and inf - inf = NaN); the gaps lambda * (s - max s) do not
+    scores = [1e308, 0.0]
+    p = exponential_probabilities(scores, 10, 1, monotonic=monotonic)
+    assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0, abs=1e-15)
+    assert p[0] == pytest.approx(1.0, abs=1e-15)  # B trails by 1e308 counts: P(B) = e^-(5e308)
+    log_p = exponential_log_probabilities(scores, 10, 1, monotonic=monotonic)
+    assert log_p[0] == 0.0 and log_p[1] == -np.inf
+    gaps = exponential_log_weights(scores, 10, 1, monotonic=monotonic)
+    assert gaps[0] == 0.0 and gaps[1] == -np.inf  # lambda * (0 - 1e308), below -1.8e308
+    # powers of two keep every gap exact: lambda * gaps = (0, -10, -10240), scipy's softmax
+    rate = 10 / 2.0**990
+    scores = [2.0**1000, 2.0**1000 - 2.0**990, 0.0]
+    epsilon = rate * (1 if monotonic else 2)  # lambda = eps / Delta or eps / (2 Delta)
+    p = exponential_probabilities(scores, epsilon, 1, monotonic=monotonic)
+    np.testing.assert_allclose(p, special.softmax([0.0, -10.0, -10240.0]), rtol=1e-12)

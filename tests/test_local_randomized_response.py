@@ -15,6 +15,7 @@ from dp_core import (
     coin_flip_epsilon,
     coin_flip_for_epsilon,
     coin_flip_report_probabilities,
+    epsilon_form_report_probabilities,
     grr_perturb,
     grr_probabilities,
     grr_report_counts,
@@ -215,3 +216,21 @@ def test_sampled_yes_count_is_hypergeometric():
 def test_bad_input_messages(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 5.0, 10.0])  # OpenDP takes 1 - p: 20 loses digits
+def test_epsilon_form_report_probabilities_match_opendp(epsilon):
+    p, q = epsilon_form_report_probabilities(epsilon)
+    assert p + q == pytest.approx(1.0, abs=1e-15)  # the truth with p, the other answer with q
+    measurement = dp.m.make_randomized_response_bool(p)  # OpenDP's privacy map of p_truth
+    assert measurement.map(1) == pytest.approx(epsilon, rel=1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [38.0, 40.0, 100.0])
+def test_epsilon_form_keeps_a_huge_epsilon_finite(epsilon):
+    # tanh(eps / 2) rounds to 1 from eps = 38 on: the coin form would give t = 1 and eps = inf
+    p, q = epsilon_form_report_probabilities(epsilon)
+    assert 0 < q < 1e-16  # P(yes | no) = 1 / (1 + e^eps) stays positive
+    # closed form: ln(P(yes|yes) / P(yes|no)) = ln e^eps = eps; P(no|yes) = q, P(no|no) = p
+    got = report_probabilities_epsilon(p, q, no_given_yes=q, no_given_no=p)
+    assert got == pytest.approx(epsilon, abs=1e-9)

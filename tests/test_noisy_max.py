@@ -99,3 +99,23 @@ def test_bad_noise_and_epsilon_zero():
     with pytest.raises(ValueError, match="noise"):
         report_noisy_max(rng, [1, 2], 1, 1, noise="normal")
     assert set(report_noisy_max(rng, [1, 50], 0, 1, size=200)) == {0, 1}
+
+
+@pytest.mark.parametrize("offset", [1e13, 1e20, -1e13])
+@pytest.mark.parametrize("epsilon", [0.1, 1.0])
+def test_laplace_probabilities_depend_only_on_score_differences(offset, epsilon):
+    # scores a multiple of the spacing of floats near the offset, so s + offset is exact
+    unit = max(1.0, np.spacing(abs(offset)))
+    small = np.array([24.0, 8.0, 28.0, 5.0]) * unit
+    reference = report_noisy_max_laplace_probabilities(small, epsilon / unit, 1)
+    np.testing.assert_allclose(reference, quad_laplace([24, 8, 28, 5], epsilon), rtol=1e-9)
+    shifted = small + offset
+    assert np.array_equal(shifted - offset, small)  # the differences are representable
+    got = report_noisy_max_laplace_probabilities(shifted, epsilon / unit, 1)
+    np.testing.assert_allclose(got, reference, rtol=0, atol=1e-12)
+    assert got.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_laplace_probabilities_when_one_score_trails_by_1e308():
+    p = report_noisy_max_laplace_probabilities([1e308, 0.0], 10, 1)
+    assert p == pytest.approx([1.0, 0.0], abs=1e-12)

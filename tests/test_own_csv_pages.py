@@ -103,7 +103,8 @@ def test_exponential_cap_sets_the_sensitivity_and_drops_rows():
     table = probability_table(at)
     assert table["true count"].to_dict() == {"A": 6, "B": 5, "C": 3}
     log_weight = table[next(c for c in table.columns if c.startswith("log weight"))]
-    assert np.allclose(log_weight.to_numpy(), table["true count"].to_numpy() / (2 * 5))
+    counts = table["true count"].to_numpy()  # lambda (count - best), lambda = eps / (2 * 5)
+    assert np.allclose(log_weight.to_numpy(), (counts - counts.max()) / (2 * 5))
 
     cap.set_value(2)
     table = probability_table(rerun(at))

@@ -213,3 +213,25 @@ def test_single_candidate_equal_scores_and_bad_epsilon():
         at = set_epsilon(at, bad)
         assert any("Still showing ε = 1" in e.value for e in at.error)
         assert main_table(at)["probability"].tolist() == ["0.333"] * 3
+
+
+def test_astronomical_typed_counts_show_no_nan():
+    # lambda * 1e308 overflows; the page must shift by the best count first (no inf - inf)
+    at = choose(open_page("exponential"), "Type your own counts")
+    widget(at.text_input, "exp_typed").set_value("A=1e308, B=0")
+    at = set_epsilon(rerun(at), "10")
+    assert not at.error
+    table = main_table(at)
+    assert table.loc["A", "probability"] == "1.000"
+    assert table.loc["B", "probability"].startswith("<")  # e^(-5e308): below any float
+    gaps = next(c for c in table.columns if c.startswith("log weight"))
+    assert "(count − best)" in gaps
+    assert table.loc["A", gaps] == 0 and table.loc["B", gaps] == -np.inf
+    shown = texts(at) + " ".join(str(v) for v in table.to_numpy().ravel())
+    assert "nan" not in shown.lower()
+    assert metric(at, "P(true best answer)") == "1.000"
+    for name in ("Exponential mechanism", "Permute-and-flip", "Report-noisy-max"):
+        assert metric(at, name) == "1.0000"  # B trails by 1e308 counts: A always wins
+    for figure in plotly_figures(at):
+        for trace in figure["data"]:
+            assert not np.isnan(values(trace["y"]).astype(float)).any()

@@ -142,3 +142,28 @@ def test_tiny_survey_warns_and_tips_smokers_are_real():
     assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
     assert "93 of 244 persons" in texts(at)
     assert "That is an assumption, not a fact: a bill is a party" in texts(at)
+
+
+@pytest.mark.parametrize("typed", ["40", "100"])
+def test_typed_huge_epsilon_is_shown_as_asked_not_infinity(typed):
+    # tanh(eps / 2) rounds to 1 from eps = 38 on; the probabilities must come from eps itself
+    at = open_page(PAGE)
+    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
+    rerun(at)
+    widget(at.text_input, "rr_epsilon__text").input(typed)
+    rerun(at)
+    assert not at.error
+    assert metric(at, "ε of one answer") == typed
+    assert not any("ε = ∞" in w.value for w in at.warning)
+    table = at.dataframe[0].value.set_index("true answer")
+    eps = float(typed)
+    q = 1 / (1 + math.exp(eps))  # P(yes | no) = P(no | yes) = 1 / (1 + e^eps), closed form
+    for truth, column in (("no", "says yes"), ("yes", "says no")):
+        shown = table.loc[truth, column]
+        assert 0 < float(shown) == pytest.approx(q, rel=1e-2), (truth, column, shown)
+    assert "With ε = ∞ there is no privacy to compare" not in infos(at)
+    assert metric(at, "Central Laplace") == f"{1 / eps:,.2f}"
+
+
+def infos(at) -> str:
+    return " ".join(i.value for i in at.info)

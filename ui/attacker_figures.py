@@ -83,26 +83,56 @@ def posterior_figure(
     prior_now: float,
     lower_now: float,
     upper_now: float,
-    epsilon_text: str,
+    curve_label: str,
+    *,
+    marker_note: str = "",
+    epsilon_upper: np.ndarray | None = None,
+    epsilon_name: str = "",
 ) -> Figure:
-    """Highest and lowest posterior against the prior, the diagonal, the current prior marked."""
-    fig = figure(
+    """Lowest and highest posterior against the prior, the diagonal, the current prior marked.
+
+    ``curve_label`` says what the two curves are (e.g. "possible posterior (ε = 1)", or with
+    δ > 0 the outputs they hold on); ``marker_note`` is appended to the two markers' names.
+    ``epsilon_upper``, dashed, is the ε bound when it is shown only for comparison.
+    """
+    traces = [
         _diagonal("no output at all (posterior = prior)"),
-        line(priors, lower, f"lowest possible posterior (ε = {epsilon_text})", color=NOISY_COLOR),
+        line(priors, lower, f"lowest {curve_label}", color=NOISY_COLOR),
         line(
             priors,
             upper,
-            f"highest possible posterior (ε = {epsilon_text})",
+            f"highest {curve_label}",
             color=CEILING_COLOR,
             fill="tonexty",
             fillcolor="rgba(209,73,91,0.12)",
         ),
+    ]
+    if epsilon_upper is not None:
+        traces.append(
+            line(
+                priors,
+                epsilon_upper,
+                epsilon_name,
+                color=CEILING_COLOR,
+                line={"color": CEILING_COLOR, "width": 2, "dash": "dash"},
+            )
+        )
+    traces += [
         _markers(
-            [prior_now], [upper_now], f"your prior → at most {percent(upper_now)}", CEILING_COLOR
+            [prior_now],
+            [upper_now],
+            f"your prior → at most {percent(upper_now)}{marker_note}",
+            CEILING_COLOR,
         ),
         _markers(
-            [prior_now], [lower_now], f"your prior → at least {percent(lower_now)}", NOISY_COLOR
+            [prior_now],
+            [lower_now],
+            f"your prior → at least {percent(lower_now)}{marker_note}",
+            NOISY_COLOR,
         ),
+    ]
+    fig = figure(
+        *traces,
         xaxis=axis("prior: chance Alice is in, before the output", range=[0, 1], tickformat=".0%"),
         yaxis=axis("posterior: after seeing the output", range=[0, 1], tickformat=".0%"),
     )
@@ -151,6 +181,7 @@ def composition_figure(
     ks: np.ndarray,
     basic: np.ndarray,
     advanced: np.ndarray,
+    optimal: np.ndarray,
     gaussian: np.ndarray | None,
     k_now: int,
 ) -> Figure:
@@ -158,6 +189,7 @@ def composition_figure(
     traces = [
         line(ks, basic, "basic: k·ε", color=TRUE_COLOR),
         line(ks, advanced, "advanced composition (Thm 3.20)", color=CEILING_COLOR),
+        line(ks, optimal, "optimal composition (exact for any mechanism)", color=SECOND_COLOR),
     ]
     if gaussian is not None:
         traces.append(line(ks, gaussian, "Gaussian mechanism, exact", color=GAUSSIAN_COLOR))
