@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 from apptest_helpers import open_page  # noqa: E402
 
 from dp_core import laplace_scale, sample_laplace  # noqa: E402
-from ui.catalog import available_pages  # noqa: E402
+from ui.common.catalog import available_pages  # noqa: E402
 
 
 def _label_value(label: str) -> float | int:

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from data.generate import INDUSTRY_GROUP_COUNTS
+
 DATA_DIR = Path(__file__).resolve().parent
 CARDS_DIR = DATA_DIR / "cards"
 
@@ -55,6 +57,11 @@ class Dataset:
     max_rows_per_person: int | None = None
     max_rows_per_category: dict[str, int] = field(default_factory=dict, hash=False)
     contribution_rule: str = ""  # the rule in words, e.g. "at most one visit a day"
+    # Public category domains: per categorical column, every category a release may show,
+    # known without looking at the data (published codes, the days of a week). A release
+    # shows exactly these, absent ones as noisy zeros. Own tables have none: their
+    # categories must be declared or chosen with DP (dp_core.partition_selection).
+    domains: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     @property
     def is_count_table(self) -> bool:
@@ -63,6 +70,25 @@ class Dataset:
 
 def _card(key: str) -> str:
     return (CARDS_DIR / f"{key}.md").read_text(encoding="utf-8")
+
+
+def _numbers(first: int, last: int) -> tuple[str, ...]:
+    return tuple(str(n) for n in range(first, last + 1))
+
+
+# UCI Adult's published codes (Kohavi & Becker 1996, adult.names), occupations in the order
+# of their published counts (largest first).
+ADULT_OCCUPATIONS = (
+    "Prof-specialty", "Craft-repair", "Exec-managerial", "Adm-clerical", "Sales",
+    "Other-service", "Machine-op-inspct", "Transport-moving", "Handlers-cleaners",
+    "Farming-fishing", "Tech-support", "Protective-serv", "Priv-house-serv", "Armed-Forces",
+)  # fmt: skip
+# The industry groups of the published table, in its order (data/generate.py states the source).
+INDUSTRY_GROUPS = tuple(name for name, _ in INDUSTRY_GROUP_COUNTS)
+ADULT_MARITAL_STATUS = (
+    "Married-civ-spouse", "Divorced", "Never-married", "Separated", "Widowed",
+    "Married-spouse-absent", "Married-AF-spouse",
+)  # fmt: skip
 
 
 DATASETS: dict[str, Dataset] = {
@@ -77,6 +103,7 @@ DATASETS: dict[str, Dataset] = {
         numeric={},
         max_rows_per_person=1,
         contribution_rule="one row per person",
+        domains={"disease": ("Diabetes", "Hepatitis", "Flu", "HIV")},
     ),
     "census": Dataset(
         key="census",
@@ -92,6 +119,13 @@ DATASETS: dict[str, Dataset] = {
         numeric={"age": (0, 100), "education_years": (0, 20), "hours_per_week": (0, 100)},
         max_rows_per_person=1,
         contribution_rule="one row per person",
+        domains={
+            "sex": ("Male", "Female"),
+            "marital_status": ADULT_MARITAL_STATUS,
+            "occupation": ADULT_OCCUPATIONS,
+            "income": ("<=50K", ">50K"),
+            "education_years": _numbers(1, 16),
+        },
     ),
     "restaurant": Dataset(
         key="restaurant",
@@ -108,6 +142,7 @@ DATASETS: dict[str, Dataset] = {
         max_rows_per_person=7,
         max_rows_per_category={"day": 1},
         contribution_rule="a visitor comes at most once a day, so at most 7 times in the week",
+        domains={"day": _numbers(1, 7)},
     ),
     "tips": Dataset(
         key="tips",
@@ -122,6 +157,13 @@ DATASETS: dict[str, Dataset] = {
             "each bill is taken as one person: an assumption, since a party shares a bill "
             "and a customer may come back"
         ),
+        domains={
+            "sex": ("Female", "Male"),
+            "smoker": ("No", "Yes"),
+            "day": ("Thur", "Fri", "Sat", "Sun"),
+            "time": ("Lunch", "Dinner"),
+            "size": _numbers(1, 6),
+        },
     ),
     "industry_groups": Dataset(
         key="industry_groups",
@@ -137,6 +179,7 @@ DATASETS: dict[str, Dataset] = {
             "each row is taken as one person: the guarantee protects rows, not people who "
             "may stand behind several rows"
         ),
+        domains={"industry_group": INDUSTRY_GROUPS},
     ),
 }
 

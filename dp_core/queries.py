@@ -1,19 +1,34 @@
-"""True answers of the queries the central-mechanism pages offer, and their noisy release.
+"""The queries the central-mechanism pages offer: their true answers, sensitivity and release.
 
-Queries: count of a predicate, sum of values clipped to [L, U] per
+Queries: count per category, count of a predicate, sum of values clipped to [L, U] per
 category, and mean per category released as noisy clipped sum / noisy count.
+
+    spec = QuerySpec(kind="count", category="occupation", cap=1)
+    query = answer(frame, spec, labels=domain)   # labels: public, declared or DP-selected
+    query.sensitivity, query.l2_sensitivity       # of the whole release, one person's effect
+
+The released labels are never read off the data: they are passed in (a public domain, a
+declared one, or one chosen with dp_core.partition_selection), and categories absent from
+the data are answered as zeros (Wilson et al. 2020).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
+from dp_core.domains import clipped_sums_over_domain, counts_over_domain
 from dp_core.gaussian import gaussian_sigma, sample_gaussian
 from dp_core.laplace import laplace_scale, sample_laplace
-from dp_core.sensitivity import clipped_sum_sensitivity, count_sensitivity
+from dp_core.sensitivity import (
+    capped_contribution_norms,
+    clipped_sum_sensitivity,
+    count_sensitivity,
+)
 from dp_core.validation import (
     check_bounds,
     check_delta,
@@ -25,11 +40,18 @@ from dp_core.validation import (
 
 __all__ = [
     "MeanRelease",
+    "Query",
+    "QuerySpec",
+    "answer",
     "clipped_sum_by_category",
     "count_where",
     "numeric_column",
+    "predicate_mask",
     "release_clipped_mean",
 ]
+
+QueryKind = Literal["count", "predicate", "sum", "mean"]
+PREDICATE_OPS = ("≥", "<", "=")
 
 
 def numeric_column(frame: pd.DataFrame, column: str) -> pd.Series:
@@ -133,4 +155,189 @@ def release_clipped_mean(
         true_mean=true_mean,
         half_width=np.quantile(errors, conf, axis=0),
         expected_abs_error=errors.mean(axis=0),
+    )
+
+
+@dataclass(frozen=True)
+class QuerySpec:
+    """What to compute, chosen without looking at the data's values.
+
+    ``cap``: the most rows one person may contribute (enforced before answering, or a public
+    rule); ``max_rows_per_category``: a public rule on rows per person in one category (the
+    restaurant's one visit a day), None when unknown. ``predicate``: (column, op, value).
+    """
+
+    kind: QueryKind
+    category: str | None = None
+    value: str | None = None
+    lower: float | None = None
+    upper: float | None = None
+    predicate: tuple[str, str, object] | None = None
+    cap: int = 1
+    max_rows_per_category: int | None = None
+
+    @property
+    def predicate_text(self) -> str:
+        """e.g. "age ≥ 40" or "occupation = Sales"."""
+        column, op, value = self.predicate or ("", "", "")
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        return f"{column} {op} {shown}"
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query's true answers over its released labels and one person's effect on them."""
+
+    spec: QuerySpec
+    labels: list[str]
+    true_values: np.ndarray
+    per_row_sensitivity: float  # one row's effect on one statistic: 1, or max(|L|, |U|)
+    records_per_person: int  # L1 norm of one person's rows over the statistics (max)
+    rows_l2: float  # L2 norm of one person's rows over the statistics (max)
+    n_persons: int  # people in the data: distinct person ids, summed counts, or rows
+    counts: np.ndarray | None = None  # rows per category, for the mean
+    raw_values: np.ndarray | None = None  # unclipped sums, to show what clipping changed
+    rows_outside: int = 0  # rows whose category is not a released label (dropped)
+    missing: int = 0  # rows with no category or value (left out)
+
+    @property
+    def kind(self) -> QueryKind:
+        return self.spec.kind
+
+    @property
+    def sensitivity(self) -> float:
+        """L1 sensitivity of the release (Laplace)."""
+        return self.per_row_sensitivity * self.records_per_person
+
+    @property
+    def l2_sensitivity(self) -> float:
+        """L2 sensitivity of the release (Gaussian)."""
+        return self.per_row_sensitivity * self.rows_l2
+
+    def release_mean(
+        self,
+        rng: np.random.Generator,
+        *,
+        epsilon: float,
+        mechanism: str = "laplace",
+        delta: float = 0.0,
+        groups: list[int] | None = None,
+        simulations: int = 4000,
+    ) -> MeanRelease:
+        """A clipped-mean query released as noisy sum / noisy count (release_clipped_mean)."""
+        picks = slice(None) if groups is None else groups
+        return release_clipped_mean(
+            rng,
+            self.true_values[picks] * self.counts[picks],
+            self.counts[picks],
+            lower=self.spec.lower,
+            upper=self.spec.upper,
+            epsilon=epsilon,
+            records_per_person=self.records_per_person,
+            mechanism=mechanism,
+            delta=delta,
+            rows_l2=self.rows_l2,
+            simulations=simulations,
+        )
+
+
+def predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> pd.Series:
+    """Rows where ``column op value`` holds (missing values never match)."""
+    if column not in frame.columns:
+        raise ValueError(f"there is no column named “{column}”.")
+    values = frame[column]
+    if op in ("≥", "<"):
+        numbers = numeric_column(frame, column)
+        mask = numbers >= value if op == "≥" else numbers < value
+    elif op == "=" and isinstance(value, float):
+        mask = values == value
+    elif op == "=":
+        mask = values.astype(str) == str(value)
+    else:
+        raise ValueError(f"the comparison must be one of {', '.join(PREDICATE_OPS)} (got {op!r}).")
+    return mask.fillna(False).astype(bool)
+
+
+def _persons(frame: pd.DataFrame, person: str | None, count_column: str | None) -> int:
+    """How many people the data holds: distinct person ids, summed counts, or rows."""
+    if person is not None:
+        return int(frame[person].nunique())
+    if count_column is not None:
+        return int(frame[count_column].sum())
+    return len(frame)
+
+
+def answer(
+    frame: pd.DataFrame,
+    spec: QuerySpec,
+    labels: Sequence[str] | None = None,
+    *,
+    person: str | None = None,
+    count_column: str | None = None,
+) -> Query:
+    """The true answers of ``spec`` over the released ``labels``, with their sensitivity.
+
+    ``frame`` must already hold at most ``spec.cap`` rows per person. Per-category queries
+    answer exactly the given labels, in their order (absent ones as 0, rows outside counted
+    as dropped). One person with up to m = cap rows, at most g in one category, changes the
+    per-category counts by an L1 norm m and an L2 norm sqrt(q g^2 + r^2), (q, r) = divmod(m,
+    g) (dp_core.sensitivity.capped_contribution_norms); a predicate's count by min(m, g).
+    """
+    n_persons = _persons(frame, person, count_column)
+    if spec.kind == "predicate":
+        if spec.predicate is None:
+            raise ValueError("a predicate query needs a column, a comparison and a value.")
+        column, op, value = spec.predicate
+        records = spec.cap if op != "=" else min(spec.cap, spec.max_rows_per_category or spec.cap)
+        return Query(
+            spec=spec,
+            labels=[spec.predicate_text],
+            true_values=np.array([count_where(predicate_mask(frame, column, op, value))]),
+            per_row_sensitivity=count_sensitivity(),
+            records_per_person=records,
+            rows_l2=float(records),
+            n_persons=n_persons,
+        )
+    if spec.category is None or labels is None:
+        raise ValueError("a query per category needs a category column and its categories.")
+    if spec.category not in frame.columns:
+        raise ValueError(f"there is no column named “{spec.category}”.")
+    records, rows_l2 = capped_contribution_norms(spec.cap, spec.max_rows_per_category)
+    if spec.kind == "count":
+        weights = frame[count_column] if count_column is not None else None
+        counts = counts_over_domain(frame[spec.category], labels, weights)
+        return Query(
+            spec=spec,
+            labels=list(counts.labels),
+            true_values=counts.counts.astype(float),
+            per_row_sensitivity=count_sensitivity(),
+            records_per_person=records,
+            rows_l2=rows_l2,
+            n_persons=n_persons,
+            rows_outside=counts.rows_outside,
+            missing=counts.missing,
+        )
+    if spec.value is None or spec.lower is None or spec.upper is None:
+        raise ValueError("a clipped sum or mean needs a value column and bounds [L, U].")
+    numeric_column(frame, spec.value)
+    sums = clipped_sums_over_domain(
+        frame[spec.category], frame[spec.value], labels, spec.lower, spec.upper
+    )
+    rows = sums.rows.astype(float)
+    if spec.kind == "sum":
+        true_values = sums.clipped_sums
+    else:  # sum / max(n, 1), as release_clipped_mean: 0 for a category with no rows
+        true_values = sums.clipped_sums / np.maximum(rows, 1.0)
+    return Query(
+        spec=spec,
+        labels=list(sums.labels),
+        true_values=np.asarray(true_values, dtype=float),
+        per_row_sensitivity=clipped_sum_sensitivity(spec.lower, spec.upper),
+        records_per_person=records,
+        rows_l2=rows_l2,
+        n_persons=n_persons,
+        counts=rows,
+        raw_values=sums.raw_sums,
+        rows_outside=sums.rows_outside,
+        missing=sums.missing,
     )

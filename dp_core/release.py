@@ -47,11 +47,15 @@ dp.enable_features("contrib")
 
 __all__ = [
     "OPENDP_FLOAT_K",
+    "MeanRelease",
     "Release",
+    "SelectionRelease",
+    "clipped_mean_release",
     "gaussian_release",
     "laplace_release",
     "noise_name",
     "opendp_gaussian_sigma",
+    "threshold_release",
 ]
 
 Noise = Literal["laplace", "gaussian"]
@@ -266,3 +270,121 @@ def gaussian_release(
             "not the Gaussian's exact profile. The noise comes from OpenDP's own randomness."
         ),
     )
+
+
+@dataclass(frozen=True)
+class SelectionRelease:
+    """Categories kept by OpenDP's Laplace threshold, and the guarantee its map states."""
+
+    labels: tuple[str, ...]  # kept categories, in the candidates' (sorted) order
+    threshold: float
+    scale: float
+    epsilon: float
+    delta: float
+    n_candidates: int  # describes the data, for its owner: not part of the release
+    n_suppressed: int
+
+
+@functools.lru_cache(maxsize=64)
+def _calibrated_threshold(
+    epsilon: float, delta: float, max_partitions: int
+) -> tuple[dp.Measurement, float, float, float]:
+    """(measurement, tau, mapped epsilon, mapped delta) with OpenDP's map within the request.
+
+    tau starts at the closed form 1 + b ln(1 / (2 (1 - (1 - delta)^(1/l0)))), b = l0 / epsilon
+    (dp_core.partition_selection); OpenDP rounds its delta outwards, so tau is nudged up until
+    the map is at most (epsilon, delta).
+    """
+    from dp_core.partition_selection import laplace_threshold  # a sibling concept, loaded late
+
+    scale = max_partitions / epsilon
+    tau = laplace_threshold(epsilon=epsilon, delta=delta, max_partitions=max_partitions)
+    domain = dp.map_domain(dp.atom_domain(T=str), dp.atom_domain(T=float, nan=False))
+    metric = dp.l01inf_distance(dp.absolute_distance(T=float))
+    d_in = (max_partitions, float(max_partitions), 1.0)
+    for _ in range(_MAX_NUDGES):
+        measurement = dp.m.make_laplace_threshold(
+            domain, metric, scale=scale, threshold=tau, k=OPENDP_FLOAT_K
+        )
+        mapped_epsilon, mapped_delta = measurement.map(d_in)
+        if mapped_epsilon <= epsilon * (1 + 1e-12) and mapped_delta <= delta:
+            return measurement, tau, float(mapped_epsilon), float(mapped_delta)
+        tau += scale * 1e-6
+    raise ArithmeticError("OpenDP's threshold map stayed above delta.")  # pragma: no cover
+
+
+def threshold_release(
+    labels: list[str],
+    person_counts: ArrayLike,
+    *,
+    epsilon: float,
+    delta: float,
+    max_partitions: int,
+) -> SelectionRelease:
+    """Choose which categories to release with OpenDP's Laplace threshold (partition selection).
+
+    Keeps category j iff c_j + discrete Laplace(l0 / epsilon) >= tau, for distinct-person
+    counts c_j of data in which a person is in at most l0 categories; (epsilon, delta)-DP as
+    OpenDP's map states for (l0, l1 = l0, linf = 1). Source: OpenDP make_laplace_threshold
+    (Rogers 2023); Wilson et al. 2020 for the threshold.
+    """
+    counts = np.asarray(person_counts, dtype=float)
+    if len(labels) != counts.size or counts.size == 0:
+        raise ValueError("there must be one person count per category, and at least one.")
+    eps = check_epsilon(epsilon)
+    d = check_delta(delta, allow_zero=False)
+    l0 = check_positive_int(max_partitions, "the cap on categories per person")
+    measurement, tau, mapped_epsilon, mapped_delta = _calibrated_threshold(eps, d, l0)
+    kept = measurement(dict(zip(map(str, labels), counts.tolist(), strict=True)))
+    chosen = tuple(label for label in map(str, labels) if label in kept)
+    return SelectionRelease(
+        labels=chosen,
+        threshold=tau,
+        scale=l0 / eps,
+        epsilon=mapped_epsilon,
+        delta=mapped_delta,
+        n_candidates=counts.size,
+        n_suppressed=counts.size - len(chosen),
+    )
+
+
+@dataclass(frozen=True)
+class MeanRelease:
+    """Clipped means released as noisy clipped sum / noisy count, each an OpenDP release."""
+
+    values: np.ndarray  # clip(noisy sum / max(noisy count, 1), L, U)
+    sums: Release
+    counts: Release
+
+
+def clipped_mean_release(
+    clipped_sums: ArrayLike,
+    counts: ArrayLike,
+    *,
+    lower: float,
+    upper: float,
+    epsilon: float,
+    records_per_person: int = 1,
+    rows_l2: float = 1.0,
+    delta: float = 0.0,
+) -> MeanRelease:
+    """Means per category: OpenDP releases of the clipped sums and counts at epsilon/2 each.
+
+    Laplace (delta = 0) uses the L1 sensitivities m max(|L|, |U|) and m; Gaussian (delta > 0)
+    the L2 ones, rows_l2 times a row's, each at (epsilon/2, delta/2); dividing and clamping to
+    [L, U] are post-processing (Dwork & Roth 2014, Thm 3.16 and Prop 2.1).
+    """
+    row_sum = max(abs(float(lower)), abs(float(upper)))
+    if delta > 0:
+        sums = gaussian_release(
+            clipped_sums, l2_sensitivity=rows_l2 * row_sum, epsilon=epsilon / 2, delta=delta / 2
+        )
+        noisy_counts = gaussian_release(
+            counts, l2_sensitivity=rows_l2, epsilon=epsilon / 2, delta=delta / 2
+        )
+    else:
+        m = check_positive_int(records_per_person, "records per person")
+        sums = laplace_release(clipped_sums, l1_sensitivity=m * row_sum, epsilon=epsilon / 2)
+        noisy_counts = laplace_release(counts, l1_sensitivity=m, epsilon=epsilon / 2)
+    means = np.clip(sums.values / np.maximum(noisy_counts.values, 1.0), lower, upper)
+    return MeanRelease(means, sums, noisy_counts)

@@ -31,8 +31,10 @@ from ui.attacker_figures import (
     roc_figure,
     total_label,
 )
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import delta_input, epsilon_input, format_delta, format_number
+from ui.common.formatting import number as format_number
+from ui.common.formatting import power_of_ten as format_delta
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import delta_input, epsilon_input
 
 # (eps, delta)-DP: the privacy loss exceeds eps + ln(10/9) with chance at most 10 delta.
 SLACK = math.log(10 / 9)

@@ -29,9 +29,11 @@ from ui.bounding_figures import (
     contribution_histogram_figure,
     tradeoff_figure,
 )
+from ui.common.formatting import number as format_number
+from ui.common.formatting import power_of_ten as format_delta
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import delta_input, epsilon_input
 from ui.own_data import own_dataset
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import delta_input, epsilon_input, format_delta, format_number
 
 # Per dataset: group column, value column, order for "first" selection, and the words to use.
 PRESETS = {

@@ -26,6 +26,9 @@ from dp_core import (
     share_of_largest_local_sensitivity,
     share_of_largest_scores,
 )
+from ui.common.formatting import number as format_number
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import epsilon_input
 from ui.exponential_figures import (
     best_probability_curves,
     format_probability,
@@ -40,8 +43,6 @@ from ui.exponential_inputs import (
     parse_epsilons,
     typed_candidates,
 )
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input, format_number
 
 CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
 SHOWN = 30  # bars in a chart; the tables list every candidate

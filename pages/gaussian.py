@@ -28,6 +28,10 @@ from dp_core import (
     sample_gaussian,
     sample_laplace,
 )
+from ui.common.formatting import number as format_number
+from ui.common.formatting import power_of_ten as format_delta
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import delta_input, epsilon_input
 from ui.export import download_results
 from ui.figures import noisy_vs_true_bars
 from ui.gaussian_figures import (
@@ -36,8 +40,6 @@ from ui.gaussian_figures import (
     sigma_vs_delta_figure,
 )
 from ui.query_picker import pick_query
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import delta_input, epsilon_input, format_delta, format_number
 
 MECHANISMS = {
     "laplace": "Laplace (pure ε-DP)",

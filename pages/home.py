@@ -3,9 +3,9 @@
 import streamlit as st
 
 from dp_core import laplace_half_width, laplace_mechanism, laplace_scale
-from ui.catalog import available_pages
-from ui.shell import page_header, page_rng
-from ui.widgets import epsilon_input
+from ui.common.catalog import available_pages
+from ui.common.shell import page_header, page_rng
+from ui.common.widgets import epsilon_input
 
 page_header(
     "DP Explorer",

@@ -22,10 +22,11 @@ from dp_core import (
     unary_perturb,
     unary_report_counts,
 )
+from ui.common.formatting import probability as format_probability
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import epsilon_input
 from ui.local_figures import frequency_bars, variance_against_domain
 from ui.local_inputs import pick_category_column
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input, format_probability
 
 OUE, SUE, MANUAL, GRR = (
     "Optimised unary encoding (OUE)",

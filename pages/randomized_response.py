@@ -23,6 +23,9 @@ from dp_core import (
     sample_yes_count,
     yes_tally,
 )
+from ui.common.formatting import probability as format_probability
+from ui.common.shell import page_header, page_rng, what_to_notice
+from ui.common.widgets import epsilon_input
 from ui.local_figures import (
     coin_tree,
     estimate_distribution_figure,
@@ -30,8 +33,6 @@ from ui.local_figures import (
     share_error_against_n,
 )
 from ui.local_inputs import pick_category_column
-from ui.shell import page_header, page_rng, what_to_notice
-from ui.widgets import epsilon_input, format_probability
 
 EPSILON_MODE, COINS_MODE = "Set ε: the coins follow", "Set the coins: ε follows"
 N_GRID = np.unique(np.geomspace(10, 1_000_000, 41).round().astype(int))

@@ -83,3 +83,49 @@ def trace_array(value) -> np.ndarray:
         data = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
         return data.reshape(value["shape"]) if "shape" in value else data
     return np.asarray(value)
+
+
+def charts(at: AppTest) -> list[tuple[dict, dict]]:
+    """The Vega-Lite charts on the page: (spec, {dataset name: DataFrame}) each."""
+    import pyarrow as pa
+
+    found = []
+    for element in _all_elements(at):
+        if getattr(element, "type", None) == "vega_lite_chart":
+            proto = element.proto
+            data = {
+                dataset.name: pa.ipc.open_stream(dataset.data.data).read_all().to_pandas()
+                for dataset in proto.datasets
+            }
+            found.append((json.loads(proto.spec), data))
+    return found
+
+
+def chart_data(at: AppTest, name: str):
+    """The dataset ``name`` of the first chart that has one (a DataFrame)."""
+    for _, data in charts(at):
+        if name in data:
+            return data[name]
+    raise AssertionError(f"no chart has a dataset {name!r}: {[list(d) for _, d in charts(at)]}")
+
+
+def _all_elements(at: AppTest):
+    """Every element of the page (main area and sidebar), depth first."""
+
+    def walk(node):
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                yield from walk(child)
+        else:
+            yield node
+
+    yield from walk(at._tree)
+
+
+def upload_file(at: AppTest, page: str, data: bytes, name: str = "own.csv") -> AppTest:
+    """Choose "Your own CSV file…" on ``page``'s dataset picker and upload ``data``."""
+    widget(at.selectbox, f"{page}_dataset").set_value("own_csv")
+    rerun(at)
+    at.file_uploader(key=f"{page}_upload").set_value((name, data, "text/csv"))
+    return rerun(at)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from ui.catalog import available_pages
+from ui.common.catalog import available_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -93,7 +93,7 @@ def browser():
 def _settled(page: Page) -> None:
     """Wait until the app is connected and its script has stayed finished for half a second.
 
-    A first visit runs twice (see ui.shell.use_app_navigation), so one "notRunning" moment
+    A first visit runs twice (see ui.common.shell.use_app_navigation), so one "notRunning" moment
     is not enough; and the first time a widget appears its code loads, showing a skeleton.
     """
     page.wait_for_selector(

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from streamlit.string_util import is_material_icon
 
-from ui.catalog import PAGES, available_pages
+from ui.common.catalog import PAGES, available_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,7 +4,7 @@ import math
 
 from apptest_helpers import metric, open_page, rerun, widget
 
-from ui.catalog import available_pages
+from ui.common.catalog import available_pages
 
 
 def test_live_example_follows_epsilon() -> None:

@@ -2,7 +2,7 @@
 
 from apptest_helpers import open_page, plotly_figures, rerun, widget
 
-from ui.widgets import log_grid
+from ui.common.widgets import log_grid
 
 
 def test_presenter_mode_enlarges_text_and_charts_and_is_kept_in_the_link() -> None:
@@ -27,7 +27,7 @@ def test_log_grid_steps_evenly_through_each_decade() -> None:
 
 
 def test_typed_epsilon_outside_the_meaningful_range_is_refused_on_every_page() -> None:
-    from ui.catalog import PAGES
+    from ui.common.catalog import PAGES
 
     for page in PAGES:
         at = open_page(page.url_path)

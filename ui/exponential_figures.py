@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ui.common.formatting import number as format_number
 from ui.figures import (
     ACCENT_COLOR,
     NOISY_COLOR,
@@ -18,7 +19,6 @@ from ui.figures import (
     line,
     styled,
 )
-from ui.widgets import format_number
 
 MECHANISM_COLORS = {
     "Exponential mechanism": NOISY_COLOR,

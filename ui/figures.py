@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ui.shell import presenter_mode
+from ui.common.shell import presenter_mode
 
 Figure = dict[str, Any]
 

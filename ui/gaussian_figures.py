@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ui.common.formatting import power_of_ten as format_delta
 from ui.figures import (
     NOISY_COLOR,
     SECOND_COLOR,
@@ -16,7 +17,6 @@ from ui.figures import (
     mark_x,
     styled,
 )
-from ui.widgets import format_delta
 
 LAPLACE_COLOR = SECOND_COLOR
 ANALYTIC_COLOR = NOISY_COLOR

@@ -15,13 +15,13 @@ from collections.abc import Callable
 import streamlit as st
 
 from dp_core.validation import check_delta, check_epsilon
-from ui.shell import link_param
+from ui.common.formatting import number, power_of_ten
+from ui.common.shell import link_param
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 # Typed epsilons outside this range are refused: the pages' arithmetic (e^eps, 1/eps) and
 # their explanations stop being meaningful there.
 TYPED_EPSILON_RANGE = (1e-4, 100.0)
-_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def log_grid(minimum: float, maximum: float) -> list[float]:
@@ -33,26 +33,6 @@ def log_grid(minimum: float, maximum: float) -> list[float]:
             if minimum - 1e-12 <= value <= maximum + 1e-12:
                 values.append(value)
     return values
-
-
-def format_number(value: float) -> str:
-    """Short label: 0.01, 0.25, 1, 12.5."""
-    return f"{value:g}"
-
-
-def format_probability(value: float) -> str:
-    """4 decimals, or 3 significant digits below 0.001 (so a tiny probability never reads 0)."""
-    return f"{value:.4f}" if value >= 1e-3 else f"{value:.3g}"
-
-
-def format_delta(value: float) -> str:
-    """10⁻⁵ for a power of ten, 3×10⁻⁶ otherwise; 0 as 0."""
-    if value <= 0:
-        return f"{value:g}"
-    exponent = math.floor(math.log10(value) + 1e-9)
-    mantissa = round(value / 10.0**exponent, 3)
-    power = f"10{str(exponent).translate(_SUPERSCRIPTS)}"
-    return power if mantissa == 1 else f"{mantissa:g}×{power}"
 
 
 def _nearest(options: list[float], value: float) -> float:
@@ -90,11 +70,11 @@ def slider_with_typed_value(
     if slider_key not in state:
         state[slider_key] = _nearest(options, state[key])
     if text_key not in state:
-        state[text_key] = format_number(state[key])
+        state[text_key] = number(state[key])
 
     def from_slider() -> None:
         state[key] = state[slider_key]
-        state[text_key] = format_number(state[slider_key])
+        state[text_key] = number(state[slider_key])
         state[error_key] = None
 
     def from_text() -> None:
@@ -122,7 +102,7 @@ def slider_with_typed_value(
         st.text_input(f"or type {symbol}", key=text_key, on_change=from_text, help=text_help)
     if state[error_key]:
         st.error(f"{state[error_key]} Still showing {symbol} = {format_func(state[key])}.")
-    st.query_params[key] = format_number(state[key])
+    st.query_params[key] = number(state[key])
     return float(state[key])
 
 
@@ -159,7 +139,7 @@ def epsilon_input(
         options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
         default=default,
         parse=parse,
-        format_func=format_number,
+        format_func=number,
         help=help or "Smaller epsilon = stronger privacy = more noise. Log scale.",
     )
 
@@ -182,7 +162,7 @@ def delta_input(
         options=[10.0**k for k in range(-12, -1)],
         default=default,
         parse=lambda raw: check_delta(raw, allow_zero=False),
-        format_func=format_delta,
+        format_func=power_of_ten,
         help=help or "Smaller delta = less slack on top of e^ε = stronger privacy = more noise.",
         text_help="e.g. 1e-6 or 3e-7",
     )

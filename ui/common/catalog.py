@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class PageEntry:
     title: str
     icon: str  # Material icon, e.g. ":material/home:"
     section: str
-    url_path: str  # equals the file stem, so a first-visit deep link resolves (ui.shell)
+    url_path: str  # equals the file stem, so a first-visit deep link resolves (ui.common.shell)
     question: str  # the question the page answers, for the home card
 
     @property

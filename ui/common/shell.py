@@ -1,8 +1,9 @@
 """The app shell shared by every page: navigation guard, sidebar, seeded draws, page header.
 
-Reproducible draws: every page draws its noise from
-``numpy.random.default_rng([seed, draw, crc32(page)])``, so the same seed, draw number and
-settings give the same chart on every machine, and "Draw new noise" moves to the next draw.
+Reproducible draws: every section of a page draws its noise from
+``numpy.random.default_rng([seed, draw, crc32(page), crc32(stream)])``, so the same seed, draw
+number and settings give the same chart on every machine, whichever sections are open, and
+"Draw new noise" moves to the next draw.
 """
 
 from __future__ import annotations
@@ -73,8 +74,20 @@ def _draw(raw: str) -> int:
     return value
 
 
+def navigation_links() -> None:
+    """The app's pages in the sidebar, grouped by section (ui.common.catalog)."""
+    from ui.common.catalog import available_pages  # the catalogue imports nothing of ours
+
+    current = None
+    for entry in available_pages():
+        if entry.section != current:
+            current = entry.section
+            st.caption(current)
+        st.page_link(entry.path, label=entry.title, icon=entry.icon)
+
+
 def sidebar() -> None:
-    """Seed and "draw new noise" controls, shown on every page.
+    """The page list, then seed and "draw new noise" controls, shown on every page.
 
     The seed and draw number live in the address (?seed=...&draw=...), with each page's
     epsilon, so a copied link reproduces the same chart on another screen.
@@ -85,6 +98,8 @@ def sidebar() -> None:
         state["draw"] = link_param("draw", _draw, 0)
         state["presenter"] = st.query_params.get("present") == "1"
     with st.sidebar:
+        navigation_links()
+        st.divider()
         st.toggle(
             "Presenter mode",
             key="presenter",
@@ -121,11 +136,13 @@ def sidebar() -> None:
         st.query_params.pop("present", None)
 
 
-def page_rng(page: str) -> np.random.Generator:
-    """The Generator for ``page`` at the current seed and draw number."""
+def page_rng(page: str, stream: str = "") -> np.random.Generator:
+    """The Generator for one stream of ``page`` (e.g. a section) at the current seed and draw."""
     seed = int(st.session_state.get("seed", DEFAULT_SEED))
     draw = int(st.session_state.get("draw", 0))
-    return np.random.default_rng([seed, draw, zlib.crc32(page.encode())])
+    return np.random.default_rng(
+        [seed, draw, zlib.crc32(page.encode()), zlib.crc32(stream.encode())]
+    )
 
 
 def page_header(title: str, question: str, try_this: str) -> None:

@@ -1,0 +1,236 @@
+"""Vega-Lite chart builders shared by the pages: one look for every chart, readable on a projector.
+
+A chart is a Vega-Lite spec whose data sit in named ``datasets`` (pandas frames). Streamlit
+sends those as Arrow, and as long as the spec itself does not change between reruns, the
+browser only swaps the data in: a slider step repaints a chart in about a third of the time
+a plotly chart takes (benchmarks/bench_browser.py). So every number that moves with a slider
+(the current ε, a label such as "ε = 0.5") lives in a dataset, never in the spec's text.
+
+    spec = chart(
+        bars("counts", x=nominal("group"), y=quantitative("count", "noisy count")),
+        rule_x("now", "x", "label"),
+        datasets={"counts": frame, "now": marker_frame(0.5, "ε = 0.5")},
+    )
+    show(spec, key="laplace_bars")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ui.common.formatting import number_locale
+from ui.common.shell import presenter_mode
+
+Spec = dict[str, Any]
+
+TRUE_COLOR = "#8a97a8"
+NOISY_COLOR = "#1f5aa6"
+ACCENT_COLOR = "#d1495b"
+SECOND_COLOR = "#edae49"
+GOOD_COLOR = "#4f9d69"
+FONT_SIZE = 15
+PRESENTER_FONT_SIZE = 22  # at least 20 px on a 1920 x 1080 projector
+
+
+def quantitative(field: str, title: str | None = None, *, log: bool = False, **extra: Any) -> dict:
+    """A numeric axis channel; ``log`` uses a log scale labelled at powers of ten only."""
+    channel: dict[str, Any] = {"field": field, "type": "quantitative", "title": title}
+    if log:
+        channel["scale"] = {"type": "log"}
+        # Vega labels 2 and 5 between the powers of ten as bare digits: keep the decades only.
+        channel["axis"] = {"labelExpr": LOG_LABEL, **extra.pop("axis", {})}
+    channel.update(extra)
+    return channel
+
+
+# Label a log axis at 1, 10, 100 … and 0.1, 0.01 …; other ticks keep their line, not a label.
+LOG_LABEL = (
+    "abs(log(datum.value) / log(10) - round(log(datum.value) / log(10))) < 1e-6 "
+    "? format(datum.value, '~g') : ''"
+)
+
+
+def nominal(field: str, title: str | None = None, *, sort: Any = None, **extra: Any) -> dict:
+    """A category axis channel, in the data's order unless ``sort`` says otherwise."""
+    return {"field": field, "type": "nominal", "title": title, "sort": sort, **extra}
+
+
+def series(field: str, names: Sequence[str], colors: Sequence[str], **legend: Any) -> dict:
+    """Colour by a series column with fixed names and colours, legend on top."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "scale": {"domain": list(names), "range": list(colors)},
+        "legend": {"orient": "top", "title": None, **legend},
+    }
+
+
+def layer(data: str, mark: str | dict, **encoding: Any) -> dict:
+    """One layer: a named dataset, a mark (e.g. "bar" or {"type": "line"}) and its encodings."""
+    mark_spec = {"type": mark} if isinstance(mark, str) else dict(mark)
+    return {"data": {"name": data}, "mark": mark_spec, "encoding": encoding}
+
+
+def bars(data: str, *, x: dict, y: dict, color: str | dict = NOISY_COLOR, **encoding: Any) -> dict:
+    """Bars; ``color`` is a colour or a ``series(...)`` channel."""
+    fill = {"value": color} if isinstance(color, str) else color
+    return layer(data, "bar", x=x, y=y, color=fill, **encoding)
+
+
+def lines(
+    data: str,
+    *,
+    x: dict,
+    y: dict,
+    color: str | dict = NOISY_COLOR,
+    dash: bool = False,
+    points: bool = False,
+    **enc: Any,
+) -> dict:
+    """A line per series (or one line); ``dash`` draws it dashed, ``points`` marks each point."""
+    mark = {"type": "line", "strokeWidth": 3, "point": points}
+    if dash:
+        mark["strokeDash"] = [6, 4]
+    stroke = {"value": color} if isinstance(color, str) else color
+    return layer(data, mark, x=x, y=y, color=stroke, **enc)
+
+
+def band(data: str, *, x: dict, low: str, high: str, color: str = SECOND_COLOR) -> dict:
+    """A shaded band between two columns (e.g. ± 2 standard deviations)."""
+    return layer(
+        data,
+        {"type": "area", "opacity": 0.25, "color": color},
+        x=x,
+        y={"field": low, "type": "quantitative"},
+        y2={"field": high},
+    )
+
+
+def rule_x(data: str, field: str = "x", text: str = "label", *, color: str = ACCENT_COLOR) -> list:
+    """A labelled vertical dashed line (e.g. the current ε); label at the top, inside the plot."""
+    x = {"field": field, "type": "quantitative"}
+    return [
+        layer(data, {"type": "rule", "strokeDash": [6, 4], "strokeWidth": 2, "color": color}, x=x),
+        layer(
+            data,
+            {"type": "text", "align": "left", "baseline": "top", "dx": 4, "y": 2, "color": color},
+            x=x,
+            text={"field": text},
+        ),
+    ]
+
+
+def rule_y(data: str, field: str = "y", text: str = "label", *, color: str = TRUE_COLOR) -> list:
+    """A labelled horizontal dotted line (e.g. the true answer); label at the right end."""
+    y = {"field": field, "type": "quantitative"}
+    return [
+        layer(data, {"type": "rule", "strokeDash": [2, 3], "strokeWidth": 2, "color": color}, y=y),
+        layer(
+            data,
+            {"type": "text", "align": "right", "baseline": "bottom", "x": "width", "dy": -2},
+            y=y,
+            text={"field": text},
+        ),
+    ]
+
+
+def marker(x: float, label: str, **more: Any) -> pd.DataFrame:
+    """A one-row dataset for rule_x / rule_y: its position and label (kept out of the spec)."""
+    return pd.DataFrame({"x": [x], "y": [x], "label": [label], **{k: [v] for k, v in more.items()}})
+
+
+def chart(
+    *layers: dict | list,
+    datasets: Mapping[str, pd.DataFrame],
+    height: int = 360,
+    **top: Any,
+) -> Spec:
+    """A layered Vega-Lite spec over named datasets; ``top`` adds keys such as "resolve"."""
+    flat: list[dict] = []
+    for item in layers:
+        flat.extend(item if isinstance(item, list) else [item])
+    return {
+        "height": height,
+        "datasets": dict(datasets),
+        "layer": flat,
+        **top,
+    }
+
+
+def _config(presenter: bool) -> dict:
+    size = PRESENTER_FONT_SIZE if presenter else FONT_SIZE
+    text = {"labelFontSize": size, "titleFontSize": size + 1}
+    return {
+        "axis": {**text, "labelLimit": 260, "titleFontWeight": "normal"},
+        "legend": {**text, "symbolSize": 160 if presenter else 100, "labelLimit": 420},
+        "text": {"fontSize": size - 1},
+        "locale": {"number": number_locale()},
+    }
+
+
+def show(spec: Spec, *, key: str) -> None:
+    """Draw a chart at the page's width; presenter mode makes it taller with 22 px labels."""
+    presenter = presenter_mode()
+    st.vega_lite_chart(
+        spec={
+            **spec,
+            "height": int(spec["height"] * (1.25 if presenter else 1)),
+            "config": _config(presenter),
+        },
+        width="stretch",
+        key=key,
+    )
+
+
+def noisy_vs_true(
+    labels: Sequence[str],
+    series_values: Mapping[str, Sequence[float]],
+    *,
+    noisy: str,
+    half_width: Sequence[float] | float,
+    value_title: str,
+    colors: Sequence[str] = (TRUE_COLOR, NOISY_COLOR),
+) -> Spec:
+    """Grouped bars per label (e.g. true, noisy), the ``noisy`` series with ± half-width bars."""
+    names = list(series_values)
+    frames = [
+        pd.DataFrame({"group": list(labels), "series": name, "value": list(values)})
+        for name, values in series_values.items()
+    ]
+    bars_frame = pd.concat(frames, ignore_index=True)
+    noisy_values = pd.Series(list(series_values[noisy]), dtype=float)
+    half = pd.Series(half_width, index=noisy_values.index, dtype=float)
+    errors = pd.DataFrame(
+        {
+            "group": list(labels),
+            "series": noisy,
+            "low": noisy_values - half,
+            "high": noisy_values + half,
+        }
+    )
+    x = nominal("group", None, sort=None, axis={"labelAngle": -35})
+    offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
+    return chart(
+        bars(
+            "bars",
+            x=x,
+            y=quantitative("value", value_title),
+            color=series("series", names, colors),
+            xOffset=offset,
+            tooltip=[{"field": "group"}, {"field": "series"}, {"field": "value", "format": ",.2f"}],
+        ),
+        layer(
+            "errors",
+            {"type": "rule", "strokeWidth": 2, "color": ACCENT_COLOR},
+            x=x,
+            xOffset=offset,
+            y={"field": "low", "type": "quantitative"},
+            y2={"field": "high"},
+        ),
+        datasets={"bars": bars_frame, "errors": errors},
+        height=380,
+    )

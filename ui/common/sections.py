@@ -1,0 +1,58 @@
+"""A page as a story of sections: a tab per section, and only the open one runs.
+
+    story("laplace", [
+        Section("answers", "Noisy vs true answers", noisy_vs_true),
+        Section("noise", "The noise itself", noise_itself),
+    ], settings)
+
+Each section is a function of the page's settings (a frozen object built from the controls at
+the top). Tabs are lazy: a closed tab's function does not run, so a slider step recomputes and
+repaints the open section alone. A section with widgets of its own is an ``st.fragment``
+(decorated where it is defined): moving those widgets reruns that section only. The open
+section is kept in the address (?laplace_section=noise), so a copied link opens it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of a page's story: a stable key (for the address), a title and its body."""
+
+    key: str
+    title: str
+    body: Callable[..., None]
+
+
+def _labels(sections: Sequence[Section]) -> list[str]:
+    return [f"{number}. {section.title}" for number, section in enumerate(sections, start=1)]
+
+
+def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
+    """Tabs for ``sections``; runs the open one with ``args``; returns it."""
+    state_key, address_key = f"{page}__section", f"{page}_section"
+    labels = _labels(sections)
+    by_key = {section.key: label for section, label in zip(sections, labels, strict=True)}
+    if state_key not in st.session_state:
+        linked = st.query_params.get(address_key)
+        st.session_state[state_key] = by_key.get(linked, labels[0])
+    elif st.session_state[state_key] not in labels:  # the page's sections changed
+        st.session_state[state_key] = labels[0]
+    tabs = st.tabs(labels, key=state_key, on_change="rerun")
+    chosen = sections[0]
+    for tab, section in zip(tabs, sections, strict=True):
+        if tab.open:
+            chosen = section
+            with tab:
+                section.body(*args)
+    if chosen is sections[0]:
+        st.query_params.pop(address_key, None)
+    else:
+        st.query_params[address_key] = chosen.key
+    return chosen

@@ -1,0 +1,132 @@
+"""Charts of the Laplace page (Vega-Lite specs, see ui.common.charts)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ui.common.charts import (
+    NOISY_COLOR,
+    SECOND_COLOR,
+    TRUE_COLOR,
+    Spec,
+    band,
+    bars,
+    chart,
+    layer,
+    lines,
+    marker,
+    quantitative,
+    rule_x,
+    rule_y,
+    series,
+)
+
+
+def density_with_draws(
+    x: np.ndarray, density: np.ndarray, draws: np.ndarray, half_width: float, *, name: str
+) -> Spec:
+    """The exact density over a histogram of fresh draws, the central 95% shaded.
+
+    The histogram is binned here, so the browser receives 80 bars, not the draws.
+    """
+    heights, edges = np.histogram(draws, bins=80, range=(float(x[0]), float(x[-1])))
+    width = edges[1] - edges[0]
+    histogram = pd.DataFrame(
+        {"x": edges[:-1], "x2": edges[1:], "y": heights / (len(draws) * width)}
+    )
+    curve = pd.DataFrame({"x": x, "y": density})
+    shade = pd.DataFrame({"low": [-half_width], "high": [half_width], "label": ["95% of draws"]})
+    noise_axis = quantitative("x", "noise added to one answer")
+    return chart(
+        layer(
+            "shade",
+            {"type": "rect", "opacity": 0.15, "color": SECOND_COLOR},
+            x={"field": "low", "type": "quantitative"},
+            x2={"field": "high"},
+        ),
+        layer(
+            "shade",
+            {"type": "text", "align": "left", "baseline": "top", "dx": 4, "y": 2},
+            x={"field": "low", "type": "quantitative"},
+            text={"field": "label"},
+        ),
+        bars(
+            "histogram",
+            x=noise_axis,
+            x2={"field": "x2"},
+            y=quantitative("y", "density"),
+            color=series("series", [f"{name}: fresh draws"], [NOISY_COLOR]),
+            opacity={"value": 0.35},
+        ),
+        lines(
+            "curve",
+            x=noise_axis,
+            y=quantitative("y"),
+            color=series("series", [f"{name}: exact density"], [NOISY_COLOR]),
+        ),
+        datasets={
+            "shade": shade,
+            "histogram": histogram.assign(series=f"{name}: fresh draws"),
+            "curve": curve.assign(series=f"{name}: exact density"),
+        },
+        resolve={"scale": {"color": "independent"}},
+        height=340,
+    )
+
+
+def error_against_epsilon(
+    grid: np.ndarray, curves: dict[str, np.ndarray], epsilon: float, *, relative: bool
+) -> Spec:
+    """Expected error (absolute or relative to the true value) on log-log axes, ε marked."""
+    names = list(curves)
+    frame = pd.concat(
+        [
+            pd.DataFrame({"epsilon": grid, "error": values, "series": n})
+            for n, values in curves.items()
+        ],
+        ignore_index=True,
+    )
+    title = "expected |error| / true value" if relative else "expected absolute error"
+    y = quantitative("error", title, log=True)
+    if relative:
+        y["axis"]["format"] = ".1%"
+        y["axis"]["labelExpr"] = y["axis"]["labelExpr"].replace("'~g'", "'.1~%'")
+    return chart(
+        lines(
+            "curves",
+            x=quantitative("epsilon", "epsilon", log=True),
+            y=y,
+            color=series("series", names, [NOISY_COLOR, TRUE_COLOR][: len(names)]),
+        ),
+        rule_x("now", "x", "label"),
+        datasets={"curves": frame, "now": marker(epsilon, f"ε = {epsilon:g}")},
+        height=340,
+    )
+
+
+def averaging_attack(
+    steps: np.ndarray, averages: np.ndarray, truth: float, band_half: np.ndarray, *, title: str
+) -> Spec:
+    """The running average of k noisy answers closing in on the truth, ± 2 sd shaded."""
+    frame = pd.DataFrame(
+        {"k": steps, "average": averages, "low": truth - band_half, "high": truth + band_half}
+    )
+    k_axis = quantitative("k", "number of answers averaged (k)", log=True)
+    names = ["average of the first k answers", "± 2 standard deviations of the average"]
+    return chart(
+        band("attack", x=k_axis, low="low", high="high"),
+        lines(
+            "attack",
+            x=k_axis,
+            y=quantitative("average", title),
+            color=series("series", names, [NOISY_COLOR, SECOND_COLOR]),
+            points=True,
+        ),
+        rule_y("truth", "y", "label"),
+        datasets={
+            "attack": frame.assign(series=names[0]),
+            "truth": marker(truth, "truth"),
+        },
+        height=360,
+    )
