@@ -1,9 +1,11 @@
 """A user's own CSV: parsing with readable errors, and the Laplace page running on it."""
 
+import numpy as np
+import pandas as pd
 import pytest
-from apptest_helpers import metric, open_page, rerun, widget
+from apptest_helpers import chart_data, metric, open_page, rerun, widget
 
-from data.own_csv import read_csv_bytes
+from data.own_csv import guess_person_column, person_column_hints, read_csv_bytes
 
 
 def test_reads_commas_semicolons_tabs_and_latin1() -> None:
@@ -44,16 +46,35 @@ def _upload(at, data: bytes, name: str = "visits.csv"):
     return rerun(at)
 
 
+def _declare(at, column: str, text: str):
+    area = next(t for t in at.text_area if t.key.endswith(f"_{column}"))
+    area.set_value(text)
+    return rerun(at)
+
+
+def _person(at):
+    return next(s for s in at.selectbox if s.key.startswith("laplace_person_"))
+
+
+def _answers(at):
+    bars = chart_data(at, "bars")
+    return bars[bars["series"].str.startswith("True")].set_index("group")["value"].to_dict()
+
+
 def test_laplace_page_on_an_uploaded_csv_counts_each_persons_rows() -> None:
     at = _upload(open_page("laplace"), VISITS)
-    widget(at.selectbox, "laplace_category").set_value("shop")
-    table = rerun(at).dataframe[0].value
-    assert dict(zip(table["group"], table["true count"], strict=True)) == {"A": 100, "B": 100}
-    assert metric(at, "Sensitivity") == "1"
-    widget(at.selectbox, "laplace_person").set_value("person")
-    rerun(at)
+    assert _person(at).value == "person"  # proposed: its name says so, and it repeats
+    category = next(s for s in at.selectbox if s.key.startswith("laplace_category_"))
+    category.set_value("shop")
+    _declare(rerun(at), "shop", "A, B")
+    assert _answers(at) == {"A": 100, "B": 100}
     # 200 rows over 40 persons: 5 rows each, so one person moves the counts by 5 in total.
     assert metric(at, "Sensitivity") == "5"
+    _person(at).set_value("(each row is a different person)")
+    rerun(at)
+    assert metric(at, "Sensitivity") == "1"
+    assert any("`person` repeats (up to 5 rows" in w.value for w in at.warning)
+    _person(at).set_value("person")
     widget(at.radio, "laplace_kind").set_value("sum")
     rerun(at)
     assert metric(at, "Sensitivity") == "295"  # 5 rows x max(|0|, |59|), bounds from the data
@@ -64,17 +85,56 @@ def test_uploaded_garbage_shows_a_message_and_the_page_survives() -> None:
     assert any("does not look like a text file" in e.value for e in at.error)
     widget(at.selectbox, "laplace_dataset").set_value("diseases")
     rerun(at)
-    assert len(at.dataframe[0].value) == 4
+    assert len(_answers(at)) == 4
 
 
 def test_a_person_column_with_gaps_is_refused() -> None:
     at = _upload(open_page("laplace"), b"person,shop\np1,A\n,B\np2,A\n")
-    widget(at.selectbox, "laplace_person").set_value("person")
-    rerun(at)
+    assert _person(at).value == "person"
     assert any("1 rows have no “person”" in e.value for e in at.error)
 
 
 def test_text_only_upload_offers_counts_and_no_sums() -> None:
     at = _upload(open_page("laplace"), b"colour\nred\nblue\nred\n")
     assert "Clipped sum per category" not in widget(at.radio, "laplace_kind").options
-    assert at.dataframe[0].value["true count"].tolist() == [2, 1]
+    _declare(at, "colour", "red\nblue\ngreen")
+    assert _answers(at) == {"red": 2, "blue": 1, "green": 0}
+
+
+# --- Which column identifies a person ------------------------------------------------------------
+
+
+def test_a_repeating_patient_id_is_proposed_as_the_person_column() -> None:
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "patient_id": rng.integers(1, 301, 986),
+            "disease": rng.choice(["Flu", "Cold", "HIV"], 986),
+            "age": rng.integers(18, 90, 986),
+        }
+    )
+    hints = person_column_hints(frame)
+    assert guess_person_column(frame) == "patient_id"
+    assert hints[0].named_like_id and hints[0].max_rows > 1
+    assert [h.column for h in hints] == ["patient_id"]  # a category or an age is not a person
+
+
+@pytest.mark.parametrize(
+    ("columns", "expected"),
+    [
+        ({"CustomerID": [1, 2, 3], "x": [1, 2, 3]}, "CustomerID"),
+        ({"visitorid": [1, 1, 2], "spend": [1.5, 2.0, 3.0]}, "visitorid"),
+        ({"user": ["u", "v", "u"]}, "user"),
+        ({"disease": ["a", "b", "a"]}, None),
+        ({"paid": [1.5, 2.0, 3.0], "valid": [1, 1, 1]}, None),
+    ],
+)
+def test_person_column_names(columns, expected) -> None:
+    assert guess_person_column(pd.DataFrame(columns)) == expected
+
+
+def test_an_unnamed_repeating_identifier_is_proposed_after_named_ones() -> None:
+    ids = np.repeat(np.arange(100), 3)
+    frame = pd.DataFrame({"code": ids, "shop": np.tile(["A", "B", "C"], 100)})
+    assert guess_person_column(frame) == "code"
+    assert guess_person_column(frame.assign(member=ids)) == "member"

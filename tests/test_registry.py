@@ -183,3 +183,33 @@ def test_dataset_from_frame_rejects_unusable_tables():
         dataset_from_frame(pd.DataFrame([[1, 2]]), "x")
     with pytest.raises(ValueError, match="whole numbers >= 0"):
         dataset_from_frame(pd.DataFrame({"a": ["x"], "n": ["many"]}), "x", count_column="n")
+
+
+# --- Public category domains --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", sorted(DATASETS))
+def test_every_category_column_has_a_public_domain_that_covers_the_data(key) -> None:
+    from dp_core.domains import counts_over_domain
+
+    dataset = DATASETS[key]
+    assert set(dataset.domains) == set(dataset.categorical)
+    frame = load_dataset(key)
+    for column, domain in dataset.domains.items():
+        counted = counts_over_domain(frame[column], domain)
+        assert counted.rows_outside == 0, (key, column)  # nothing in the data is undeclared
+        assert len(set(domain)) == len(domain)
+
+
+def test_domains_are_the_published_codes_in_their_stated_order() -> None:
+    assert DATASETS["diseases"].domains["disease"] == ("Diabetes", "Hepatitis", "Flu", "HIV")
+    occupations = DATASETS["census"].domains["occupation"]
+    assert occupations[0] == "Prof-specialty" and occupations[-1] == "Armed-Forces"
+    assert len(occupations) == 14  # UCI Adult's 14 codes
+    assert DATASETS["restaurant"].domains["day"] == tuple(str(d) for d in range(1, 8))
+    assert len(DATASETS["industry_groups"].domains["industry_group"]) == 119
+
+
+def test_an_own_table_has_no_public_domain() -> None:
+    own = dataset_from_frame(pd.DataFrame({"shop": ["A", "B"]}), "mine.csv")
+    assert own.domains == {}

@@ -178,3 +178,50 @@ def test_names_say_which_opendp_sampler() -> None:
 def test_bad_arguments_raise_readable_errors(call, message) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- Partition selection and means through OpenDP ----------------------------------------------
+
+
+def test_threshold_release_meets_opendps_map_and_keeps_large_categories() -> None:
+    from dp_core.partition_selection import laplace_threshold
+    from dp_core.release import threshold_release
+
+    chosen = threshold_release(
+        ["rare", "common"], [1, 10_000], epsilon=1.0, delta=1e-6, max_partitions=2
+    )
+    # OpenDP's map at (l0, l1, linf) = (2, 2, 1) is within the request (make_laplace_threshold).
+    assert chosen.epsilon <= 1.0 + 1e-12 and chosen.delta <= 1e-6
+    # The threshold is the closed form, nudged up only by OpenDP's outward rounding.
+    closed = laplace_threshold(epsilon=1.0, delta=1e-6, max_partitions=2)
+    assert closed <= chosen.threshold < closed + 1e-3
+    assert "common" in chosen.labels
+    assert chosen.n_candidates == 2
+
+
+def test_a_one_person_category_is_almost_never_released() -> None:
+    from dp_core.release import threshold_release
+
+    kept = sum(
+        "one" in threshold_release(["one"], [1], epsilon=1.0, delta=0.05, max_partitions=1).labels
+        for _ in range(400)
+    )
+    # P(kept) = delta = 0.05 exactly for a count of 1 and l0 = 1 (Wilson et al. 2020): 400 runs.
+    assert kept < 0.05 * 400 + 4 * (400 * 0.05 * 0.95) ** 0.5
+
+
+def test_clipped_mean_release_spends_half_the_budget_on_each_part() -> None:
+    from dp_core.release import clipped_mean_release
+
+    released = clipped_mean_release(
+        [500.0, 20.0], [10.0, 1.0], lower=0, upper=50, epsilon=1.0, records_per_person=2
+    )
+    assert released.sums.epsilon == pytest.approx(0.5) and released.counts.epsilon == pytest.approx(
+        0.5
+    )
+    assert released.sums.sensitivity == 2 * 50 and released.counts.sensitivity == 2
+    assert np.all((released.values >= 0) & (released.values <= 50))
+    gaussian = clipped_mean_release(
+        [500.0], [10.0], lower=0, upper=50, epsilon=1.0, rows_l2=2**0.5, delta=1e-6
+    )
+    assert gaussian.sums.delta == pytest.approx(5e-7) and gaussian.sums.rho is not None
