@@ -1,19 +1,29 @@
 """The shared shell: presenter mode, seeds from links, and the log epsilon grid."""
 
-from apptest_helpers import open_page, plotly_figures, rerun, widget
+from apptest_helpers import charts, open_page, rerun, widget
 
 from ui.common.widgets import log_grid
+
+
+def _label_sizes(at) -> set[int]:
+    return {spec["config"]["axis"]["labelFontSize"] for spec, _ in charts(at)}
 
 
 def test_presenter_mode_enlarges_text_and_charts_and_is_kept_in_the_link() -> None:
     at = open_page("laplace", query={"present": "1"})
     assert widget(at.sidebar.toggle, "presenter").value is True
-    assert {f["layout"]["font"]["size"] for f in plotly_figures(at)} == {22}
-    assert any("font-size: 22px" in h.proto.body for h in at.get("html"))
+    assert _label_sizes(at) == {22}  # tick labels of at least 20 px on a projector
+    css = "".join(h.proto.body for h in at.get("html"))
+    assert "font-size: 22px" in css and 'section[data-testid="stSidebar"]' in css
     assert at.query_params["present"] == "1"
-    widget(at.sidebar.toggle, "presenter").set_value(False)
+    assert at.button(key="presenter_leave")  # the way back, since the sidebar is hidden
+    assert at.button(key="laplace__section__next").proto.shortcut == "pagedown"
+    at.button(key="laplace__section__next").click()
     rerun(at)
-    assert {f["layout"]["font"]["size"] for f in plotly_figures(at)} == {16}
+    assert at.session_state["laplace__section"] == "2. The noise itself"
+    at.button(key="presenter_leave").click()
+    rerun(at)
+    assert _label_sizes(at) == {15}
     assert "present" not in at.query_params
     assert not at.get("html")
 

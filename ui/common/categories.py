@@ -43,7 +43,9 @@ def _fill_from_file(key: str, frame: pd.DataFrame, column: str) -> None:
     st.session_state[key] = "\n".join(sorted(map(str, values)))
 
 
-def _declared(key: str, frame: pd.DataFrame, column: str) -> Categories | None:
+def _declared(
+    key: str, frame: pd.DataFrame, column: str, *, selection: bool = True
+) -> Categories | None:
     st.text_area(
         f"The categories of `{column}`, one per line (or separated by commas)",
         key=key,
@@ -62,7 +64,9 @@ def _declared(key: str, frame: pd.DataFrame, column: str) -> Categories | None:
     )
     text = st.session_state.get(key, "")
     if not text.strip():
-        st.info("Type the categories to release, or let DP choose them.")
+        st.info(
+            "Type the categories to release" + (", or let DP choose them." if selection else ".")
+        )
         return None
     try:
         labels = domains.parse_declared_categories(text)
@@ -157,8 +161,9 @@ def pick_categories(
         key=f"{key}_mode",
         horizontal=True,
         help="The categories shown are part of the release: read off your file, the one person "
-        "in a rare category would show through. Declare them, or let DP choose them.",
+        "in a rare category would show through. "
+        + ("Declare them, or let DP choose them." if selection else "Declare them."),
     )
     if mode == "declared":
-        return _declared(key, frame, column)
+        return _declared(key, frame, column, selection=selection)
     return _selected(key, frame, column, data.person, cap, secure=secure, rng=rng)

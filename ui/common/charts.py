@@ -173,14 +173,10 @@ def _config(presenter: bool) -> dict:
 
 
 def show(spec: Spec, *, key: str) -> None:
-    """Draw a chart at the page's width; presenter mode makes it taller with 22 px labels."""
+    """Draw a chart at the page's width; presenter mode labels it in 22 px type."""
     presenter = presenter_mode()
     st.vega_lite_chart(
-        spec={
-            **spec,
-            "height": int(spec["height"] * (1.25 if presenter else 1)),
-            "config": _config(presenter),
-        },
+        spec={**spec, "config": _config(presenter)},
         width="stretch",
         key=key,
     )
@@ -212,7 +208,7 @@ def noisy_vs_true(
             "high": noisy_values + half,
         }
     )
-    x = nominal("group", None, sort=None, axis={"labelAngle": -35})
+    x = nominal("group", None, sort=None, axis={"labelAngle": 0 if len(labels) <= 8 else -35})
     offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
     return chart(
         bars(

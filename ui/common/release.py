@@ -17,6 +17,7 @@ from dp_core.guarantee import Guarantee, Part
 from dp_core.release import Release
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number, power_of_ten
+from ui.common.shell import presenter_mode
 
 PART_WORDS = {
     "values": "the {outputs}",
@@ -119,9 +120,10 @@ def guarantee_box(data: DataChoice, total: Guarantee, *, outputs: str, noise: st
         f"{PART_WORDS[part.name].format(outputs=outputs)} ({_budget(part.epsilon, part.delta)})"
         for part in total.parts
     )
-    st.success(
-        f"**Guarantee: {label}** for {unit_words(data)}. It covers {covered}"
-        + (", added up by basic composition." if len(total.parts) > 1 else ".")
-        + f"\n\n{noise}",
-        icon=":material/verified_user:",
+    statement = f"**Guarantee: {label}** for {unit_words(data)}. It covers {covered}" + (
+        ", added up by basic composition." if len(total.parts) > 1 else "."
     )
+    if presenter_mode():  # one line on a projector; the noise in the tooltip
+        st.markdown(f":green[:material/verified_user: {statement}]", help=noise)
+        return
+    st.success(f"{statement}\n\n{noise}", icon=":material/verified_user:")

@@ -20,6 +20,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui.common.shell import presenter_mode
+
 
 @dataclass(frozen=True)
 class Section:
@@ -44,6 +46,8 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
         st.session_state[state_key] = by_key.get(linked, labels[0])
     elif st.session_state[state_key] not in labels:  # the page's sections changed
         st.session_state[state_key] = labels[0]
+    if presenter_mode():
+        _previous_next(state_key, labels)
     tabs = st.tabs(labels, key=state_key, on_change="rerun")
     chosen = sections[0]
     for tab, section in zip(tabs, sections, strict=True):
@@ -56,3 +60,31 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
     else:
         st.query_params[address_key] = chosen.key
     return chosen
+
+
+def _previous_next(state_key: str, labels: list[str]) -> None:
+    """Previous / next section buttons, also on PageUp / PageDown (a presenter's clicker)."""
+
+    def step(by: int) -> None:
+        index = labels.index(st.session_state[state_key]) + by
+        st.session_state[state_key] = labels[min(max(index, 0), len(labels) - 1)]
+
+    back, forward, _ = st.columns([1, 1, 3])
+    back.button(
+        "Previous section",
+        icon=":material/arrow_back:",
+        key=f"{state_key}__previous",
+        on_click=step,
+        args=(-1,),
+        shortcut="pageup",
+        width="stretch",
+    )
+    forward.button(
+        "Next section",
+        icon=":material/arrow_forward:",
+        key=f"{state_key}__next",
+        on_click=step,
+        args=(1,),
+        shortcut="pagedown",
+        width="stretch",
+    )

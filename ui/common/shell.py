@@ -18,10 +18,16 @@ from streamlit.runtime.pages_manager import PagesManager
 
 DEFAULT_SEED = 2026
 T = TypeVar("T")
-# Streamlit sizes text in rem: a larger root font scales every heading, label and table.
+# Streamlit sizes text in rem: a larger root font scales every heading, label and table. For a
+# projector the sidebar and Streamlit's own bar are hidden; the page keeps an exit button.
 PRESENTER_CSS = """<style>
 html { font-size: 22px; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2rem; padding-right: 2rem; }
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+header[data-testid="stHeader"], [data-testid="stDecoration"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 0.6rem 2rem 2rem 2rem; }
+[data-testid="stVerticalBlock"] { gap: 0.45rem; }
+[data-testid="stMetricValue"] { font-size: 1.6rem; }
+h1 { font-size: 1.9rem !important; padding: 0 !important; }
 </style>"""
 
 
@@ -145,12 +151,53 @@ def page_rng(page: str, stream: str = "") -> np.random.Generator:
     )
 
 
+def _leave_presenter_mode() -> None:
+    st.session_state["presenter"] = False
+
+
+def presenter_bar(title: str) -> None:
+    """In presenter mode (no sidebar): the title, the pages in a menu, and a way back."""
+    from ui.common.catalog import available_pages
+
+    heading, pages, leave = st.columns([5, 1, 2], vertical_alignment="center")
+    heading.title(title)
+    with pages.popover("Pages", icon=":material/menu:"):
+        for entry in available_pages():
+            st.page_link(entry.path, label=entry.title, icon=entry.icon)
+    leave.button(
+        "Leave presenter mode (Esc)",
+        icon=":material/close_fullscreen:",
+        key="presenter_leave",
+        on_click=_leave_presenter_mode,
+        shortcut="escape",
+    )
+
+
 def page_header(title: str, question: str, try_this: str) -> None:
-    """Title, the question the page answers, and a "try this" for a workshop audience."""
+    """Title, the question the page answers, and a "try this" for a workshop audience.
+
+    In presenter mode the header is compact (one screen per section on a 1920 x 1080
+    projector), with the pages menu and the way out of presenter mode above it.
+    """
     use_app_navigation()
+    if presenter_mode():
+        presenter_bar(title)
+        st.markdown(f"**{question}**", help=f"Try this. {try_this}")
+        return
     st.title(title)
     st.markdown(f"#### {question}")
     st.info(f"**Try this.** {try_this}", icon=":material/lightbulb:")
+
+
+def settings_area() -> st.delta_generator.DeltaGenerator:
+    """Where a page puts its data and query controls: inline, or folded away for a projector.
+
+    In presenter mode they sit in a closed expander, so the main slider and the open section
+    share one screen; the controls are one click away.
+    """
+    if presenter_mode():
+        return st.expander("Data, query and noise", icon=":material/tune:")
+    return st.container()
 
 
 def what_to_notice(points: list[str]) -> None:

@@ -23,7 +23,7 @@ from ui.common.release import (
     secure_toggle,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, what_to_notice
+from ui.common.shell import page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input, log_grid
 from ui.laplace import charts as laplace_charts
 
@@ -51,8 +51,9 @@ class Settings:
 
 def data_controls() -> tuple[QueryChoice, bool] | None:
     """The data, the query and the kind of noise: settings that rerun the whole page."""
-    secure = secure_toggle("laplace")
-    choice = pick_query("laplace", rng=page_rng("laplace", "categories"), secure=secure)
+    with settings_area():
+        secure = secure_toggle("laplace")
+        choice = pick_query("laplace", rng=page_rng("laplace", "categories"), secure=secure)
     return None if choice is None else (choice, secure)
 
 

@@ -1,0 +1,90 @@
+"""The app's five languages: gettext catalogues (Babel), the chosen language, and ``_``.
+
+    _("laplace.answers.within", epsilon="1", half="3")   # the current language's sentence
+
+Messages have symbolic ids (``page.section.what``); the English text lives in the English
+catalogue like every other language, so prose stays out of the code. Catalogues are
+``locales/<lang>/LC_MESSAGES/messages.po``, extracted with ``pybabel extract`` (babel.cfg) and
+compiled to ``.mo`` by Babel when the app starts and a ``.po`` is newer than its ``.mo``.
+Placeholders are ``{name}``; values are formatted by ui.common.formatting in the current
+locale before they are put in. The language comes from the address (``?lang=de``), else the
+browser (``st.context.locale``), else English.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from pathlib import Path
+
+import streamlit as st
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "locales"
+DOMAIN = "messages"
+LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español", "ja": "日本語", "zh": "简体中文"}
+# Babel locales for numbers (decimal comma in German and Spanish, grouping per locale).
+NUMBER_LOCALES = {"en": "en_US", "de": "de_DE", "es": "es_ES", "ja": "ja_JP", "zh": "zh_Hans_CN"}
+STATE_KEY = "lang"
+
+
+def compile_catalogues() -> None:
+    """Write each language's .mo from its .po when the .po is newer (Babel's compiler)."""
+    for po in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        with mo.open("wb") as target:
+            write_mo(target, catalog, use_fuzzy=False)
+
+
+@functools.cache
+def catalogue(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang``, falling back to English for a missing message."""
+    compile_catalogues()
+    english = gettext.translation(DOMAIN, LOCALES, languages=["en"], fallback=True)
+    if lang == "en":
+        return english
+    translation = gettext.translation(DOMAIN, LOCALES, languages=[lang], fallback=True)
+    translation.add_fallback(english)
+    return translation
+
+
+def browser_language() -> str:
+    """The first of the five languages the browser asks for (st.context.locale), else English."""
+    locale = (st.context.locale or "en").replace("_", "-").lower()
+    return locale.split("-")[0] if locale.split("-")[0] in LANGUAGES else "en"
+
+
+def language() -> str:
+    """The language of this session: "en", "de", "es", "ja" or "zh"."""
+    lang = st.session_state.get(STATE_KEY)
+    return lang if lang in LANGUAGES else "en"
+
+
+def start_language() -> None:
+    """Set the session's language once: from the address, else the browser, else English."""
+    if STATE_KEY not in st.session_state:
+        linked = st.query_params.get(STATE_KEY)
+        st.session_state[STATE_KEY] = linked if linked in LANGUAGES else browser_language()
+
+
+def number_locale() -> str:
+    """The Babel locale for numbers in the current language, e.g. "de_DE"."""
+    return NUMBER_LOCALES[language()]
+
+
+def _(msgid: str, /, **values: object) -> str:
+    """The current language's text for ``msgid``, with ``{name}`` placeholders filled in."""
+    text = catalogue(language()).gettext(msgid)
+    return text.format(**values) if values else text
+
+
+def n_(msgid: str, plural: str, n: int, /, **values: object) -> str:
+    """Like ``_`` for a message whose words depend on a count ``n`` (gettext's ngettext)."""
+    text = catalogue(language()).ngettext(msgid, plural, n)
+    return text.format(n=n, **values)
