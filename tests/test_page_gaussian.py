@@ -1,27 +1,38 @@
-"""The Gaussian mechanism page through AppTest: sliders at both ends, mechanisms, bad input."""
+"""The Gaussian page through AppTest: sliders at both ends, mechanisms, sections, own data."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 import pytest
+import streamlit.testing.v1.local_script_runner as local_script_runner
 from apptest_helpers import (
+    chart_data,
+    charts,
     metric,
     open_page,
-    plotly_figures,
     rerun,
     set_widget,
     texts,
-    trace_array,
+    upload_file,
     widget,
 )
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 
 from dp_core import analytic_gaussian_sigma
+from dp_core.release import opendp_gaussian_sigma
 
 EPS_SLIDER, EPS_TEXT = "gaussian_epsilon__slider", "gaussian_epsilon__text"
 DELTA_SLIDER, DELTA_TEXT = "gaussian_delta__slider", "gaussian_delta__text"
+ANSWERS, SIGMA = "1. Noisy vs true answers", "2. Classic vs analytic σ"
+NOISE, K, DELTA = (
+    "3. Laplace vs Gaussian noise",
+    "4. One person affects k statistics",
+    "5. What δ means",
+)
+Z95 = 1.959963984540054
 
 
 def _classic(eps: float, delta: float) -> float:
@@ -33,6 +44,27 @@ def _shown(value: float) -> str:
     return f"{value:,.4g}"
 
 
+def section(at, label: str):
+    at.session_state["gaussian__section"] = label
+    return rerun(at)
+
+
+def answers(at):
+    """The chart's answers per group: true, noisy and the noisy bar's 95% half-width."""
+    bars = chart_data(at, "bars")
+    wide = bars.pivot(index="group", columns="series", values="value")
+    errors = chart_data(at, "errors").set_index("group")
+    true_name = next(c for c in wide.columns if c.startswith("True"))
+    noisy_name = next(c for c in wide.columns if not c.startswith("True"))
+    frame = wide.rename(columns={true_name: "true", noisy_name: "noisy"})[["true", "noisy"]]
+    frame["half"] = (errors["high"] - errors["low"]) / 2
+    return frame.loc[list(dict.fromkeys(bars["group"]))]
+
+
+def advice(at) -> str:
+    return " ".join(s.value for s in at.success)
+
+
 @pytest.fixture
 def page():
     return open_page("gaussian")
@@ -40,24 +72,22 @@ def page():
 
 def test_defaults_show_sigmas_and_crossover(page):
     sigma = get_sigma_gaussian(1.0, 1e-5)
-    assert metric(page, "Analytic σ") == _shown(sigma) == "3.731"
-    assert metric(page, "Classic σ") == "—"  # epsilon = 1: the classic proof does not apply
-    assert metric(page, "Ratio classic") == "—"
-    assert "needs ε < 1" in texts(page)
+    assert metric(page, "Noise standard deviation") == _shown(sigma) == "3.731"
+    assert metric(page, "95% half-width") == _shown(Z95 * sigma)
+    np.testing.assert_allclose(answers(page)["half"], Z95 * sigma, rtol=1e-9)
+    assert "Guarantee: (1, 10⁻⁵)-DP" in page.success[0].value
+    at = section(page, SIGMA)
+    assert metric(at, "Analytic σ") == _shown(sigma) == "3.731"
+    assert metric(at, "Classic σ") == "—"  # epsilon = 1: the classic proof does not apply
+    assert metric(at, "Ratio classic") == "—"
+    assert "needs ε < 1" in texts(at)
+    assert "ρ = Δ²/(2σ²) = 0.03593" in texts(at)
     # shared/README: with eps 1, delta 1e-5 Gaussian wins from about 7 statistics on
-    assert metric(page, "Break-even k") == f"{sigma**2 / 2:.2f}" == "6.96"
-    assert metric(page, "Gaussian noise is smaller from k") == "7"
-    assert metric(page, "Noise standard deviation") == "3.731"
-    assert metric(page, "95% half-width") == _shown(1.959963984540054 * sigma)
-    figures = plotly_figures(page)
-    assert len(figures) == 4
-    bars = figures[0]["data"][1]
-    assert trace_array(bars["error_y"]["array"])[0] == pytest.approx(
-        1.959963984540054 * sigma, rel=1e-9
-    )
-    k_figure = figures[3]
-    texts_on_k = [shape.get("text", "") for shape in k_figure["layout"].get("annotations", [])]
-    assert any("break-even k = 6.96" in text for text in texts_on_k)
+    at = section(at, K)
+    assert metric(at, "Break-even k") == f"{sigma**2 / 2:.2f}" == "6.96"
+    assert metric(at, "Gaussian noise is smaller from k") == "7"
+    assert chart_data(at, "crossover")["label"].tolist() == ["break-even k = 6.96"]
+    assert chart_data(at, "chosen")["x"].tolist() == [10]
 
 
 @pytest.mark.parametrize(
@@ -67,6 +97,8 @@ def test_both_sliders_at_both_ends(page, eps, delta):
     at = set_widget(page, page.select_slider, EPS_SLIDER, eps)
     at = set_widget(at, at.select_slider, DELTA_SLIDER, delta)
     analytic = get_sigma_gaussian(eps, delta)
+    assert metric(at, "Noise standard deviation") == _shown(analytic)
+    at = section(at, SIGMA)
     assert metric(at, "Analytic σ") == _shown(analytic)
     if eps < 1:
         classic = _classic(eps, delta)
@@ -74,16 +106,18 @@ def test_both_sliders_at_both_ends(page, eps, delta):
         assert metric(at, "Ratio classic") == f"{classic / analytic:.3f}"
     else:
         assert metric(at, "Classic σ") == "—"
+    curves = chart_data(at, "curves")
+    analytic_curve = curves[curves["series"] == "analytic Gaussian σ"]["sigma"].to_numpy()
+    assert analytic_curve[0] == pytest.approx(get_sigma_gaussian(eps, 1e-12), rel=1e-9)
+    assert analytic_curve[-1] == pytest.approx(get_sigma_gaussian(eps, 1e-2), rel=1e-9)
+    assert ("classic Gaussian σ" in set(curves["series"])) == (eps < 1)
+    assert chart_data(at, "now")["x"].tolist() == [delta]  # the current δ is marked
+    at = section(at, K)
     crossover = (eps * analytic) ** 2 / 2
     assert metric(at, "Break-even k") == f"{crossover:.2f}"
     assert metric(at, "Gaussian noise is smaller from k") == str(max(1, math.floor(crossover) + 1))
-    sigma_curve = plotly_figures(at)[1]["data"][0]
-    assert trace_array(sigma_curve["y"])[0] == pytest.approx(
-        get_sigma_gaussian(eps, 1e-12), rel=1e-9
-    )
-    assert trace_array(sigma_curve["y"])[-1] == pytest.approx(
-        get_sigma_gaussian(eps, 1e-2), rel=1e-9
-    )
+    assert charts(section(at, NOISE))
+    assert "P(loss > ε)" in texts(section(at, DELTA))
 
 
 def test_classic_published_figure_at_eps_01_delta_1e4(page):
@@ -91,42 +125,102 @@ def test_classic_published_figure_at_eps_01_delta_1e4(page):
     at = set_widget(page, page.select_slider, EPS_SLIDER, 0.1)
     at = set_widget(at, at.text_input, DELTA_TEXT, "1e-4")
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
-    assert metric(at, "Classic σ") == "43.44"
     assert metric(at, "Noise standard deviation") == "43.44"
     assert metric(at, "Expected |error|") == "34.66"
-    assert metric(at, "Guarantee") == "(0.1, 10⁻⁴)-DP"
+    assert "Guarantee: (0.1, 10⁻⁴)-DP" in at.success[0].value
+    at = section(at, SIGMA)
+    assert metric(at, "Classic σ") == "43.44"
+    at = section(at, NOISE)  # the classic Gaussian is the one drawn
+    assert "Gaussian σ = 43.4" in texts(at)
+    assert "Classic Gaussian: exact density" in set(chart_data(at, "curve")["series"])
 
 
 def test_mechanism_switch(page):
     at = set_widget(page, page.radio, "gaussian_mechanism", "laplace")
-    assert metric(at, "Guarantee") == "(1, 0)-DP"
+    box = at.success[0].value
+    assert "Guarantee: 1-DP" in box and "the 4 noisy counts (ε = 1)" in box  # (ε, 0)
+    assert "make_laplace" not in box  # teaching draws
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
     assert metric(at, "95% half-width") == _shown(math.log(20))
-    bars = plotly_figures(at)[0]["data"][1]
-    assert trace_array(bars["error_y"]["array"])[0] == pytest.approx(math.log(20))
+    np.testing.assert_allclose(answers(at)["half"], math.log(20))
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
     assert any("only for epsilon below 1" in w.value for w in at.warning)
-    assert len(plotly_figures(at)) == 3  # the noisy answers are withheld, the rest stays
+    assert not at.success  # no release, so no guarantee
+    assert not charts(at)  # the noisy answers are withheld, the rest stays
+    assert "does not apply" in " ".join(i.value for i in at.info)
+    for other in (SIGMA, NOISE, K):
+        assert charts(section(at, other)), other
+    at = section(at, ANSWERS)
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
     assert metric(at, "Noise standard deviation") == _shown(_classic(0.5, 1e-5))
     at = set_widget(at, at.radio, "gaussian_mechanism", "analytic")
     assert metric(at, "Noise standard deviation") == _shown(get_sigma_gaussian(0.5, 1e-5))
 
 
-def test_k_slider_says_which_to_pick(page):
-    at = set_widget(page, page.slider, "gaussian_k", 3)
-    assert "pick the Laplace mechanism" in texts(at) + "".join(s.value for s in at.success)
+def test_k_slider_says_which_to_pick_at_both_ends(page):
+    at = section(page, K)
+    at = set_widget(at, at.slider, "gaussian_k", 3)
+    assert "pick the Laplace mechanism" in advice(at)
     at = set_widget(at, at.slider, "gaussian_k", 20)
-    advice = "".join(s.value for s in at.success)
-    assert "For k = 20, pick the Gaussian mechanism" in advice
+    assert "For k = 20, pick the Gaussian mechanism" in advice(at)
     sigma = get_sigma_gaussian(1.0, 1e-5)
-    assert f"{math.sqrt(20) * sigma:,.3g}" in advice and f"{math.sqrt(2) * 20:,.3g}" in advice
+    assert f"{math.sqrt(20) * sigma:,.3g}" in advice(at)
+    assert f"{math.sqrt(2) * 20:,.3g}" in advice(at)
+    at = set_widget(at, at.slider, "gaussian_k", 1)
+    assert "For k = 1, pick the Laplace mechanism" in advice(at)
+    at = set_widget(at, at.slider, "gaussian_k", 100)
+    assert "For k = 100, pick the Gaussian mechanism" in advice(at)
+    assert chart_data(at, "curves")["k"].max() == 100
+    assert chart_data(at, "chosen")["label"].tolist() == ["k = 100"]
+
+
+def test_moving_k_reruns_only_its_section(page):
+    """The k slider's section is a fragment: a rerun for it draws nothing else."""
+    at = section(page, K)
+    storage = at._fragment_storage
+    k_fragment = next(iter(storage._ids_by_target_key["gaussian_k_section"]))
+    widget(at.slider, "gaussian_k").set_value(20)
+    _run_fragment(at, k_fragment)
+    assert "For k = 20, pick the Gaussian mechanism" in advice(at)
+    assert [s.key for s in at.slider] == ["gaussian_k"]
+    assert not at.select_slider and not at.title and not at.radio  # ε, δ, the page: not rerun
+    assert [list(d) for _, d in charts(at)] == [["curves", "crossover", "chosen"]]
+
+
+def test_moving_epsilon_reruns_the_sections_not_the_page(page):
+    """ε sits in the outer fragment: a step reruns the guarantee and the open section only."""
+    at = section(page, K)
+    storage = at._fragment_storage
+    k_fragment = next(iter(storage._ids_by_target_key["gaussian_k_section"]))
+    outer = storage._parent_by_id[k_fragment]
+    widget(at.select_slider, EPS_SLIDER).set_value(0.5)
+    _run_fragment(at, outer)
+    assert [s.key for s in at.select_slider] == [EPS_SLIDER, DELTA_SLIDER]
+    assert "Guarantee: (0.5, 10⁻⁵)-DP" in advice(at)
+    assert metric(at, "Break-even k") == f"{(0.5 * get_sigma_gaussian(0.5, 1e-5)) ** 2 / 2:.2f}"
+    assert not at.title and not at.toggle  # the header and the data controls did not rerun
+    assert all(not s.key.startswith("gaussian_dataset") for s in at.selectbox)
+
+
+def _run_fragment(at, fragment_id: str) -> None:
+    """Rerun one fragment, as the browser asks when a widget inside it moves.
+
+    AppTest.run() always reruns the whole script; this sends the fragment's id with the rerun
+    request, so the tree then holds only what the fragment drew.
+    """
+    original = local_script_runner.RerunData
+    local_script_runner.RerunData = functools.partial(original, fragment_id_queue=[fragment_id])
+    try:
+        rerun(at)
+    finally:
+        local_script_runner.RerunData = original
 
 
 def test_typed_delta_between_powers_is_used(page):
     at = set_widget(page, page.text_input, DELTA_TEXT, "3e-7")
-    assert metric(at, "Analytic σ") == _shown(get_sigma_gaussian(1.0, 3e-7))
+    assert metric(at, "Noise standard deviation") == _shown(get_sigma_gaussian(1.0, 3e-7))
     assert not at.error
+    assert "Guarantee: (1, 3×10⁻⁷)-DP" in at.success[0].value
 
 
 @pytest.mark.parametrize(
@@ -142,93 +236,116 @@ def test_bad_delta_is_explained_and_the_page_keeps_working(page, typed, message)
     at = set_widget(page, page.text_input, DELTA_TEXT, typed)
     errors = " ".join(e.value for e in at.error)
     assert message in errors and "Still showing δ = 10⁻⁵" in errors
+    assert metric(at, "Noise standard deviation") == "3.731"
+    assert charts(at)
+    at = section(at, SIGMA)
     assert metric(at, "Analytic σ") == "3.731"
-    assert len(plotly_figures(at)) == 4
+    assert charts(at)
 
 
 @pytest.mark.parametrize("typed", ["0", "-1", "ten"])
 def test_bad_epsilon_is_explained(page, typed):
     at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert any("Could not use" in e.value for e in at.error)
-    assert metric(at, "Analytic σ") == "3.731"
+    assert metric(at, "Noise standard deviation") == "3.731"
 
 
 def test_delta_at_least_one_over_n_warns(page):
-    assert not any("1/n" in w.value for w in page.warning)
-    at = set_widget(page, page.text_input, DELTA_TEXT, "0.05")  # diseases: n = 65, 1/n = 0.0154
+    at = section(page, DELTA)
+    assert not any("1/n" in w.value for w in at.warning)
+    assert "1/n = 0.0154" not in texts(at) and "times smaller" in texts(at)
+    at = set_widget(at, at.text_input, DELTA_TEXT, "0.05")  # diseases: n = 65, 1/n = 0.0154
     warnings = " ".join(w.value for w in at.warning)
     assert "at least 1/n" in warnings and "(0, 1/n)-DP" in warnings
     assert "n = 65 people" in texts(at)
 
 
 def test_delta_meaning_states_the_loss_tail(page):
-    shown = texts(page)
+    shown = texts(section(page, DELTA))
     # P(privacy loss > 1) for sigma 3.7306 is Phi(1/(2 sigma) - sigma) = 1.612e-4 > delta
     assert "P(loss > ε) = 1.612×10⁻⁴" in shown
     assert "×16.1" in shown
+    assert "δ = 10⁻⁵ is 1,538 times smaller" in shown  # 1 / (1e-5 * 65)
+
+
+def test_the_noise_section_draws_around_both_exact_densities(page):
+    at = section(page, NOISE)
+    histogram = chart_data(at, "histogram")
+    for name, bars in histogram.groupby("series"):
+        width = bars["x2"] - bars["x"]
+        assert float((bars["y"] * width).sum()) == pytest.approx(1, abs=0.01), name
+    assert set(chart_data(at, "curve")["series"]) == {
+        "Laplace: exact density",
+        "Analytic Gaussian: exact density",
+    }
+    shown = texts(at)
+    assert "Laplace: 95% within ±3 (exact)" in shown  # b ln 20 = 2.996
+    assert "Gaussian σ = 3.73: 95% within ±7.31 (exact)" in shown
+    assert "the Gaussian is wider here" in shown
 
 
 def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(page):
     # restaurant week: the public rule is at most one visit a day, so 7 days: a count per
     # day has L1 sensitivity 7 and L2 sensitivity sqrt(7)
     at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
+    assert "L2 sensitivity 2.646" in texts(at)
+    assert metric(at, "Noise standard deviation") == _shown(
+        math.sqrt(7) * get_sigma_gaussian(1.0, 1e-5)
+    )
+    at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
+    assert metric(at, "Noise standard deviation") == _shown(7 * math.sqrt(2))
+    at = section(at, SIGMA)
     assert metric(at, "Laplace scale b") == "7"
     assert metric(at, "Analytic σ") == _shown(math.sqrt(7) * get_sigma_gaussian(1.0, 1e-5))
     assert "L2 sensitivity 2.646" in texts(at)
-    at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
-    assert metric(at, "Noise standard deviation") == _shown(7 * math.sqrt(2))
 
 
-def _open_with_link(**params: str):
-    from apptest_helpers import ROOT, TIMEOUT
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.query_params.update(params)
-    at.run()
-    at.switch_page("pages/gaussian.py")
-    return rerun(at)
+def test_same_seed_same_draws_and_new_draw_changes_them(page):
+    first = answers(page)["noisy"].to_numpy()
+    rerun(page)
+    np.testing.assert_array_equal(answers(page)["noisy"].to_numpy(), first)
+    page.sidebar.button[0].click()
+    rerun(page)
+    assert not np.array_equal(answers(page)["noisy"].to_numpy(), first)
 
 
 def test_delta_is_kept_in_the_link():
-    at = _open_with_link(gaussian_delta="1e-07")
-    assert metric(at, "Analytic σ") == _shown(get_sigma_gaussian(1.0, 1e-7))
+    at = open_page("gaussian", query={"gaussian_delta": "1e-07"})
+    assert metric(at, "Noise standard deviation") == _shown(get_sigma_gaussian(1.0, 1e-7))
     assert at.query_params["gaussian_delta"] == "1e-07"
     at = set_widget(at, at.select_slider, DELTA_SLIDER, 1e-3)
     assert at.query_params["gaussian_delta"] == "0.001"
 
 
-def test_bad_delta_in_the_link_falls_back_to_the_default():
-    at = _open_with_link(gaussian_delta="0")
+def test_a_link_opens_its_section_and_a_bad_delta_falls_back_to_the_default():
+    at = open_page("gaussian", query={"gaussian_delta": "0", "gaussian_section": "sigma"})
     assert metric(at, "Analytic σ") == "3.731"
 
 
 def test_query_that_cannot_run_leaves_the_rest_of_the_page_working(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "own_csv")  # nothing uploaded yet
     assert "until the query above can run" in texts(at)
-    assert "Rule of thumb" not in texts(at)
+    assert not at.success and not charts(at)
+    at = section(at, SIGMA)
     assert metric(at, "Analytic σ") == "3.731"  # sensitivity 1
+    at = section(at, K)
     assert metric(at, "Break-even k") == "6.96"
-    assert len(plotly_figures(at)) == 3
+    at = section(at, DELTA)
+    assert "P(loss > ε)" in texts(at) and "Rule of thumb" not in texts(at)
 
 
-def test_clipped_mean_with_each_mechanism() -> None:
-    at = open_page("gaussian")
-    widget(at.selectbox, "gaussian_dataset").set_value("restaurant")
-    rerun(at)
-    widget(at.radio, "gaussian_kind").set_value("mean")
-    rerun(at)
+def test_clipped_mean_with_each_mechanism(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
+    at = set_widget(at, at.radio, "gaussian_kind", "mean")
     widths = {}
     for mechanism in ("laplace", "analytic"):
-        widget(at.radio, "gaussian_mechanism").set_value(mechanism)
-        rerun(at)
+        at = set_widget(at, at.radio, "gaussian_mechanism", mechanism)
         assert "each mean is within" in texts(at)
-        bars = plotly_figures(at)[0]["data"]
-        noisy = trace_array(bars[1]["y"])
+        noisy = answers(at)["noisy"].to_numpy()
         assert np.all((noisy >= 0) & (noisy <= 50))  # clamped to [L, U]
         widths[mechanism] = float(metric(at, "95% half-width (median group)").replace(",", ""))
-        guarantee = "(1, 0)-DP" if mechanism == "laplace" else "(1, 10⁻⁵)-DP"
-        assert metric(at, "Guarantee") == guarantee
+        guarantee = "Guarantee: 1-DP" if mechanism == "laplace" else "Guarantee: (1, 10⁻⁵)-DP"
+        assert guarantee in at.success[0].value
     # A visitor is in up to 7 daily means (L1 7, L2 sqrt 7). With half the budget on the sum,
     # whichever sum noise is smaller gives the narrower bands.
     laplace_sum_std = math.sqrt(2) * 7 * 50 / 0.5
@@ -236,9 +353,166 @@ def test_clipped_mean_with_each_mechanism() -> None:
     assert (widths["laplace"] < widths["analytic"]) == (laplace_sum_std < gaussian_sum_std)
 
 
-def test_results_can_be_downloaded_for_each_mechanism(page):
+def test_classic_mean_below_epsilon_one(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
+    at = set_widget(at, at.radio, "gaussian_kind", "mean")
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
+    at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
+    assert "With the classic Gaussian mechanism, a noisy sum over a noisy count" in texts(at)
+    assert "Guarantee: (0.5, 10⁻⁵)-DP" in at.success[0].value
+
+
+def test_predicate_count_on_the_census(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "census")
+    at = set_widget(at, at.radio, "gaussian_kind", "predicate")
+    at = set_widget(at, at.selectbox, "gaussian_pred_column_census", "age")
+    at = set_widget(at, at.number_input, "gaussian_pred_value_age", 40.0)
+    shown = answers(at)
+    assert shown.index.tolist() == ["age ≥ 40"]
+    assert shown["true"].tolist() == [14_237]  # the published Adult figure
+    assert "It covers the noisy count (ε = 1, δ = 10⁻⁵)" in at.success[0].value
+
+
+def test_results_table_and_download_for_each_mechanism(page):
     for mechanism in ("laplace", "analytic"):
         at = set_widget(page, page.radio, "gaussian_mechanism", mechanism)
         assert [b.proto.label for b in at.get("download_button")] == [
-            "Download these results (CSV)"
+            "Download these results (CSV + settings)"
         ]
+    at.session_state["gaussian_table"] = True
+    rows = rerun(at).dataframe[0].value
+    assert rows["group"].tolist() == ["Diabetes", "Hepatitis", "Flu", "HIV"]
+    np.testing.assert_allclose(rows["error"], rows["noisy count"] - rows["true count"], atol=0.01)
+    np.testing.assert_allclose(rows["95% half-width"], round(Z95 * 3.7306, 2), atol=0.01)
+
+
+def test_more_than_thirty_groups_show_the_largest_noisy_answers(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "industry_groups")
+    assert len(answers(at)) == 30
+    assert "The chart shows the 30 largest noisy answers of 119" in texts(at)
+
+
+# --- Secure releases ----------------------------------------------------------------------------
+
+
+def test_a_secure_gaussian_release_uses_opendps_sigma_and_says_so(page):
+    teaching = answers(page)["noisy"].to_numpy()
+    at = set_widget(page, page.toggle, "gaussian_secure", True)
+    opendp = opendp_gaussian_sigma(1.0, 1.0, 1e-5, length=4)
+    assert _shown(opendp) == "4.045"  # OpenDP's zCDP conversion: above the analytic 3.731
+    box = at.success[0].value
+    assert "OpenDP make_gaussian: discrete Gaussian" in box
+    assert "OpenDP's σ = 4.045, larger than the analytic σ = 3.731 the charts use" in box
+    assert metric(at, "OpenDP σ (this release)") == "4.045"
+    assert metric(at, "Analytic σ (used by the charts)") == "3.731"
+    assert metric(at, "95% half-width") == _shown(Z95 * opendp)
+    np.testing.assert_allclose(answers(at)["half"], Z95 * opendp, rtol=1e-9)
+    released = answers(at)["noisy"].to_numpy()
+    assert not np.array_equal(released, teaching)
+    rerun(at)  # a rerun shows the same release: redrawing would publish again
+    np.testing.assert_array_equal(answers(at)["noisy"].to_numpy(), released)
+    at.button(key="gaussian__release_again_button").click()
+    rerun(at)
+    assert not np.array_equal(answers(at)["noisy"].to_numpy(), released)
+    assert "Download the release" in at.get("download_button")[0].proto.label
+    at = section(at, SIGMA)
+    assert "OpenDP's σ = 4.045" in texts(at)
+
+
+def test_a_held_release_is_redrawn_when_the_cap_changes_the_sensitivity(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
+    at = set_widget(at, at.toggle, "gaussian_secure", True)
+    first = answers(at)["noisy"].to_numpy()
+    assert metric(at, "OpenDP σ") == _shown(
+        opendp_gaussian_sigma(math.sqrt(7), 1.0, 1e-5, length=7)
+    )
+    at = set_widget(at, at.number_input, "gaussian_cap_restaurant_visitor_id", 3)
+    assert metric(at, "OpenDP σ") == _shown(
+        opendp_gaussian_sigma(math.sqrt(3), 1.0, 1e-5, length=7)
+    )
+    assert not np.array_equal(answers(at)["noisy"].to_numpy(), first)
+
+
+def test_a_secure_release_with_each_other_mechanism(page):
+    at = set_widget(page, page.toggle, "gaussian_secure", True)
+    at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
+    box = at.success[0].value
+    assert "OpenDP make_laplace: discrete Laplace" in box and "Guarantee: 1-DP" in box
+    assert "OpenDP's σ" not in box
+    assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
+    at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
+    box = at.success[0].value
+    assert f"the classic σ = {_shown(_classic(0.5, 1e-5))}" in box
+    assert metric(at, "Classic σ (used by the charts)") == _shown(_classic(0.5, 1e-5))
+    assert metric(at, "OpenDP σ (this release)") == _shown(
+        opendp_gaussian_sigma(1.0, 0.5, 1e-5, length=4)
+    )
+
+
+def test_a_secure_mean_states_both_sigmas_of_both_halves(page):
+    at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
+    at = set_widget(at, at.radio, "gaussian_kind", "mean")
+    at = set_widget(at, at.toggle, "gaussian_secure", True)
+    box = at.success[0].value
+    sums = opendp_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6, length=7)
+    counts = opendp_gaussian_sigma(math.sqrt(7), 0.5, 5e-6, length=7)
+    analytic_sums = analytic_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6)
+    assert f"noisy sums: {sums:,.4g} against {analytic_sums:,.4g}" in box
+    assert f"noisy counts: {counts:,.4g}" in box
+    noisy = answers(at)["noisy"].to_numpy()
+    assert np.all((noisy >= 0) & (noisy <= 50))
+
+
+# --- The user's own file ------------------------------------------------------------------------
+# 401 patients: p1 has 3 rows; p2..p400 one each, Flu or Cold; "Rare" is held by p401 alone.
+PATIENTS = (
+    "patient_id,diagnosis,cost\np1,Flu,10\np1,Flu,12\np1,Cold,5\n"
+    + "".join(f"p{i},{'Flu' if i % 2 else 'Cold'},{i % 30}\n" for i in range(2, 401))
+    + "p401,Rare,40\n"
+).encode()
+
+
+def own(at):
+    upload_file(at, "gaussian", PATIENTS, "patients.csv")
+    return at
+
+
+def test_own_file_declared_categories_are_released_whatever_the_file_holds(page):
+    at = own(page)
+    assert "up to 3 rows share one `patient_id`" in texts(at)
+    assert any("Type the categories to release" in i.value for i in at.info)
+    area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
+    area.set_value("Flu\nCold\nMeasles")
+    rerun(at)
+    shown = answers(at)
+    assert shown.index.tolist() == ["Flu", "Cold", "Measles"]  # Measles: a noisy zero
+    assert shown.loc["Measles", "true"] == 0
+    assert "1 rows hold a value that is not declared" in texts(at)
+    assert "Rare" not in texts(at)  # a value outside the domain is never shown
+    assert "Guarantee: (1, 10⁻⁵)-DP" in at.success[0].value
+    assert "each person (`patient_id`, with all their rows)" in at.success[0].value
+
+
+def test_own_file_partition_selection_hides_the_one_person_category_and_counts_its_cost(page):
+    at = own(page)
+    mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
+    mode.set_value("selected")
+    rerun(at)
+    shown = answers(at)
+    assert "Rare" not in shown.index  # one person: kept with probability at most delta
+    assert set(shown.index) == {"Flu", "Cold"}
+    box = at.success[0].value
+    assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
+    assert "the 2 noisy counts (ε = 1, δ = 10⁻⁵)" in box
+    assert "Guarantee: (1.5, 1.1×10⁻⁵)-DP" in box
+    assert "suppressed" in texts(at)
+    at = section(at, DELTA)
+    assert "n = 401 people" in texts(at)
+
+
+def test_presenter_mode_folds_the_data_controls_and_keeps_the_sliders_in_view():
+    at = open_page("gaussian", query={"present": "1"})
+    assert "Data, query and noise" in [e.label for e in at.expander]
+    assert [s.key for s in at.select_slider][:2] == [EPS_SLIDER, DELTA_SLIDER]
+    assert metric(at, "Noise standard deviation") == "3.731"

@@ -57,7 +57,7 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
                 section.body(*args)
     if chosen is sections[0]:
         st.query_params.pop(address_key, None)
-    else:
+    elif st.query_params.get(address_key) != chosen.key:
         st.query_params[address_key] = chosen.key
     return chosen
 

@@ -66,10 +66,13 @@ def slider_with_typed_value(
     if key not in state:
         state[key] = link_param(key, parse, default)
     state.setdefault(error_key, None)
-    # Widget values are dropped when a page is left; restore them from the value in use.
-    if slider_key not in state:
-        state[slider_key] = _nearest(options, state[key])
-    if text_key not in state:
+    # Restore the widgets from the value in use on every run. Testing `slider_key not in state`
+    # is not enough: when a run stops before the widgets (a page left, or st.stop while an
+    # upload is missing), Streamlit keeps their session-state entries but the browser drops
+    # the widgets, and on their return it shows the defaults (slider at its first option, an
+    # empty box) while the page uses the value in state. Assigning marks them for the browser.
+    state[slider_key] = _nearest(options, state[key])
+    if not state[error_key]:  # keep a bad typed value in view beside its message
         state[text_key] = number(state[key])
 
     def from_slider() -> None:
@@ -102,7 +105,8 @@ def slider_with_typed_value(
         st.text_input(f"or type {symbol}", key=text_key, on_change=from_text, help=text_help)
     if state[error_key]:
         st.error(f"{state[error_key]} Still showing {symbol} = {format_func(state[key])}.")
-    st.query_params[key] = number(state[key])
+    if st.query_params.get(key) != number(state[key]):  # each change is a browser history entry
+        st.query_params[key] = number(state[key])
     return float(state[key])
 
 

@@ -76,6 +76,13 @@ def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
     story("laplace", sections, settings)
 
 
+def _release_key(s: Settings) -> tuple:
+    """What a held release depends on: a new cap, bound or ε is a new release."""
+    query = s.choice.query
+    return (s.choice.description, s.epsilon, query.sensitivity, tuple(query.labels),
+            tuple(query.true_values))  # fmt: skip
+
+
 def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     """The noisy answers shown, their 95% half-widths and expected |error|, and the band's name."""
     query = s.choice.query
@@ -86,7 +93,7 @@ def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str
         if s.secure:
             noisy = held_release(
                 "laplace",
-                (s.choice.description, s.epsilon, tuple(query.labels)),
+                _release_key(s),
                 lambda: clipped_mean_release(
                     query.true_values * query.counts,
                     query.counts,
@@ -100,7 +107,7 @@ def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str
     if s.secure:
         noisy = held_release(
             "laplace",
-            (s.choice.description, s.epsilon, tuple(query.labels)),
+            _release_key(s),
             lambda: laplace_release(
                 query.true_values, l1_sensitivity=query.sensitivity, epsilon=s.epsilon
             ),
