@@ -22,12 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.timing import best_of
 from data.registry import load_dataset
-from dp_core.bounding import cap_contributions
-from dp_core.bounding_utility import (
-    bounded_totals_by_cap,
-    bounded_totals_by_upper,
-    contribution_table,
-)
+from dp_core.bounding import Bounding, cap_contributions
+from dp_core.bounding_bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding_table import contribution_table
 
 ROWS = 10**7
 LOOP_ROWS = 10**6
@@ -123,12 +120,12 @@ def main() -> None:
     table = contribution_table(week, "visitor_id", "day", "money_spent")
     caps = np.arange(1, table.max_groups_per_person + 1)
     uppers = np.linspace(5, 120, 116)
+    bounding = Bounding(max_groups=4, lower=0, upper=50)
     sweep_caps = best_of(
-        lambda: bounded_totals_by_cap(table, "sum", caps=caps, lower=0, upper=50), repeats=20
+        lambda: bounded_totals_by_cap(table, "sum", bounding, caps=caps), repeats=20
     )
     sweep_uppers = best_of(
-        lambda: bounded_totals_by_upper(table, uppers=uppers, lower=0, max_groups=4),
-        repeats=20,
+        lambda: bounded_totals_by_upper(table, bounding, uppers=uppers), repeats=20
     )
     build = best_of(lambda: contribution_table(week, "visitor_id", "day", "money_spent"), repeats=5)
     print("Restaurant week (2,850 visits): exact expected bias for every setting at once")

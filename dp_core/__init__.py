@@ -6,7 +6,12 @@ One module per concept; this package re-exports their public names.
 from dp_core.accounting import *  # noqa: F403
 from dp_core.attacks import *  # noqa: F403
 from dp_core.bounding import *  # noqa: F403
-from dp_core.bounding_utility import *  # noqa: F403
+from dp_core.bounding_bias import *  # noqa: F403
+from dp_core.bounding_error import *  # noqa: F403
+from dp_core.bounding_noise import *  # noqa: F403
+from dp_core.bounding_search import *  # noqa: F403
+from dp_core.bounding_spread import *  # noqa: F403
+from dp_core.bounding_table import *  # noqa: F403
 from dp_core.composition import *  # noqa: F403
 from dp_core.exponential import *  # noqa: F403
 from dp_core.gaussian import *  # noqa: F403

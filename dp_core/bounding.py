@@ -9,13 +9,17 @@ Wilson et al. 2020, "Differentially private SQL with bounded user contribution",
 
 Capping keeps the first records in a chosen order, or a uniformly random subset; it is
 vectorised (radix sorts and run lengths), never a loop over records or persons.
-The bias, selection variance, noise and RMSE this costs are in dp_core.bounding_utility.
+``Bounding`` holds these settings once, validated, and every bounding function takes it whole.
+What bounding costs lives beside this module: the contribution table (dp_core.bounding_table),
+the bias (bounding_bias), the spread of a random choice (bounding_spread), the noise
+(bounding_noise), the errors (bounding_error) and the search for the best cap and bounds
+(bounding_search).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -28,6 +32,7 @@ Selection = Literal["random", "first"]
 Statistic = Literal["count", "sum"]
 
 __all__ = [
+    "Bounding",
     "Sensitivity",
     "bounded_answers",
     "cap_contributions",
@@ -88,6 +93,64 @@ def _check_selection(selection: str) -> Selection:
     if selection not in ("random", "first"):
         raise ValueError(f"selection must be 'random' or 'first' (got {selection!r}).")
     return selection  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------------------
+# The bounds on one person's contribution, as one value
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bounding:
+    """How one person's contribution to per-group answers is bounded; checked when made.
+
+    ``max_groups`` (l0): groups per person; ``max_per_group`` (linf): records per person in
+    one group; ``lower``, ``upper``: the clipping bounds [L, U] for sums (both None when only
+    counts are bounded); ``pre_aggregate``: clip each person's total in a group instead of
+    each record (linf is then not used for sums); ``selection``: which records a capped
+    person keeps, a uniformly ``"random"`` choice or the ``"first"`` in order.
+    Sweeps (every cap, every bound) take one Bounding and replace the swept field.
+    Wilson et al. 2020, "Differentially private SQL with bounded user contribution", Sec 3.
+    """
+
+    max_groups: int = 1
+    max_per_group: int = 1
+    lower: float | None = None
+    upper: float | None = None
+    pre_aggregate: bool = False
+    selection: Selection = "random"
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(
+            self, "max_groups", check_positive_int(self.max_groups, "the cap on groups per person")
+        )
+        set_(
+            self,
+            "max_per_group",
+            check_positive_int(self.max_per_group, "the cap on records per person per group"),
+        )
+        if (self.lower is None) != (self.upper is None):
+            raise ValueError("give both clipping bounds [L, U], or neither (counts only).")
+        if self.lower is not None:
+            lower, upper = check_bounds(self.lower, self.upper)
+            set_(self, "lower", lower)
+            set_(self, "upper", upper)
+        set_(self, "pre_aggregate", bool(self.pre_aggregate))
+        _check_selection(self.selection)
+
+    @property
+    def clipped(self) -> bool:
+        """Whether there are clipping bounds (needed for sums)."""
+        return self.lower is not None
+
+    def with_cap(self, max_groups: int) -> Bounding:
+        """The same bounds with another cap on groups per person (l0)."""
+        return replace(self, max_groups=max_groups)
+
+    def with_bounds(self, lower: float, upper: float) -> Bounding:
+        """The same caps with other clipping bounds [L, U]."""
+        return replace(self, lower=lower, upper=upper)
 
 
 # ---------------------------------------------------------------------------------------
@@ -368,11 +431,11 @@ def cap_summary(histogram: pd.Series, caps: ArrayLike | None = None) -> pd.DataF
     )
 
 
-def _check_statistic(statistic: str, lower: object, upper: object) -> Statistic:
+def _check_statistic(statistic: str, bounding: Bounding) -> Statistic:
     if statistic not in ("count", "sum"):
         raise ValueError(f"statistic must be 'count' or 'sum' (got {statistic!r}).")
-    if statistic == "sum":
-        check_bounds(lower, upper)
+    if statistic == "sum" and not bounding.clipped:
+        raise ValueError("a sum needs clipping bounds [L, U]: its sensitivity depends on them.")
     return statistic  # type: ignore[return-value]
 
 
@@ -384,28 +447,24 @@ def _check_statistic(statistic: str, lower: object, upper: object) -> Statistic:
 def bounded_answers(
     rng: np.random.Generator,
     frame: pd.DataFrame,
+    bounding: Bounding,
     *,
     id_column: str | None,
     group_column: str,
     value_column: str | None,
-    max_groups: int,
-    max_per_group: int = 1,
-    lower: float | None = None,
-    upper: float | None = None,
-    pre_aggregate: bool = False,
-    selection: Selection = "random",
     order_column: str | None = None,
+    groups: pd.Index | None = None,
 ) -> pd.DataFrame:
     """Per group: the true count and sum, and both after bounding the data once.
 
     The l0 cap picks each person's groups (random with ``rng``, or first in order), then
     linf their records in a group. Counts use the records kept; sums clip each kept record
     to [L, U], or with ``pre_aggregate`` each person's total over the kept groups' records.
-    Without a value column only the counts are returned.
+    Without a value column only the counts are returned. ``groups``: the groups to answer,
+    in order (e.g. a public domain; absent ones get 0); by default the data's, sorted.
     """
     check_bounding_frame(frame, id_column, group_column, value_column)
-    selection = _check_selection(selection)
-    chooser = rng if selection == "random" else None
+    chooser = rng if bounding.selection == "random" else None
     if id_column is None:
         in_groups = records = frame
     else:
@@ -413,7 +472,7 @@ def bounded_answers(
             frame,
             id_column,
             group_column=group_column,
-            max_groups_per_id=max_groups,
+            max_groups_per_id=bounding.max_groups,
             order_column=order_column,
             rng=chooser,
         )
@@ -421,11 +480,12 @@ def bounded_answers(
             in_groups,
             id_column,
             group_column=group_column,
-            max_per_id_per_group=max_per_group,
+            max_per_id_per_group=bounding.max_per_group,
             order_column=order_column,
             rng=chooser,
         )
-    groups = pd.Index(np.sort(frame[group_column].unique()), name=group_column)
+    if groups is None:
+        groups = pd.Index(np.sort(frame[group_column].unique()), name=group_column)
     answers = pd.DataFrame(
         {
             "true_count": frame.groupby(group_column).size(),
@@ -435,35 +495,28 @@ def bounded_answers(
     )
     if value_column is None:
         return answers.fillna(0)
-    check_bounds(lower, upper)
-    if pre_aggregate and id_column is not None:
+    if not bounding.clipped:
+        raise ValueError("a sum needs clipping bounds [L, U]: its sensitivity depends on them.")
+    if bounding.pre_aggregate and id_column is not None:
         totals = person_group_totals(in_groups, id_column, group_column, value_column)
         values, value_groups = totals["total"], totals[group_column]
     else:
         values, value_groups = records[value_column], records[group_column]
-    clipped = pd.Series(clip_values(values, lower, upper), index=values.index)
+    clipped = pd.Series(clip_values(values, bounding.lower, bounding.upper), index=values.index)
     answers["true_sum"] = frame.groupby(group_column)[value_column].sum()
     answers["bounded_sum"] = clipped.groupby(value_groups).sum()
     return answers.fillna(0)
 
 
-def release_sensitivity(
-    statistic: Statistic,
-    *,
-    max_groups: int,
-    max_per_group: int = 1,
-    lower: float | None = None,
-    upper: float | None = None,
-    pre_aggregate: bool = False,
-) -> Sensitivity:
+def release_sensitivity(statistic: Statistic, bounding: Bounding) -> Sensitivity:
     """The sensitivity of per-group counts or (clipped, maybe pre-aggregated) sums."""
-    statistic = _check_statistic(statistic, lower, upper)
+    statistic = _check_statistic(statistic, bounding)
     if statistic == "count":
-        return grouped_count_sensitivity(max_groups, max_per_group)
+        return grouped_count_sensitivity(bounding.max_groups, bounding.max_per_group)
     return grouped_sum_sensitivity(
-        lower,
-        upper,
-        max_groups=max_groups,
-        max_per_group=max_per_group,
-        pre_aggregated=pre_aggregate,
+        bounding.lower,
+        bounding.upper,
+        max_groups=bounding.max_groups,
+        max_per_group=bounding.max_per_group,
+        pre_aggregated=bounding.pre_aggregate,
     )

@@ -1,4 +1,5 @@
-"""dp_core.bounding against the restaurant-week figures, OpenDP and brute-force references."""
+"""dp_core.bounding and its siblings (table, bias, spread, noise, error, search) against the
+restaurant-week figures, OpenDP and brute-force references."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 import dp_core.bounding
 from data.registry import load_dataset
 from dp_core.bounding import (
+    Bounding,
     bounded_answers,
     cap_contributions,
     cap_summary,
@@ -22,23 +24,19 @@ from dp_core.bounding import (
     grouped_sum_sensitivity,
     person_group_totals,
 )
-from dp_core.bounding_utility import (
-    add_group_noise,
+from dp_core.bounding_bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding_error import error_summary, group_errors
+from dp_core.bounding_noise import NoisePlan, add_group_noise, group_noise
+from dp_core.bounding_search import (
     best_bounds,
     best_setting,
-    bounded_totals_by_cap,
-    bounded_totals_by_upper,
     bounds_rmse_grid,
     cap_tradeoff,
-    contribution_table,
-    error_summary,
-    group_errors,
-    group_noise,
     lower_tradeoff,
-    selection_variance_by_cap,
-    selection_variance_by_upper,
     upper_tradeoff,
 )
+from dp_core.bounding_spread import selection_variance_by_cap, selection_variance_by_upper
+from dp_core.bounding_table import contribution_table
 
 dp.enable_features("contrib")
 
@@ -143,7 +141,8 @@ def test_true_per_day_figures(week_table):
 
 
 def test_clipping_at_50_gives_the_published_revenues(week_table):
-    clipped = bounded_totals_by_upper(week_table, uppers=[50.0], lower=0.0, max_groups=7)
+    every_day = Bounding(max_groups=7, lower=0.0, upper=50.0)
+    clipped = bounded_totals_by_upper(week_table, every_day, uppers=[50.0])
     assert clipped[:, 0].tolist() == [8642, 8696, 11998, 12054, 13765, 16576, 16500]
 
 
@@ -248,16 +247,8 @@ def test_first_selection_bias_is_the_capped_data(pre_aggregated):
     frame = random_visits(4)
     table = contribution_table(frame, "person", "group", "value", order_column="when")
     caps = np.arange(1, 5)
-    ours = bounded_totals_by_cap(
-        table,
-        "sum",
-        caps=caps,
-        max_per_group=2,
-        lower=-2.0,
-        upper=30.0,
-        pre_aggregate=pre_aggregated,
-        selection="first",
-    )
+    bounding = Bounding(2, 2, -2.0, 30.0, pre_aggregate=pre_aggregated, selection="first")
+    ours = bounded_totals_by_cap(table, "sum", bounding, caps=caps)
     for column, cap in enumerate(caps):
         kept = cap_contributions(
             frame,
@@ -281,9 +272,7 @@ def test_random_selection_bias_is_exact_in_expectation(group_caps_by):
     """The analytic expectation against the mean of many random cappings."""
     frame = random_visits(5, n=300)
     table = contribution_table(frame, "person", "group", "value")
-    exact = bounded_totals_by_cap(
-        table, "sum", caps=[2], max_per_group=2, lower=0.0, upper=25.0, selection="random"
-    )[:, 0]
+    exact = bounded_totals_by_cap(table, "sum", Bounding(2, 2, 0.0, 25.0), caps=[2])[:, 0]
     rng = np.random.default_rng(11)
     draws = []
     for _ in range(400):
@@ -305,18 +294,11 @@ def test_random_selection_bias_is_exact_in_expectation(group_caps_by):
 def test_upper_bound_sweep_matches_cap_sweep(week_table):
     uppers = np.array([20.0, 30.0, 45.0, 65.0, 130.0])
     for pre_aggregated in (False, True):
-        by_upper = bounded_totals_by_upper(
-            week_table, uppers=uppers, lower=0.0, max_groups=3, pre_aggregate=pre_aggregated
-        )
+        bounding = Bounding(3, lower=0.0, upper=1.0, pre_aggregate=pre_aggregated)
+        by_upper = bounded_totals_by_upper(week_table, bounding, uppers=uppers)
         for column, upper in enumerate(uppers):
-            by_cap = bounded_totals_by_cap(
-                week_table,
-                "sum",
-                caps=[3],
-                lower=0.0,
-                upper=upper,
-                pre_aggregate=pre_aggregated,
-            )
+            at_upper = bounding.with_bounds(0.0, upper)
+            by_cap = bounded_totals_by_cap(week_table, "sum", at_upper, caps=[3])
             np.testing.assert_allclose(by_upper[:, column], by_cap[:, 0])
 
 
@@ -324,27 +306,27 @@ def test_upper_bound_sweep_matches_cap_sweep(week_table):
 def test_tradeoff_noise_is_the_laplace_sd(week_table, joint):
     """sd = sqrt(2) * per-day sensitivity / epsilon; all at once: epsilon = 7 * 0.5 / cap."""
     uppers = np.array([30.0, 50.0, 65.0, 100.0])
+    plan = NoisePlan(0.5, joint=joint)
     by_upper = upper_tradeoff(
-        week_table, uppers=uppers, lower=-80.0, max_groups=4, epsilon_per_group=0.5, joint=joint
+        week_table, Bounding(4, lower=-80.0, upper=100.0), plan, uppers=uppers
     )
     per_day_epsilon = 3.5 / 4 if joint else 0.5
     expected = np.sqrt(2) * np.array([80, 80, 80, 100]) / per_day_epsilon
     np.testing.assert_allclose(by_upper["noise_std"], expected)
     caps = np.arange(1, 7)
-    by_cap = cap_tradeoff(
-        week_table, "sum", caps=caps, epsilon_per_group=0.5, joint=joint, lower=0, upper=50
-    )
+    at_50 = Bounding(lower=0, upper=50)
+    by_cap = cap_tradeoff(week_table, "sum", at_50, plan, caps=caps)
     per_day = 3.5 / caps if joint else np.full(6, 0.5)
     np.testing.assert_allclose(by_cap["noise_std"], np.sqrt(2) * 50 / per_day)
     true = week_table.true_totals("sum")
-    bounded = bounded_totals_by_cap(week_table, "sum", caps=caps, lower=0, upper=50)
+    bounded = bounded_totals_by_cap(week_table, "sum", at_50, caps=caps)
     np.testing.assert_allclose(
         by_cap["bias"], np.sqrt(np.mean((bounded - true[:, None]) ** 2, axis=0))
     )
 
 
 def test_counts_at_full_cap_are_unbiased(week_table):
-    counts = bounded_totals_by_cap(week_table, "count", caps=[6, 10])
+    counts = bounded_totals_by_cap(week_table, "count", Bounding(), caps=[6, 10])
     np.testing.assert_allclose(counts, week_table.true_totals("count")[:, None] * [1, 1])
 
 
@@ -355,10 +337,9 @@ def test_best_cap_matches_brute_force(week):
     caps = np.arange(1, 7)
     total_epsilon = 0.7  # one release of the week; noise scale cap * 50 / total_epsilon
     noise = np.sqrt(2) * caps * 50 / total_epsilon
-    bounded = bounded_totals_by_cap(table, "sum", caps=caps, lower=0, upper=50, selection="first")
-    spread = selection_variance_by_cap(
-        table, "sum", caps=caps, lower=0, upper=50, selection="first"
-    )
+    first = Bounding(lower=0, upper=50, selection="first")
+    bounded = bounded_totals_by_cap(table, "sum", first, caps=caps)
+    spread = selection_variance_by_cap(table, "sum", first, caps=caps)
     assert not spread.any()  # keeping the first visits is deterministic
     summary = error_summary(true, bounded, noise, selection_variance=spread)
     best, best_rmse = best_setting(summary, caps)
@@ -412,13 +393,13 @@ def test_week_selection_variance_matches_many_random_cappings(week, week_table, 
     by_day = (week["day"].to_numpy()[:, None] == np.array(DAYS)[None, :]).astype(float)
     money = clip_values(week["money_spent"], 0, 50)
     for statistic, simulated in (("count", kept @ by_day), ("sum", (kept * money) @ by_day)):
-        settings = {"lower": 0.0, "upper": 50.0} if statistic == "sum" else {}
-        exact = selection_variance_by_cap(week_table, statistic, caps=[cap], **settings)[:, 0]
-        mean = bounded_totals_by_cap(week_table, statistic, caps=[cap], **settings)[:, 0]
+        bounding = Bounding(lower=0.0, upper=50.0) if statistic == "sum" else Bounding()
+        exact = selection_variance_by_cap(week_table, statistic, bounding, caps=[cap])[:, 0]
+        mean = bounded_totals_by_cap(week_table, statistic, bounding, caps=[cap])[:, 0]
         assert variance_is_close(simulated, exact)
         assert np.all(np.abs(simulated.mean(axis=0) - mean) < 5 * np.sqrt(exact / draws))
     # the reviewer's figures: per-day count sd 7.5-9.7 visits at cap 1, 3.3-4.3 at cap 3
-    count_sd = np.sqrt(selection_variance_by_cap(week_table, "count", caps=[cap])[:, 0])
+    count_sd = np.sqrt(selection_variance_by_cap(week_table, "count", Bounding(), caps=[cap])[:, 0])
     low, high = {1: (7.45, 9.75), 3: (3.25, 4.35)}[cap]
     assert low <= count_sd.min() and count_sd.max() <= high
 
@@ -428,28 +409,21 @@ def test_selection_variance_matches_the_page_draws_with_several_records(pre_aggr
     """bounded_answers (the page's own draw), many times: l0 and linf both random."""
     frame = random_visits(5, n=300)
     table = contribution_table(frame, "person", "group", "value")
-    settings = {"max_per_group": 2, "lower": 0.0, "upper": 25.0, "pre_aggregate": pre_aggregated}
+    bounding = Bounding(2, 2, 0.0, 25.0, pre_aggregate=pre_aggregated)
     assert table.max_records_per_unit > 2  # the linf choice is random too
     rng = np.random.default_rng(99)
     draws = np.array(
         [
             bounded_answers(
-                rng,
-                frame,
-                id_column="person",
-                group_column="group",
-                value_column="value",
-                max_groups=2,
-                **settings,
+                rng, frame, bounding, id_column="person", group_column="group", value_column="value"
             )[["bounded_count", "bounded_sum"]]
             .reindex(table.groups, fill_value=0)
             .to_numpy()
             for _ in range(1_000)
         ]
     )
-    count_settings = {"max_per_group": 2}
-    for column, statistic, options in ((0, "count", count_settings), (1, "sum", settings)):
-        exact = selection_variance_by_cap(table, statistic, caps=[2], **options)[:, 0]
+    for column, statistic in ((0, "count"), (1, "sum")):
+        exact = selection_variance_by_cap(table, statistic, bounding, caps=[2])[:, 0]
         assert exact.min() > 1  # nothing to compare against zero
         assert variance_is_close(draws[:, :, column], exact)
 
@@ -459,17 +433,14 @@ def test_selection_variance_sweep_over_upper_matches_the_cap_sweep(week_table):
     uppers = np.array([5.0, 20.0, 45.0, 130.0])
     for table, max_per_group in ((week_table, 1), (visits, 1), (visits, 2)):
         for pre_aggregated in (False, True):
-            settings = {"max_per_group": max_per_group, "pre_aggregate": pre_aggregated}
-            by_upper = selection_variance_by_upper(
-                table, uppers=uppers, lower=-2.0, max_groups=2, **settings
-            )
+            bounding = Bounding(2, max_per_group, -2.0, 200.0, pre_aggregate=pre_aggregated)
+            by_upper = selection_variance_by_upper(table, bounding, uppers=uppers)
             for column, upper in enumerate(uppers):
-                by_cap = selection_variance_by_cap(
-                    table, "sum", caps=[2], lower=-2.0, upper=upper, **settings
-                )
+                at_upper = bounding.with_bounds(-2.0, upper)
+                by_cap = selection_variance_by_cap(table, "sum", at_upper, caps=[2])
                 np.testing.assert_allclose(by_upper[:, column], by_cap[:, 0], rtol=1e-12)
     first = selection_variance_by_upper(
-        week_table, uppers=uppers, lower=0.0, max_groups=1, selection="first"
+        week_table, Bounding(lower=0.0, upper=1.0, selection="first"), uppers=uppers
     )
     assert not first.any()
 
@@ -518,15 +489,8 @@ def test_best_random_cap_matches_exact_enumeration(statistic, linf, epsilon):
     table = contribution_table(frame, "person", "group", "value")
     caps = np.array([1, 2, 3])
     bounds = {"lower": 0.0, "upper": 9.0} if statistic == "sum" else {}
-    summary = cap_tradeoff(
-        table,
-        statistic,
-        caps=caps,
-        epsilon_per_group=epsilon,
-        joint=True,
-        max_per_group=linf,
-        **bounds,
-    )
+    bounding = Bounding(max_per_group=linf, **bounds)
+    summary = cap_tradeoff(table, statistic, bounding, NoisePlan(epsilon, joint=True), caps=caps)
     per_group = (9.0 if statistic == "sum" else 1.0) * linf
     noise = np.sqrt(2) * per_group * caps / (3 * epsilon)  # one release: 3 eps / cap per group
     np.testing.assert_allclose(summary["noise_std"], noise)
@@ -547,7 +511,7 @@ def test_person_per_row_has_nothing_to_cap():
     tips = load_dataset("tips")
     table = contribution_table(tips, None, "day", "total_bill")
     assert table.max_groups_per_person == 1
-    counts = bounded_totals_by_cap(table, "count", caps=[1])[:, 0]
+    counts = bounded_totals_by_cap(table, "count", Bounding(), caps=[1])[:, 0]
     np.testing.assert_array_equal(counts, tips.groupby("day").size().reindex(table.groups))
 
 
@@ -572,14 +536,12 @@ def test_bad_input_gives_readable_errors(week):
         cap_contributions(week, "visitor_id", max_groups_per_id=2)
     table = contribution_table(week, "visitor_id", "day", "money_spent")
     with pytest.raises(ValueError, match="at least 1"):
-        bounded_totals_by_cap(table, "count", caps=[0, 1])
+        bounded_totals_by_cap(table, "count", Bounding(), caps=[0, 1])
 
 
-def _brute_force_rmse(table, *, lower, upper, **settings) -> float:
+def _brute_force_rmse(table, bounding: Bounding, plan: NoisePlan) -> float:
     """One setting on its own: the per-group errors by the cap path, RMS over groups."""
-    errors = cap_tradeoff(
-        table, "sum", caps=[settings.pop("max_groups")], lower=lower, upper=upper, **settings
-    )
+    errors = cap_tradeoff(table, "sum", bounding, plan, caps=[bounding.max_groups])
     return float(errors["rmse"].iloc[0])
 
 
@@ -592,19 +554,12 @@ def test_best_lower_bound_matches_brute_force(selection, pre_aggregate, mechanis
     frame = random_visits(7)
     table = contribution_table(frame, "person", "group", "value", order_column="when")
     lowers = np.linspace(-40.0, 30.0, 36)
-    settings = {
-        "max_groups": 2,
-        "max_per_group": 3,
-        "pre_aggregate": pre_aggregate,
-        "selection": selection,
-        "epsilon_per_group": 0.3,
-        "joint": True,
-        "mechanism": mechanism,
-        "delta": 1e-6 if mechanism == "gaussian" else 0.0,
-    }
-    by_lower = lower_tradeoff(table, lowers=lowers, upper=35.0, **settings)
+    bounding = Bounding(2, 3, -50.0, 35.0, pre_aggregate=pre_aggregate, selection=selection)
+    delta = 1e-6 if mechanism == "gaussian" else 0.0
+    plan = NoisePlan(0.3, joint=True, mechanism=mechanism, delta=delta)
+    by_lower = lower_tradeoff(table, bounding, plan, lowers=lowers)
     brute = np.array(
-        [_brute_force_rmse(table, lower=low, upper=35.0, **settings) for low in lowers]
+        [_brute_force_rmse(table, bounding.with_bounds(low, 35.0), plan) for low in lowers]
     )
     np.testing.assert_allclose(by_lower["rmse"], brute, rtol=1e-9)
     best, best_rmse = best_setting(by_lower, lowers)
@@ -613,25 +568,13 @@ def test_best_lower_bound_matches_brute_force(selection, pre_aggregate, mechanis
         assert -40.0 < best < 30.0  # an interior optimum: the search matters here
 
 
-def test_lower_bounds_must_lie_below_the_upper_bound(week_table):
-    with pytest.raises(ValueError, match="increasing"):
-        lower_tradeoff(
-            week_table,
-            lowers=[5.0, 1.0],
-            upper=50.0,
-            max_groups=4,
-            epsilon_per_group=1.0,
-            joint=False,
-        )
-    with pytest.raises(ValueError, match="below"):
-        lower_tradeoff(
-            week_table,
-            lowers=[5.0, 60.0],
-            upper=50.0,
-            max_groups=4,
-            epsilon_per_group=1.0,
-            joint=False,
-        )
+@pytest.mark.parametrize(
+    ("lowers", "message"), [([5.0, 1.0], "increasing"), ([5.0, 60.0], "below")]
+)
+def test_lower_bounds_must_lie_below_the_upper_bound(week_table, lowers, message):
+    bounding = Bounding(4, lower=0.0, upper=50.0)
+    with pytest.raises(ValueError, match=message):
+        lower_tradeoff(week_table, bounding, NoisePlan(1.0), lowers=lowers)
 
 
 @pytest.mark.parametrize("joint", [False, True])
@@ -640,15 +583,8 @@ def test_gaussian_noise_is_dp_accountings_sigma(joint):
     import dp_accounting
 
     sensitivity = grouped_sum_sensitivity(0.0, 50.0, max_groups=4, max_per_group=2)
-    noise = group_noise(
-        sensitivity,
-        epsilon_per_group=0.5,
-        joint=joint,
-        max_groups=4,
-        n_groups=7,
-        mechanism="gaussian",
-        delta=1e-6,
-    )
+    plan = NoisePlan(0.5, joint=joint, mechanism="gaussian", delta=1e-6)
+    noise = group_noise(sensitivity, plan, max_groups=4, n_groups=7)
     epsilon, delta = (3.5, 7e-6) if joint else (0.5, 1e-6)
     l2 = sensitivity.l2 if joint else sensitivity.per_group  # sqrt(4) x 100 = 200, or 100
     assert l2 == (200.0 if joint else 100.0)
@@ -663,7 +599,7 @@ def test_gaussian_noise_is_dp_accountings_sigma(joint):
 
 def test_laplace_noise_for_the_week_is_l1_over_the_total():
     sensitivity = grouped_count_sensitivity(max_groups=9, max_per_group=1)
-    noise = group_noise(sensitivity, epsilon_per_group=0.5, joint=True, max_groups=9, n_groups=7)
+    noise = group_noise(sensitivity, NoisePlan(0.5, joint=True), max_groups=9, n_groups=7)
     assert noise.sensitivity == 7  # a visitor is in at most 7 of the 7 days
     assert noise.scale == pytest.approx(2.0) and noise.delta == 0.0
     assert noise.half_width == pytest.approx(2.0 * math.log(20))  # P(|noise| > t) = e^(-t/b)
@@ -671,19 +607,31 @@ def test_laplace_noise_for_the_week_is_l1_over_the_total():
 
 def test_gaussian_noise_refuses_bad_deltas():
     sensitivity = grouped_count_sensitivity(max_groups=2, max_per_group=1)
-    plan = {"epsilon_per_group": 1.0, "max_groups": 2, "mechanism": "gaussian"}
     with pytest.raises(ValueError, match="greater than 0"):
-        group_noise(sensitivity, joint=False, n_groups=7, delta=0.0, **plan)
+        NoisePlan(1.0, mechanism="gaussian", delta=0.0)
     with pytest.raises(ValueError, match="must be below 1"):
-        group_noise(sensitivity, joint=True, n_groups=200, delta=0.01, **plan)
+        plan = NoisePlan(1.0, joint=True, mechanism="gaussian", delta=0.01)
+        group_noise(sensitivity, plan, max_groups=2, n_groups=200)
     with pytest.raises(ValueError, match="'laplace' or 'gaussian'"):
-        group_noise(
-            sensitivity,
-            joint=False,
-            n_groups=7,
-            epsilon_per_group=1.0,
-            max_groups=2,
-            mechanism="uniform",
+        NoisePlan(1.0, mechanism="uniform")
+    with pytest.raises(ValueError, match="pure ε-DP"):
+        NoisePlan(1.0, delta=1e-6)
+
+
+def test_bad_settings_are_refused_when_made():
+    with pytest.raises(ValueError, match="at least 1"):
+        Bounding(max_groups=0)
+    with pytest.raises(ValueError, match="both clipping bounds"):
+        Bounding(lower=0.0)
+    with pytest.raises(ValueError, match="lower bound must be below"):
+        Bounding(lower=5.0, upper=5.0)
+    with pytest.raises(ValueError, match="'random' or 'first'"):
+        Bounding(selection="last")
+    with pytest.raises(ValueError, match="greater than 0"):
+        NoisePlan(0.0)
+    with pytest.raises(ValueError, match="needs clipping bounds"):
+        selection_variance_by_cap(
+            contribution_table(random_visits(1), "person", "group"), "sum", Bounding(), caps=[1]
         )
 
 
@@ -695,20 +643,13 @@ def test_every_pair_of_bounds_matches_brute_force(selection, pre_aggregate, max_
     """The (L, U) grid = cap_tradeoff run at each pair alone; persons with several records."""
     table = contribution_table(random_visits(7), "person", "group", "value", order_column="when")
     lowers, uppers = np.linspace(-40.0, 30.0, 8), np.linspace(-10.0, 60.0, 9)
-    plan = {
-        "max_per_group": max_per_group,
-        "pre_aggregate": pre_aggregate,
-        "selection": selection,
-        "epsilon_per_group": 0.3,
-        "joint": True,
-        "mechanism": "gaussian",
-        "delta": 1e-6,
-    }
-    grid = bounds_rmse_grid(table, lowers=lowers, uppers=uppers, max_groups=2, **plan)
+    bounding = Bounding(2, max_per_group, -1.0, 1.0, pre_aggregate, selection)
+    plan = NoisePlan(0.3, joint=True, mechanism="gaussian", delta=1e-6)
+    grid = bounds_rmse_grid(table, bounding, plan, lowers=lowers, uppers=uppers)
     brute = np.array(
         [
             [
-                cap_tradeoff(table, "sum", caps=[2], lower=low, upper=up, **plan)["rmse"].iloc[0]
+                _brute_force_rmse(table, bounding.with_bounds(low, up), plan)
                 if low < up
                 else np.inf
                 for up in uppers
@@ -717,7 +658,7 @@ def test_every_pair_of_bounds_matches_brute_force(selection, pre_aggregate, max_
         ]
     )
     np.testing.assert_allclose(grid, brute, rtol=1e-9)
-    best = best_bounds(table, lowers=lowers, uppers=uppers, max_groups=2, **plan)
+    best = best_bounds(table, bounding, plan, lowers=lowers, uppers=uppers)
     i, j = np.unravel_index(np.argmin(brute), brute.shape)
     assert best == pytest.approx((lowers[i], uppers[j], brute[i, j]))
 
@@ -726,9 +667,40 @@ def test_pairs_of_bounds_must_increase(week_table):
     with pytest.raises(ValueError, match="lower bounds to compare must be increasing"):
         bounds_rmse_grid(
             week_table,
+            Bounding(lower=0.0, upper=5.0),
+            NoisePlan(1.0),
             lowers=[1.0, 0.0],
             uppers=[5.0],
-            max_groups=1,
-            epsilon_per_group=1.0,
-            joint=False,
         )
+
+
+def test_a_declared_domain_orders_the_groups_and_answers_absent_ones_with_zeros(week):
+    days = ("7", "6", "5", "4", "3", "2", "1", "8")  # day 8 never happens
+    table = contribution_table(week, "visitor_id", "day", "money_spent", groups=days)
+    assert list(table.groups) == list(days)
+    assert table.true_totals("count").tolist() == [500, 500, 450, 400, 400, 300, 300, 0]
+    with pytest.raises(ValueError, match="outside the 2 released groups"):
+        contribution_table(week, "visitor_id", "day", groups=("1", "2"))
+
+
+@pytest.mark.parametrize("joint", [False, True])
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_a_secure_release_uses_opendp_with_the_group_noise(joint, mechanism):
+    """One OpenDP release of all groups at once, or one per group at the per-group budget."""
+    from dp_core.bounding_noise import release_groups
+
+    sensitivity = grouped_count_sensitivity(max_groups=4, max_per_group=1)
+    delta = 1e-6 if mechanism == "gaussian" else 0.0
+    plan = NoisePlan(0.5, joint=joint, mechanism=mechanism, delta=delta)
+    noise = group_noise(sensitivity, plan, max_groups=4, n_groups=7)
+    values = np.array([300.0, 300, 400, 400, 450, 500, 500])
+    released = release_groups(values, noise)
+    assert released.values.shape == (7,) and not released.values.flags.writeable
+    assert np.all(np.abs(released.values - values) < 30 * noise.std)
+    assert released.sensitivity == noise.sensitivity
+    assert released.epsilon <= noise.epsilon * (1 + 1e-12)
+    if mechanism == "laplace":
+        assert released.scale == pytest.approx(noise.scale, rel=1e-6)
+    else:
+        assert released.scale > noise.scale  # OpenDP's zCDP conversion is a bound
+    assert ("one per group" in released.description) != joint

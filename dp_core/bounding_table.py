@@ -1,0 +1,153 @@
+"""A table reduced once to contribution units, from which every cap and bound is evaluated.
+
+A unit is one person's records in one group (person x group). Bounding acts on units: the
+l0 cap keeps or drops a person's units whole, the linf cap keeps some of a unit's records,
+pre-aggregation clips a unit's total. So the bias, the spread of a random choice and the
+noise of every cap and every bound (dp_core.bounding_bias, bounding_spread, bounding_error,
+bounding_search) are computed from these arrays, without going back to the rows or sampling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from dp_core.bounding import (
+    Statistic,
+    _dense_keys,
+    _ranks_and_runs,
+    _ranks_within,
+    check_bounding_frame,
+)
+from dp_core.domains import category_keys, check_domain
+
+__all__ = ["ContributionTable", "contribution_table"]
+
+
+@dataclass(frozen=True)
+class ContributionTable:
+    """A table reduced to what bounding analysis needs (build with ``contribution_table``).
+
+    Rows: group code, value, unit (person x group) index, rank in the unit, unit size.
+    Units: group code, the person's number of groups k, the unit's rank among the person's
+    groups (first appearance in order), the unit's total value.
+    """
+
+    groups: pd.Index
+    row_group: np.ndarray
+    row_value: np.ndarray | None
+    row_unit: np.ndarray
+    row_rank: np.ndarray
+    unit_size: np.ndarray
+    unit_group: np.ndarray
+    unit_groups_of_person: np.ndarray
+    unit_rank: np.ndarray
+    unit_total: np.ndarray | None
+
+    @property
+    def max_groups_per_person(self) -> int:
+        return int(self.unit_groups_of_person.max())
+
+    @property
+    def max_records_per_unit(self) -> int:
+        return int(self.unit_size.max())
+
+    def true_totals(self, statistic: Statistic) -> np.ndarray:
+        """Per group, before any bounding: record counts, or sums of the raw values."""
+        weights = None if statistic == "count" else self.values()
+        return np.bincount(self.row_group, weights=weights, minlength=len(self.groups))
+
+    def values(self) -> np.ndarray:
+        """Each row's value; ValueError (readable) when the table has no value column."""
+        if self.row_value is None:
+            raise ValueError("a sum needs a value column.")
+        return self.row_value
+
+    def record_keep(self, max_per_group: int, random: bool) -> np.ndarray:
+        """Each record's chance of surviving the linf cap: r records in its unit, rank i in it.
+
+        Random: min(1, linf / r) (a uniform subset of linf records); first: 1 if i < linf.
+        """
+        if random:
+            return np.minimum(1.0, max_per_group / self.unit_size[self.row_unit])
+        return (self.row_rank < max_per_group).astype(float)
+
+    def unit_keep(self, max_groups: int, random: bool) -> np.ndarray:
+        """Each unit's chance of surviving the l0 cap: min(1, l0 / k), or 1 if its rank < l0."""
+        if random:
+            return np.minimum(1.0, max_groups / self.unit_groups_of_person)
+        return (self.unit_rank < max_groups) * 1.0
+
+
+def _group_codes(
+    values: pd.Series, groups: Sequence[str] | None
+) -> tuple[np.ndarray, pd.Index | Sequence]:
+    """Each row's group code and the groups: the data's, sorted, or a declared domain's."""
+    if groups is None:
+        return pd.factorize(values, sort=True)
+    labels = check_domain(groups)
+    codes = pd.Index(labels).get_indexer(category_keys(values).to_numpy(dtype=object))
+    outside = int((codes < 0).sum())
+    if outside:
+        raise ValueError(
+            f"{outside:,} rows hold a group outside the {len(labels)} released groups: drop "
+            "them before bounding (their values are never shown)."
+        )
+    return codes, labels
+
+
+def contribution_table(
+    frame: pd.DataFrame,
+    id_column: str | None,
+    group_column: str,
+    value_column: str | None = None,
+    *,
+    order_column: str | None = None,
+    groups: Sequence[str] | None = None,
+) -> ContributionTable:
+    """Reduce a table to contribution units; ``id_column=None`` means one person per row.
+
+    ``groups``: the released groups in their order (a public or declared domain, compared as
+    text, see dp_core.domains); groups absent from the data get zeros. By default the
+    groups found in the data, sorted.
+    """
+    check_bounding_frame(frame, id_column, group_column, value_column)
+    sequence = (
+        np.arange(len(frame))
+        if order_column is None
+        else np.argsort(frame[order_column].to_numpy(), kind="stable")
+    )
+    ordered = frame.iloc[sequence]
+    group_codes, labels = _group_codes(ordered[group_column], groups)
+    n_groups = len(labels)
+    person = (
+        np.arange(len(frame), dtype=np.int64)
+        if id_column is None
+        else _dense_keys(ordered[id_column])
+    )
+    row_rank, row_unit = _ranks_and_runs(person * n_groups + group_codes)
+    unit_first = np.flatnonzero(row_rank == 0)  # units in order of first appearance
+    n_units = len(unit_first)
+    unit_person = np.empty(n_units, dtype=np.int64)
+    unit_person[row_unit[unit_first]] = person[unit_first]
+    unit_rank = np.empty(n_units, dtype=np.int64)
+    unit_rank[row_unit[unit_first]] = _ranks_within(person[unit_first])
+    unit_group = np.empty(n_units, dtype=np.int64)
+    unit_group[row_unit[unit_first]] = group_codes[unit_first]
+    groups_per_person = np.bincount(unit_person)
+    values = None if value_column is None else ordered[value_column].to_numpy(dtype=float)
+    return ContributionTable(
+        groups=pd.Index(labels, name=group_column),
+        row_group=np.asarray(group_codes, dtype=np.int64),
+        row_value=values,
+        row_unit=row_unit,
+        row_rank=row_rank,
+        unit_size=np.bincount(row_unit, minlength=n_units),
+        unit_group=unit_group,
+        unit_groups_of_person=groups_per_person[unit_person],
+        unit_rank=unit_rank,
+        unit_total=None if values is None else np.bincount(row_unit, weights=values),
+    )

@@ -1,0 +1,302 @@
+"""Charts of the contribution-bounding page (Vega-Lite specs, see ui.common.charts).
+
+Every number that moves with a slider (the cap, the bounds, the best setting, the DP choice,
+the budget's notes) sits in a named dataset, so a slider step swaps data, not the spec.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ui.common.charts import (
+    ACCENT_COLOR,
+    GOOD_COLOR,
+    NOISY_COLOR,
+    SECOND_COLOR,
+    TRUE_COLOR,
+    Spec,
+    chart,
+    layer,
+    lines,
+    noisy_vs_true,
+    quantitative,
+    rule_x,
+    series,
+)
+
+BOUNDED_COLOR = GOOD_COLOR
+DP_COLOR = "#6a4c93"
+# Vega has no star symbol: a five-pointed star as an SVG path in the unit square.
+STAR = (
+    "M0,-1L0.2245,-0.309L0.951,-0.309L0.363,0.118L0.588,0.809L0,0.382L-0.588,0.809"
+    "L-0.363,0.118L-0.951,-0.309L-0.2245,-0.309Z"
+)
+PARTS = {  # column of a trade-off table: its line's name, colour and dash
+    "bias": ("bias from dropped and clipped data", SECOND_COLOR, [2, 3]),
+    "selection_std": ("random choice of kept records (sd)", BOUNDED_COLOR, [8, 3, 2, 3]),
+    "noise_std": ("noise (standard deviation)", NOISY_COLOR, [6, 4]),
+    "rmse": ("expected error (RMSE)", ACCENT_COLOR, [1, 0]),
+}
+TRUE_NAME, BOUNDED_NAME = "True, all records", "True after bounding"
+WHOLE_NUMBERS = {"tickMinStep": 1, "format": "d"}
+
+
+@functools.lru_cache(maxsize=16)
+def _before_after_layers(noisy_name: str, value_title: str) -> Spec:
+    """ui.common.charts.noisy_vs_true's spec for these series, without its data."""
+    empty: list[float] = []
+    names = (TRUE_NAME, BOUNDED_NAME, noisy_name)
+    return noisy_vs_true(
+        [],
+        dict.fromkeys(names, empty),
+        noisy=noisy_name,
+        half_width=empty,
+        value_title=value_title,
+        colors=(TRUE_COLOR, BOUNDED_COLOR, NOISY_COLOR),
+    )
+
+
+def before_after_noisy(
+    labels: Sequence[str],
+    true_values: np.ndarray,
+    bounded_values: np.ndarray,
+    noisy_values: np.ndarray,
+    half_width: float,
+    *,
+    noisy_name: str,
+    value_title: str,
+) -> Spec:
+    """Three bars per group: the truth before bounding, after bounding, and the noisy answer.
+
+    The spec is noisy_vs_true's (grouped bars, ± half-width on the noisy bar); its two
+    datasets are built here from numpy arrays, three times faster than from lists.
+    """
+    groups = np.asarray(labels, dtype=object)
+    names = np.array([TRUE_NAME, BOUNDED_NAME, noisy_name], dtype=object)
+    bars = pd.DataFrame(
+        {
+            "group": np.tile(groups, 3),
+            "series": np.repeat(names, groups.size),
+            "value": np.concatenate([true_values, bounded_values, noisy_values]),
+        }
+    )
+    errors = pd.DataFrame(
+        {
+            "group": groups,
+            "series": noisy_name,
+            "low": noisy_values - half_width,
+            "high": noisy_values + half_width,
+        }
+    )
+    spec = _before_after_layers(noisy_name, value_title)
+    return {**spec, "datasets": {"bars": bars, "errors": errors}}
+
+
+def _label(data: str, *, color: str, dy: int = -12, left: bool = False) -> dict:
+    """Text at each point of a dataset with columns x, y, label (``left``: before the point)."""
+    mark = {"type": "text", "align": "right" if left else "left", "dx": -10 if left else 8}
+    return layer(
+        data,
+        {**mark, "dy": dy, "color": color, "fontWeight": "bold"},
+        x={"field": "x", "type": "quantitative"},
+        y={"field": "y", "type": "quantitative"},
+        text={"field": "label"},
+    )
+
+
+def contribution_histogram(histogram: pd.Series, cap: int, *, person: str, group: str) -> Spec:
+    """Persons by number of groups; the bars above the cap in the accent colour, the cap marked."""
+    k = histogram.index.to_numpy()
+    frame = pd.DataFrame(
+        {
+            "k": k,
+            "left": k - 0.4,
+            "right": k + 0.4,
+            "persons": histogram.to_numpy(),
+            "color": np.where(k > cap, ACCENT_COLOR, NOISY_COLOR),
+        }
+    )
+    x = quantitative("k", f"{group}s per {person}", axis=WHOLE_NUMBERS, scale={"zero": False})
+    return chart(
+        layer(
+            "histogram",
+            "bar",
+            x={**x, "field": "left"},
+            x2={"field": "right"},
+            y=quantitative("persons", f"{person}s"),
+            y2={"datum": 0},
+            color={"field": "color", "type": "nominal", "scale": None, "legend": None},
+        ),
+        layer(
+            "histogram",
+            {"type": "text", "baseline": "bottom", "dy": -3},
+            x=x,
+            y={"field": "persons", "type": "quantitative"},
+            text={"field": "persons", "format": ","},
+        ),
+        rule_x("cap"),
+        datasets={
+            "histogram": frame,
+            "cap": pd.DataFrame({"x": [cap + 0.5], "label": [f"cap = {cap}"]}),
+        },
+        height=340,
+    )
+
+
+def tradeoff(
+    prefix: str,
+    summary: pd.DataFrame,
+    setting: str,
+    *,
+    best: tuple[float, float, str],
+    current: tuple[float, str],
+    pair: tuple[float, float, str] | None = None,
+    private: tuple[float, float, float, str] | None = None,
+    with_selection: bool,
+    x_title: str,
+    y_title: str,
+    caps: bool,
+) -> Spec:
+    """Bias, selection sd, noise sd and RMSE against a setting, on a log axis.
+
+    ``best``: (x, RMSE, label) starred; ``current``: (x, label) dashed; ``pair``: a better
+    point found by moving another setting too (a diamond); ``private``: the DP choice and the
+    range that holds it 90% of the time, (x, low, high, label), as a line over a band.
+    The selection line is left out (``with_selection`` False) when it is 0 everywhere.
+    ``caps``: the setting is a cap (whole numbers, a point at each).
+    """
+    names = [column for column in PARTS if with_selection or column != "selection_std"]
+    frame = summary.melt(id_vars=setting, value_vars=names, var_name="part", value_name="value")
+    frame = frame.rename(columns={setting: "x"})
+    frame["series"] = frame["part"].map(lambda part: PARTS[part][0])
+    domain = [PARTS[part][0] for part in names]
+    x = quantitative(
+        "x", x_title, **({"axis": WHOLE_NUMBERS, "scale": {"zero": False}} if caps else {})
+    )
+    legend = {"columns": 2, "symbolType": "stroke", "symbolStrokeWidth": 3, "symbolSize": 400}
+    line = lines(
+        f"{prefix}_lines",
+        x=x,
+        y=quantitative("value", y_title, log=True),
+        color=series("series", domain, [PARTS[part][1] for part in names], **legend),
+        points=caps,
+        strokeDash={
+            "field": "series",
+            "type": "nominal",
+            "scale": {"domain": domain, "range": [PARTS[part][2] for part in names]},
+            "legend": {"orient": "top", "title": None, **legend},
+        },
+    )
+    line["transform"] = [{"filter": "datum.value > 0"}]  # a log axis has no 0
+    marks = {
+        "best": pd.DataFrame({"x": [best[0]], "y": [best[1]], "label": [best[2]]}),
+        "pair": pd.DataFrame(
+            {"x": [pair[0]], "y": [pair[1]], "label": [pair[2]]}
+            if pair
+            else {"x": [], "y": [], "label": []}
+        ),
+        "now": pd.DataFrame({"x": [current[0]], "label": [current[1]]}),
+        "spread": pd.DataFrame(
+            {"low": [private[1]], "high": [private[2]], "label": [private[3]]}
+            if private
+            else {"low": [], "high": [], "label": []}
+        ),
+    }
+    point = {"field": "x", "type": "quantitative"}, {"field": "y", "type": "quantitative"}
+    return chart(
+        layer(
+            f"{prefix}_spread",
+            {"type": "rect", "opacity": 0.14, "color": DP_COLOR},
+            x={"field": "low", "type": "quantitative"},
+            x2={"field": "high"},
+        ),
+        layer(
+            f"{prefix}_spread",
+            {
+                "type": "text",
+                "align": "left",
+                "baseline": "bottom",
+                "dx": 4,
+                "y": "height",
+                "dy": -4,
+                "color": DP_COLOR,
+            },
+            x={"field": "low", "type": "quantitative"},
+            text={"field": "label"},
+        ),
+        line,
+        rule_x(f"{prefix}_now", color=DP_COLOR if private else ACCENT_COLOR),
+        layer(
+            f"{prefix}_best",
+            {"type": "point", "shape": STAR, "size": 420, "filled": True, "color": ACCENT_COLOR},
+            x=point[0],
+            y=point[1],
+        ),
+        _label(f"{prefix}_best", color=ACCENT_COLOR),
+        layer(
+            f"{prefix}_pair",
+            {
+                "type": "point",
+                "shape": "diamond",
+                "size": 260,
+                "filled": True,
+                "color": SECOND_COLOR,
+            },
+            x=point[0],
+            y=point[1],
+        ),
+        _label(f"{prefix}_pair", color="#9a6a12", dy=16, left=True),
+        datasets={f"{prefix}_{name}": data for name, data in {"lines": frame, **marks}.items()},
+        height=380,
+    )
+
+
+def budget(rows: list[tuple[str, list[tuple[float, str]], str]]) -> Spec:
+    """Horizontal stacked bars: each row a plan, one segment per release, its total noted.
+
+    ``rows``: (plan, [(epsilon, colour) per segment], note). Segments are separated by white
+    lines; an invisible point past the longest bar leaves room for the notes.
+    """
+    segments = pd.DataFrame(
+        [
+            {"plan": plan, "order": k, "epsilon": eps, "color": color}
+            for plan, parts, _ in rows
+            for k, (eps, color) in enumerate(parts)
+        ]
+    )
+    totals = pd.DataFrame(
+        {
+            "plan": [plan for plan, _, _ in rows],
+            "total": [sum(eps for eps, _ in parts) for _, parts, _ in rows],
+            "note": [note for _, _, note in rows],
+        }
+    )
+    room = pd.DataFrame({"x": [1.7 * float(totals["total"].max())]})
+    plans = [plan for plan, _, _ in rows]
+    y = {"field": "plan", "type": "nominal", "title": None, "sort": plans}
+    x_title = "total ε, one statistic"
+    return chart(
+        layer(
+            "segments",
+            {"type": "bar", "stroke": "white", "strokeWidth": 2},
+            y=y,
+            x=quantitative("epsilon", x_title, stack="zero"),
+            color={"field": "color", "type": "nominal", "scale": None, "legend": None},
+            order={"field": "order", "type": "quantitative"},
+            tooltip=[{"field": "plan"}, {"field": "epsilon", "title": "ε", "format": ".4~g"}],
+        ),
+        layer(
+            "totals",
+            {"type": "text", "align": "left", "dx": 6},
+            y=y,
+            x={"field": "total", "type": "quantitative"},
+            text={"field": "note"},
+        ),
+        layer("room", {"type": "point", "opacity": 0}, x={"field": "x", "type": "quantitative"}),
+        datasets={"segments": segments, "totals": totals, "room": room},
+        height=80 + 60 * len(rows),
+    )

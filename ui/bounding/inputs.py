@@ -1,0 +1,667 @@
+"""The bounding page's inputs: the data and how to speak of it, the noise plan, and the bounds.
+
+``data_controls`` (they rerun the whole page): the dataset or the user's CSV, the group and
+value columns, the released groups (public, declared or DP-selected), the noise, the plan,
+the selection, pre-aggregation, and the two switches (DP cap and bounds, secure release).
+``bounds_controls`` (in the page's fragment): the caps l0 and linf and the clipping bounds,
+from sliders or chosen with DP quantiles (dp_core.private_quantile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from data.registry import MAX_CATEGORIES
+from dp_core import bounding, domains, private_quantile
+from dp_core.bounding import Bounding
+from dp_core.bounding_table import ContributionTable, contribution_table
+from ui.common import formatting
+from ui.common.categories import Categories, pick_categories
+from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.release import secure_toggle
+from ui.common.shell import DEFAULT_SEED, page_rng
+from ui.common.widgets import epsilon_input
+
+T = TypeVar("T")
+PAGE = "bounding"
+NOISES = {
+    "laplace": "Laplace (L1 sensitivity, pure ε-DP)",
+    "gaussian": "Gaussian, analytic (L2 sensitivity, (ε, δ)-DP)",
+}
+CANDIDATES = 101  # points of the public grid the DP bounds are chosen from
+CAP_QUANTILES = [0.5, 0.75, 0.8, 0.9, 0.95, 0.99]
+BOUND_QUANTILES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99]
+SELECTION_L0 = 1  # choosing the groups with DP: each person counts in their first group
+
+
+@dataclass(frozen=True)
+class Words:
+    """How the page speaks of a dataset: a visitor, a visit, a day, revenue."""
+
+    person: str
+    record: str
+    group: str
+    sum_word: str | None = None  # the sum of the preset value column (e.g. "revenue")
+    week: bool = False  # the groups are the days of one week
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A shipped dataset's columns and words (the person column: None, one row per person)."""
+
+    person: str | None
+    group: str
+    value: str
+    order: str | None
+    words: Words
+
+
+PRESETS = {
+    "restaurant": Preset(
+        "visitor_id", "day", "money_spent", "day", Words("visitor", "visit", "day", "revenue", True)
+    ),
+    "census": Preset(
+        None,
+        "marital_status",
+        "hours_per_week",
+        None,
+        Words("person", "row", "group", "hours worked"),
+    ),
+    "tips": Preset(None, "day", "total_bill", None, Words("person", "bill", "day", "sales")),
+}
+OWN_WORDS = Words("person", "row", "group")
+
+
+@dataclass(frozen=True, eq=False)
+class BoundingData:
+    """The rows to bound (only those in the released groups, groups as text) and their words.
+
+    ``value`` is None when no column can be summed (``value_error`` says why): counts only.
+    ``natural``: the value's range, public for shipped data, read from the file for the
+    user's own (a leak the page states).
+    """
+
+    data: DataChoice
+    frame: pd.DataFrame
+    person: str | None
+    group: str
+    value: str | None
+    value_error: str | None
+    order: str | None
+    categories: Categories
+    words: Words
+    natural: tuple[float, float] | None
+    table: ContributionTable  # the rows reduced to contribution units
+    histogram: pd.Series | None  # persons by number of groups (None: one row per person)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.categories.labels
+
+    @property
+    def key(self) -> tuple:
+        """Names these rows for caches: the source, the columns and the released groups."""
+        return (self.data.source, self.person, self.group, self.value, self.order, self.labels)
+
+    @property
+    def sum_title(self) -> str:
+        preset = PRESETS.get(self.data.source)
+        if self.words.sum_word and preset and self.value == preset.value:
+            return self.words.sum_word
+        return f"sum of {self.value}"
+
+    @property
+    def bound_range(self) -> tuple[float, float]:
+        """The bounds slider's range, also the public grid of the DP bounds."""
+        low, high = self.natural
+        high = max(high, low + 1)
+        return float(min(0.0, low)), float(max(2 * high, high + 1))
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The page-level choices of how to bound and release."""
+
+    mechanism: Literal["laplace", "gaussian"]
+    joint: bool
+    selection: Literal["random", "first"]
+    pre_aggregate: bool
+    private: bool  # choose the cap and bounds with DP quantiles
+    secure: bool  # release through OpenDP
+
+
+@dataclass(frozen=True, eq=False)
+class PrivateChoice:
+    """The cap and bounds chosen with DP, and where such a choice lands (for the data's owner)."""
+
+    cap: private_quantile.PrivateCap | None
+    cap_spread: private_quantile.QuantileSpread | None
+    bounds: private_quantile.PrivateBounds | None
+    lower_spread: private_quantile.QuantileSpread | None
+    upper_spread: private_quantile.QuantileSpread | None
+    cap_epsilon: float
+    bounds_epsilon: float
+
+
+# --- cached reductions of the data ------------------------------------------------------------
+
+
+def remembered(name: str, key: Hashable, make: Callable[[], T]) -> T:
+    """make() for ``key``, kept in this session until the key changes (one value per name).
+
+    For what an ε step does not change (the bounded data, the metrics, a DP choice): cheaper
+    than a st.cache_data lookup, which hashes its arguments and copies its result each call.
+    """
+    store = st.session_state.setdefault(f"{PAGE}__remembered", {})
+    held = store.get(name)
+    if held is None or held[0] != key:
+        held = store[name] = (key, make())
+    return held[1]
+
+
+def seed_and_draw() -> tuple[int, int]:
+    """The sidebar's seed and draw number (ui.common.shell): they name a teaching draw."""
+    state = st.session_state
+    return int(state.get("seed", DEFAULT_SEED)), int(state.get("draw", 0))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _released(source: str, group: str, labels: tuple, _frame: pd.DataFrame):
+    """The rows whose group is released, the group as text; and how many rows were dropped."""
+    keys = domains.category_keys(_frame[group]).to_numpy(dtype=object)
+    inside = pd.Index(labels).get_indexer(keys) >= 0
+    return _frame[inside].assign(**{group: keys[inside]}), int((~inside).sum())
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def contribution_units(key: tuple, _frame: pd.DataFrame) -> ContributionTable:
+    """The contribution table of ``key``'s rows (dp_core.bounding_table); not copied."""
+    _, person, group, value, order, labels = key
+    return contribution_table(_frame, person, group, value, order_column=order, groups=labels)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def groups_per_person(key: tuple, _frame: pd.DataFrame) -> pd.Series:
+    """Persons with k released groups, k = 1 .. max (dp_core.bounding.contribution_histogram)."""
+    _, person, group, *_ = key
+    return bounding.contribution_histogram(_frame, person, group)
+
+
+# --- page-level controls --------------------------------------------------------------------------
+
+
+def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str, str | None]:
+    dataset = data.dataset
+    person = preset.person if preset else data.person
+    groups = list(dataset.categorical)
+    cols = st.columns(2)
+    group = cols[0].selectbox(
+        f"Group the answers by ({words.group}s)",
+        groups,
+        index=groups.index(preset.group) if preset else 0,
+        key=f"{PAGE}_group_{data.source}",
+    )
+    values = [c for c in data.frame.columns if c not in (dataset.person_id, person, group)]
+    default = preset.value if preset else next((c for c in dataset.numeric if c in values), None)
+    value = cols[1].selectbox(
+        "Value to sum",
+        values,
+        index=values.index(default) if default in values else (0 if values else None),
+        key=f"{PAGE}_value_{data.source}",
+    )
+    return group, value
+
+
+def _rows_per_person_caption(data: DataChoice, person: str | None, words: Words) -> None:
+    if data.source == "tips":
+        st.caption(
+            "This page assumes each bill is a different person, so nobody has more than one "
+            "bill and the caps on records remove nothing: only clipping matters. That is an "
+            "assumption, not a fact: a bill is a party, and customers come back. If one person "
+            "can be behind several bills, the guarantee holds per bill, not per person."
+        )
+    elif person is None:
+        st.caption(
+            f"In this dataset each row is one {words.person}: nobody has more than one "
+            f"{words.record}, so the caps on records remove nothing and only clipping matters."
+        )
+
+
+def _value_error(frame: pd.DataFrame, person: str | None, group: str, value: str | None):
+    if value is None:
+        return "there is no other column to sum."
+    try:
+        bounding.check_bounding_frame(frame, person, group, value)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+def _natural(data: DataChoice, frame: pd.DataFrame, value: str) -> tuple[float, float]:
+    public = data.dataset.numeric.get(value)
+    if public is not None:
+        return float(public[0]), float(public[1])
+    values = frame[value]
+    return float(values.min()), float(values.max())
+
+
+def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> Categories | None:
+    """The released groups: public for shipped data, declared or DP-selected for the user's."""
+    frame = data.frame
+    selected = st.session_state.get(f"{PAGE}_cats_{data.source}_{group}_mode") == "selected"
+    if data.own and selected:  # DP selection needs a bound on groups per person
+        frame = bounding.cap_contributions(
+            frame, person, group_column=group, max_groups_per_id=SELECTION_L0
+        )
+    categories = pick_categories(
+        PAGE,
+        data,
+        group,
+        frame=frame,
+        cap=SELECTION_L0,
+        rng=page_rng(PAGE, "categories"),
+        secure=secure,
+    )
+    if data.own and selected:
+        st.caption(
+            "For choosing the groups, each person counts in their first group in the file only "
+            "(l0 = 1), so one person moves one count by one; the answers below then use every "
+            "group of the released ones."
+        )
+    return categories
+
+
+def _choices(data: BoundingData, words: Words, secure: bool) -> Choices:
+    mechanism = st.radio(
+        "Noise", list(NOISES), format_func=NOISES.get, horizontal=True, key=f"{PAGE}_mechanism"
+    )
+    cols = st.columns(2)
+    plan = cols[0].radio(
+        "How the budget is spent",
+        ["day by day", "whole week at once"],
+        format_func=lambda p: {
+            "day by day": f"{words.group.capitalize()} by {words.group} (sequential composition)",
+            "whole week at once": (
+                f"All {words.group}s at once (cap on {words.group}s as sensitivity)"
+            ),
+        }[p],
+        key=f"{PAGE}_plan",
+    )
+    selection = cols[1].radio(
+        "Which records a capped person keeps",
+        ["random", "first"],
+        format_func=lambda s: {
+            "random": "a random choice (its spread adds to the error)",
+            "first": f"the first in {'day' if data.order else 'table'} order (no spread)",
+        }[s],
+        key=f"{PAGE}_selection",
+    )
+    toggles = st.columns(2)
+    pre_aggregate = False
+    if data.value is not None:
+        pre_aggregate = toggles[0].toggle(
+            f"Pre-aggregate per {words.person} and {words.group}",
+            key=f"{PAGE}_pre_aggregate",
+            help=f"Sum each {words.person}'s values in a {words.group} first, then clip that "
+            "total.",
+        )
+    what = "the cap and the bounds" if data.person is not None else "the clipping bounds"
+    private = toggles[1].toggle(
+        f"Choose {what} with DP",
+        key=f"{PAGE}_private",
+        help="Read off the data, a cap or a bound reveals it (the largest value, how many "
+        "groups the busiest person has). DP quantiles over a public grid choose them for a "
+        "stated ε, counted in the guarantee.",
+    )
+    return Choices(
+        mechanism, plan == "whole week at once", selection, pre_aggregate, private, secure
+    )
+
+
+def data_controls() -> tuple[BoundingData, Choices] | None:
+    """The data, the columns, the released groups and the plan: they rerun the whole page."""
+    secure = secure_toggle(PAGE)
+    data = pick_data(PAGE, list(PRESETS))
+    if data is None:
+        return None
+    about(data)
+    preset = PRESETS.get(data.source)
+    words = preset.words if preset else OWN_WORDS
+    if data.own and data.person is None:
+        st.warning(
+            "Bounding needs to know whose rows are whose: choose the column that identifies a "
+            "person above. Caps limit what one person contributes, so without a person column "
+            "there is nothing to cap."
+        )
+        return None
+    if not data.dataset.categorical:
+        st.error(
+            "No column to group by: a group column needs text, or whole numbers with at most "
+            f"{MAX_CATEGORIES} distinct values."
+        )
+        return None
+    group, value = _columns(data, preset, words)
+    person = preset.person if preset else data.person
+    _rows_per_person_caption(data, person, words)
+    try:
+        bounding.check_bounding_frame(data.frame, person, group)
+    except ValueError as error:
+        st.error(f"Cannot bound this table: {error}")
+        return None
+    categories = _groups(data, person, group, secure)
+    if categories is None:
+        return None
+    if len(categories.labels) < 2:
+        st.error(
+            f"Cannot bound this table: the group column '{group}' has one category only. "
+            "Contribution bounding compares groups (days, places, categories): release at "
+            "least two."
+        )
+        return None
+    frame, outside = _released(data.source, group, categories.labels, data.frame)
+    if outside and categories.mode != "declared":  # declared: said where declared
+        st.caption(f"{outside:,} rows fall outside the released groups: they are left out.")
+    if frame.empty:
+        st.error("Cannot bound this table: no row is in the released groups.")
+        return None
+    value_error = _value_error(frame, person, group, value)
+    natural = None if value_error else _natural(data, frame, value)
+    order = preset.order if preset else None
+    value = None if value_error else value
+    key = (data.source, person, group, value, order, categories.labels)
+    histogram = None if person is None else groups_per_person(key, frame)
+    table = contribution_units(key, frame)
+    fields = (person, group, value, value_error, order, categories, words, natural)
+    released = BoundingData(data, frame, *fields, table, histogram)
+    return released, _choices(released, words, secure)
+
+
+# --- caps and bounds (inside the page's fragment) -----------------------------------------------
+
+
+def _step(low: float, high: float) -> float:
+    """1 for ranges of 20 and more, else a power of ten giving about 20 to 200 steps."""
+    return min(1.0, 10.0 ** np.floor(np.log10((high - low) / 20)))
+
+
+def _cap_sliders(data: BoundingData, private: bool):
+    """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons."""
+    words, n, table = data.words, len(data.labels), data.table
+    if data.person is None:
+        return 1, 1
+    controls = data.data.source if not data.data.own else f"{data.data.source}_{data.group}_{n}"
+    cols = st.columns(2)
+    max_groups = None
+    if private:
+        cols[0].caption(
+            f"The cap on {words.group}s per {words.person} (l0) is chosen with DP below, from "
+            f"the public range 1 to {n}."
+        )
+    else:
+        most = table.max_groups_per_person
+        max_groups = cols[0].slider(
+            f"Cap on {words.group}s per {words.person} (l0)",
+            1,
+            n,
+            min(most, n) if data.data.own else min(4, n),
+            key=f"{PAGE}_max_groups_{controls}",
+            help=f"The slider runs over the {n} released {words.group}s: a public range.",
+        )
+        if data.data.own:
+            cols[0].caption(
+                f"The cap started at {most}, the most {words.group}s anyone has in your file: "
+                "a real release must fix it in advance (or choose it with DP), since the "
+                "data's own maximum leaks."
+            )
+    max_per_group = cols[1].slider(
+        f"Cap on {words.record}s per {words.person} per {words.group} (linf)",
+        1,
+        max(table.max_records_per_unit, 5),
+        1,
+        key=f"{PAGE}_max_per_group_{controls}",
+    )
+    if table.max_records_per_unit == 1:
+        cols[1].caption(
+            f"No {words.person} here has two {words.record}s in one {words.group}, yet a higher "
+            "cap still multiplies the noise: the sensitivity must hold for any data, not just "
+            "this week."
+        )
+    return max_groups, max_per_group
+
+
+def _bounds_slider(data: BoundingData) -> tuple[float, float]:
+    low, high = data.natural
+    high = max(high, low + 1)
+    lower, upper = st.slider(
+        f"Clipping bounds [L, U] for {data.value}",
+        *data.bound_range,
+        (float(low), float(high)),
+        step=_step(low, high),
+        key=f"{PAGE}_bounds_{data.data.source}_{data.value}",
+    )
+    if data.data.own:
+        st.caption(
+            f"These bounds start at [{low:g}, {high:g}], read from your file (rounded "
+            "outward). Fine for exploring; a real release must fix its clipping bounds in "
+            "advance, without looking at the data, since bounds read from the data reveal it "
+            "(the smallest and largest values)."
+        )
+    return lower, upper
+
+
+def bounds_controls(
+    data: BoundingData, choices: Choices
+) -> tuple[Bounding | None, PrivateChoice | None]:
+    """The caps and clipping bounds in use (None after a message), and the DP choice if any."""
+    max_groups, max_per_group = _cap_sliders(data, choices.private)
+    private = None
+    lower = upper = None
+    if choices.private and data.person is None and data.value is None:
+        st.caption("Nothing to choose with DP here: one row per person, and no value to clip.")
+    elif choices.private:
+        private = _private_choice(data, choices, max_per_group)
+        if private is None:
+            return None, None
+        if private.cap is not None:
+            max_groups = private.cap.cap
+        if private.bounds is not None:
+            lower, upper = private.bounds.lower, private.bounds.upper
+    elif data.value is not None:
+        lower, upper = _bounds_slider(data)
+    if data.value_error:
+        name = st.session_state.get(f"{PAGE}_value_{data.data.source}")
+        st.error(f"Cannot sum '{name}': {data.value_error}")
+    try:
+        return Bounding(
+            max_groups, max_per_group, lower, upper, choices.pre_aggregate, choices.selection
+        ), private
+    except ValueError as error:
+        st.error(f"Cannot clip the values: {error} The sums are not shown until this is fixed.")
+        return Bounding(max_groups, max_per_group, selection=choices.selection), private
+
+
+# --- the DP choice of the cap and the bounds ---------------------------------------------------
+
+
+def candidates(data: BoundingData) -> np.ndarray:
+    """The DP bounds' public grid: CANDIDATES points over the bounds slider's range."""
+    return np.linspace(*data.bound_range, CANDIDATES)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the DP choice was asked for: ε and quantile levels, and the caps it applies."""
+
+    cap_alpha: float | None  # None: no cap to choose (one row per person)
+    cap_epsilon: float
+    bound_alphas: tuple[float, float] | None  # None: no value to bound
+    bounds_epsilon: float
+    max_per_group: int
+    pre_aggregate: bool
+
+
+def _bound_values(data: BoundingData, cap: int, asked: _Asked) -> tuple[np.ndarray, int]:
+    """The values the DP bounds are read from, each person capped (first rows kept).
+
+    Records (a person keeps cap x linf of them), or with pre-aggregation one total per
+    person and kept group (cap of them): the values and that most per person.
+    """
+    person, group, value, frame = data.person, data.group, data.value, data.frame
+    if person is None:
+        return frame[value].to_numpy(dtype=float), 1
+    kept = bounding.cap_contributions(
+        frame,
+        person,
+        group_column=group,
+        max_groups_per_id=cap,
+        max_per_id_per_group=None if asked.pre_aggregate else asked.max_per_group,
+        order_column=data.order,
+    )
+    if asked.pre_aggregate:
+        totals = bounding.person_group_totals(kept, person, group, value)
+        return totals["total"].to_numpy(dtype=float), cap
+    return kept[value].to_numpy(dtype=float), cap * asked.max_per_group
+
+
+def _choose(data: BoundingData, asked: _Asked, rng_for) -> PrivateChoice:
+    """The DP cap, then the DP bounds on the data capped by it; and where such draws land."""
+    cap = cap_spread = bounds = lower_spread = upper_spread = None
+    if asked.cap_alpha is not None:
+        contributions = np.repeat(data.histogram.index.to_numpy(), data.histogram.to_numpy())
+        quantile = {"alpha": asked.cap_alpha, "epsilon": asked.cap_epsilon}
+        n = len(data.labels)
+        cap = private_quantile.private_cap(rng_for("cap"), contributions, max_cap=n, **quantile)
+        cap_spread = private_quantile.quantile_spread(contributions, range(1, n + 1), **quantile)
+    if asked.bound_alphas is not None:
+        values, most = _bound_values(data, cap.cap if cap else 1, asked)
+        grid, (low, high) = candidates(data), asked.bound_alphas
+        each = {"max_rows_per_person": most}
+        bounds = private_quantile.private_bounds(
+            rng_for("bounds"),
+            values,
+            grid,
+            epsilon=asked.bounds_epsilon,
+            lower_alpha=low,
+            upper_alpha=high,
+            **each,
+        )
+        lower_spread, upper_spread = (
+            private_quantile.quantile_spread(
+                values, grid, alpha=alpha, epsilon=asked.bounds_epsilon / 2, **each
+            )
+            for alpha in asked.bound_alphas
+        )
+    return PrivateChoice(
+        cap,
+        cap_spread,
+        bounds,
+        lower_spread,
+        upper_spread,
+        asked.cap_epsilon,
+        asked.bounds_epsilon,
+    )
+
+
+def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | None:
+    """The ε and quantile inputs of the DP choice (None after a message)."""
+    words, cols = data.words, st.columns(2)
+    cap_alpha = bound_alphas = None
+    cap_epsilon = bounds_epsilon = 0.0
+    if data.person is not None:
+        with cols[0]:
+            cap_epsilon = epsilon_input(
+                f"{PAGE}_cap_epsilon", label="ε for choosing the cap", default=0.1
+            )
+            cap_alpha = st.select_slider(
+                f"Cap at this DP quantile of {words.group}s per {words.person}",
+                CAP_QUANTILES,
+                value=0.9,
+                key=f"{PAGE}_cap_quantile",
+            )
+    if data.value is not None:
+        with cols[1]:
+            bounds_epsilon = epsilon_input(
+                f"{PAGE}_bounds_epsilon", label="ε for choosing the bounds", default=0.2
+            )
+            bound_alphas = tuple(
+                st.select_slider(
+                    "Bounds at these DP quantiles of the values",
+                    BOUND_QUANTILES,
+                    value=(0.05, 0.95),
+                    key=f"{PAGE}_bounds_quantiles",
+                )
+            )
+        if bound_alphas[0] >= bound_alphas[1]:
+            st.error("Choose a lower quantile below the upper one.")
+            return None
+    return _Asked(
+        cap_alpha,
+        cap_epsilon,
+        bound_alphas,
+        bounds_epsilon,
+        max_per_group,
+        choices.pre_aggregate,
+    )
+
+
+def _private_choice(
+    data: BoundingData, choices: Choices, max_per_group: int
+) -> PrivateChoice | None:
+    """The DP cap and bounds: drawn once per setting and kept while the setting stays.
+
+    Teaching draws come from the page's seed; a secure release draws from the operating
+    system's randomness, a new draw (a new release) for each new setting.
+    """
+    asked = _ask(data, choices, max_per_group)
+    if asked is None:
+        return None
+
+    def rng_for(part: str) -> np.random.Generator:
+        return np.random.default_rng() if choices.secure else page_rng(PAGE, f"dp {part}")
+
+    key = (data.key, asked, choices.secure, *(() if choices.secure else seed_and_draw()))
+    choice = remembered("dp choice", key, lambda: _choose(data, asked, rng_for))
+    _describe(data, choice)
+    return choice
+
+
+def _describe(data: BoundingData, choice: PrivateChoice) -> None:
+    """What the DP choice picked, what it cost, and where it could have landed."""
+    words, parts = data.words, []
+    if choice.cap is not None:
+        spread = choice.cap_spread
+        parts.append(
+            f"**cap {choice.cap.cap}** (ε = {formatting.number(choice.cap_epsilon)}; 90% of such "
+            f"draws fall in {spread.low:g} to {spread.high:g})"
+        )
+    if choice.bounds is not None:
+        b, low, high = choice.bounds, choice.lower_spread, choice.upper_spread
+        parts.append(
+            f"**[L, U] = [{b.lower:g}, {b.upper:g}]** (ε = "
+            f"{formatting.number(choice.bounds_epsilon)}, half for each; 90% of draws put L in "
+            f"{low.low:g} to {low.high:g} and U in {high.low:g} to {high.high:g}, from a public "
+            f"grid of {CANDIDATES} points over [{data.bound_range[0]:g}, "
+            f"{data.bound_range[1]:g}])"
+        )
+    if not parts:
+        return
+    grid_note = (
+        " The grid spans the slider's range, which for your file is read from the data: a real "
+        "release must declare that range."
+        if data.data.own and choice.bounds is not None
+        else ""
+    )
+    st.markdown("Chosen with DP: " + "; ".join(parts) + ".")
+    st.caption(
+        f"Exponential-mechanism quantiles (Smith 2011; OpenDP's make_private_quantile): the "
+        f"cap is a quantile of the {words.group}s per {words.person}, the bounds quantiles of "
+        f"the values once each {words.person} is capped. Their ε is part of the guarantee "
+        "and of the totals. The ranges use the true data: for you, the data's owner, not for "
+        "publication." + grid_note
+    )
