@@ -6,7 +6,6 @@ the budget's notes) sits in a named dataset, so a slider step swaps data, not th
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,21 +44,6 @@ TRUE_NAME, BOUNDED_NAME = "True, all records", "True after bounding"
 WHOLE_NUMBERS = {"tickMinStep": 1, "format": "d"}
 
 
-@functools.lru_cache(maxsize=16)
-def _before_after_layers(noisy_name: str, value_title: str) -> Spec:
-    """ui.common.charts.noisy_vs_true's spec for these series, without its data."""
-    empty: list[float] = []
-    names = (TRUE_NAME, BOUNDED_NAME, noisy_name)
-    return noisy_vs_true(
-        [],
-        dict.fromkeys(names, empty),
-        noisy=noisy_name,
-        half_width=empty,
-        value_title=value_title,
-        colors=(TRUE_COLOR, BOUNDED_COLOR, NOISY_COLOR),
-    )
-
-
 def before_after_noisy(
     labels: Sequence[str],
     true_values: np.ndarray,
@@ -70,30 +54,15 @@ def before_after_noisy(
     noisy_name: str,
     value_title: str,
 ) -> Spec:
-    """Three bars per group: the truth before bounding, after bounding, and the noisy answer.
-
-    The spec is noisy_vs_true's (grouped bars, ± half-width on the noisy bar); its two
-    datasets are built here from numpy arrays, three times faster than from lists.
-    """
-    groups = np.asarray(labels, dtype=object)
-    names = np.array([TRUE_NAME, BOUNDED_NAME, noisy_name], dtype=object)
-    bars = pd.DataFrame(
-        {
-            "group": np.tile(groups, 3),
-            "series": np.repeat(names, groups.size),
-            "value": np.concatenate([true_values, bounded_values, noisy_values]),
-        }
+    """Three bars per group: the truth before bounding, after bounding, and the noisy answer."""
+    return noisy_vs_true(
+        labels,
+        {TRUE_NAME: true_values, BOUNDED_NAME: bounded_values, noisy_name: noisy_values},
+        noisy=noisy_name,
+        half_width=half_width,
+        value_title=value_title,
+        colors=(TRUE_COLOR, BOUNDED_COLOR, NOISY_COLOR),
     )
-    errors = pd.DataFrame(
-        {
-            "group": groups,
-            "series": noisy_name,
-            "low": noisy_values - half_width,
-            "high": noisy_values + half_width,
-        }
-    )
-    spec = _before_after_layers(noisy_name, value_title)
-    return {**spec, "datasets": {"bars": bars, "errors": errors}}
 
 
 def _label(data: str, *, color: str, dy: int = -12, left: bool = False) -> dict:

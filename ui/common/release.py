@@ -10,15 +10,16 @@ budget. ``guarantee_box`` states the unit of privacy, the outputs covered and th
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 import streamlit as st
 
 from dp_core.guarantee import Guarantee, Part
-from dp_core.release import Release
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number, power_of_ten
 from ui.common.shell import presenter_mode
 
+T = TypeVar("T")  # a release, or several held together (e.g. counts and sums)
 PART_WORDS = {
     "values": "the {outputs}",
     "categories": "which categories are shown",
@@ -55,7 +56,7 @@ def draws_caption(secure: bool, noise: str) -> str:
     )
 
 
-def held_release(page: str, inputs: Hashable, make: Callable[[], Release]) -> Release:
+def held_release(page: str, inputs: Hashable, make: Callable[[], T]) -> T:
     """The OpenDP release for these inputs, drawn once and held for the session.
 
     A rerun that does not change the inputs shows the same release (redrawing would publish
