@@ -1,28 +1,86 @@
-"""The local-frequencies page through AppTest: protocols, p and q, domain size, bad input."""
+"""The local-frequencies page through AppTest: protocols, p and q, sections, own data."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 import pandas as pd
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, widget
+import pytest
+from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from fragment_helpers import fragment_of, parent_fragment, run_fragment
+
+from data.registry import DATASETS
 
 PAGE = "local_frequencies"
-# shared/README: UCI Adult occupation counts.
+REPORTS, COUNTS, DOMAIN = (
+    "1. Each person's report",
+    "2. Counts: true, as reported, debiased",
+    "3. More categories: GRR or unary encoding?",
+)
+# shared/README: UCI Adult occupation counts, in the published order.
 OCCUPATIONS = [4140, 4099, 4066, 3770, 3650, 3295, 2002, 1597, 1370, 994, 928, 649, 149, 9]
 
 
+def section(at, label: str):
+    at.session_state["lf__section"] = label
+    return rerun(at)
+
+
 def table(at) -> pd.DataFrame:
-    return at.dataframe[-1].value
+    """The counts table of section 2 (opening the section and its lazy expander)."""
+    at.session_state["lf__section"] = COUNTS
+    at.session_state["lf_table"] = True
+    return rerun(at).dataframe[-1].value
 
 
-def test_default_oue_on_occupations():
-    at = open_page(PAGE)
+def bars(at) -> pd.DataFrame:
+    """The bar chart's values per category (columns: the series)."""
+    frame = chart_data(at, "bars")
+    wide = frame.pivot(index="group", columns="series", values="value")
+    return wide.loc[list(dict.fromkeys(frame["group"]))]
+
+
+def errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def warnings(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def infos(at) -> str:
+    return " ".join(i.value for i in at.info)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page(PAGE)
+
+
+def test_default_oue_on_occupations(default_page):
+    at = default_page
     assert metric(at, "ε per person") == "1"
     assert metric(at, "p") == "0.5000"
     assert metric(at, "q") == f"{1 / (math.e + 1):.4f}"
-    counts = table(at)
+    assert "1,843 persons with no occupation are left out" in texts(at)
+    assert "a bill is a party" not in texts(at)  # only the tips data need that caveat
+    # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
+    assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
+    assert "Each person sends **14 bits**" in texts(at)
+    first = at.table[0].value
+    assert len(first) == 12 and first.columns[-1] == "bits sent as 1"
+    assert first.index.tolist() == list(range(1, 13))
+    box = at.success[0].value
+    assert "Guarantee: 1-DP" in box and "30,718 reports of k bits" in box
+    assert "each person (`person_id`, with all their rows)" in box
+
+
+def test_the_counts_are_debiased_with_wald_intervals(default_page):
+    counts = table(default_page)
+    at = default_page
+    assert counts["occupation"].tolist() == list(DATASETS["census"].domains["occupation"])
     assert counts["true count"].tolist() == OCCUPATIONS
     n, p, q = sum(OCCUPATIONS), 0.5, 1 / (math.e + 1)
     true = counts["true count"].to_numpy()
@@ -33,7 +91,6 @@ def test_default_oue_on_occupations():
         (counts["95% interval from"] < counts["debiased estimate"])
         & (counts["debiased estimate"] < counts["to"])
     )
-    assert "1,843 persons with no occupation are left out" in texts(at)
     # Wald intervals: the exact variance formula at the estimate clipped to [0, n]
     plug_in = np.clip(counts["debiased estimate"].to_numpy(), 0, n)
     plug_in_sd = np.sqrt(plug_in * p * (1 - p) + (n - plug_in) * q * (1 - q)) / (p - q)
@@ -41,13 +98,26 @@ def test_default_oue_on_occupations():
     assert np.allclose(half, 1.959964 * plug_in_sd, rtol=1e-6)
     assert "Wald intervals" in texts(at) and "plug-in, clipped to [0, n]" in texts(at)
     assert "exact standard errors" not in texts(at)
-    # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
-    assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
     assert "would be off by 2.00" in texts(at)
-    assert "a bill is a party" not in texts(at)  # only the tips data need that caveat
+    shown = bars(at)
+    assert shown["true count"].tolist() == OCCUPATIONS
+    assert np.allclose(shown["debiased estimate (± 95% interval)"], counts["debiased estimate"])
+    assert chart_data(at, "bars")["series"].iloc[0] == "true count"
+    band = chart_data(at, "errors")
+    assert np.allclose((band["high"] - band["low"]) / 2, half)
+    # exact E|error|: about sqrt(2/pi) standard deviations, the counts being nearly normal
+    assert np.allclose(counts["expected |error|"], math.sqrt(2 / math.pi) * sd, rtol=0.01)
+
+
+def test_domain_size_crossover_at_epsilon_one(default_page):
+    at = section(default_page, DOMAIN)
     assert "k\\* = 3e^ε + 2 = 10.2" in texts(at) and "optimised unary encoding wins" in texts(at)
-    bars = plotly_figures(at)[0]
-    assert bars["data"][0]["name"] == "true count"
+    assert chart_data(at, "domain_crossover")["x"].iloc[0] == pytest.approx(3 * math.e + 2)
+    assert chart_data(at, "domain_now")["label"].tolist() == ["this column: k = 14"]
+    curves = chart_data(at, "domain_curves")
+    grr = curves[curves["series"].str.startswith("k-ary")].set_index("k")["error"]
+    oue = curves[curves["series"].str.startswith("optimised")].set_index("k")["error"]
+    assert grr.loc[10] < oue.loc[10] < grr.loc[11]  # they cross at k* = 10.2
 
 
 def test_grr_wins_at_large_epsilon():
@@ -57,9 +127,13 @@ def test_grr_wins_at_large_epsilon():
     widget(at.text_input, "lf_epsilon__text").input("4")
     rerun(at)
     assert metric(at, "p") == f"{math.exp(4) / (math.exp(4) + 13):.4f}"
+    assert "names **one** of the 14 categories" in texts(at)
+    assert at.table[0].value.columns[-1] == "reports"
+    section(at, DOMAIN)
     assert "k-ary randomized response wins" in texts(at)
     counts = table(at)
     assert counts["raw reports"].sum() == sum(OCCUPATIONS)  # one report per person
+    assert "The raw sums add up to" not in texts(at)
 
 
 def test_sue_parameters():
@@ -75,6 +149,9 @@ def test_p_and_q_sliders_give_epsilon():
     widget(at.radio, "lf_protocol").set_value("Unary encoding: choose p and q")
     rerun(at)
     assert metric(at, "ε per person") == f"{math.log(9):.4g}"  # shared/README: ln 9
+    counts = table(at)
+    n = sum(OCCUPATIONS)
+    assert np.allclose(counts["debiased estimate"], (counts["raw sum of bits"] - n / 4) / 0.5)
     widget(at.slider, "lf_p").set_value(0.99)
     widget(at.slider, "lf_q").set_value(0.01)
     rerun(at)
@@ -82,8 +159,29 @@ def test_p_and_q_sliders_give_epsilon():
     widget(at.slider, "lf_p").set_value(0.25)
     widget(at.slider, "lf_q").set_value(0.75)
     rerun(at)
-    assert at.error and "greater than q" in at.error[0].value
+    assert "greater than q" in errors(at) and "Move p above q" in errors(at)
     assert not [m for m in at.metric if m.label.startswith("ε")]
+    assert not charts(at) and not at.tabs
+    widget(at.slider, "lf_q").set_value(0.25)  # p = q
+    rerun(at)
+    assert "greater than q" in errors(at)
+
+
+@pytest.mark.parametrize(("epsilon", "crossover_shown"), [(0.01, True), (10.0, False)])
+def test_epsilon_slider_ends(epsilon, crossover_shown):
+    at = open_page(PAGE)
+    widget(at.select_slider, "lf_epsilon__slider").set_value(epsilon)
+    rerun(at)
+    assert metric(at, "ε per person") == f"{epsilon:g}"
+    for label in (REPORTS, COUNTS, DOMAIN):
+        section(at, label)
+    crossover = 3 * math.exp(epsilon) + 2
+    assert f"k\\* = 3e^ε + 2 = {crossover:,.1f}" in texts(at)
+    assert len(chart_data(at, "domain_crossover")) == int(crossover_shown)  # 66,079 is off-chart
+    counts = table(at)
+    assert counts["true count"].tolist() == OCCUPATIONS
+    if epsilon == 0.01:
+        assert "Only 30,718 persons" in warnings(at)
 
 
 def test_small_population_warns():
@@ -91,33 +189,199 @@ def test_small_population_warns():
     widget(at.selectbox, "lf_dataset").set_value("diseases")
     rerun(at)
     widget(at.text_input, "lf_epsilon__text").input("0.1")
-    rerun(at)
-    assert any("Only 65 persons" in w.value for w in at.warning)
-    assert table(at)["true count"].sum() == 65
+    section(at, COUNTS)
+    assert "Only 65 persons" in warnings(at)
+    counts = table(at)
+    assert counts["true count"].sum() == 65
+    assert counts["disease"].tolist() == ["Diabetes", "Hepatitis", "Flu", "HIV"]  # public
+    assert counts["true count"].tolist() == [24, 8, 28, 5]  # shared/README
 
 
-def test_bad_typed_epsilon():
+@pytest.mark.parametrize(
+    ("typed", "message"), [("0", "greater than 0"), ("1e300", "between"), ("abc", "a number")]
+)
+def test_bad_typed_epsilon(typed, message):
     at = open_page(PAGE)
-    widget(at.text_input, "lf_epsilon__text").input("0")
+    widget(at.text_input, "lf_epsilon__text").input(typed)
     rerun(at)
-    assert at.error and "Could not use" in at.error[0].value
+    assert "Could not use" in errors(at) and message in errors(at)
     assert metric(at, "ε per person") == "1"
 
 
-def test_a_column_with_one_category(monkeypatch):
-    import ui.local_inputs
-
-    monkeypatch.setattr(
-        ui.local_inputs,
-        "category_counts",
-        lambda key, column: pd.Series([32_561], index=pd.Index(["everyone"], name=column)),
-    )
+def test_a_typed_large_epsilon_keeps_every_section_finite():
     at = open_page(PAGE)
-    assert at.error and "at least 2 categories" in at.error[0].value
+    widget(at.text_input, "lf_epsilon__text").input("100")
+    rerun(at)
+    assert metric(at, "ε per person") == "100"
+    counts = table(at)
+    assert np.all(np.isfinite(counts["debiased estimate"]))
+    section(at, DOMAIN)
+    assert "optimised unary encoding" in texts(at)
+
+
+def test_a_column_with_one_category(monkeypatch):
+    monkeypatch.setitem(DATASETS["census"].domains, "occupation", ("Sales",))
+    at = open_page(PAGE)
+    assert "at least 2 categories" in errors(at)
+    assert not at.tabs
 
 
 def test_a_tiny_q_is_shown_in_significant_digits_not_as_zero():
-    at = open_page("local_frequencies")
+    at = open_page(PAGE)
     widget(at.select_slider, "lf_epsilon__slider").set_value(10.0)
     rerun(at)
     assert metric(at, "q") == f"{1 / (math.exp(10) + 1):.3g}" == "4.54e-05"
+
+
+def test_same_seed_same_counts_and_a_new_draw_changes_them():
+    at = open_page(PAGE)
+    first = table(at)["raw sum of bits"].tolist()
+    assert table(rerun(at))["raw sum of bits"].tolist() == first
+    at.sidebar.button[0].click()
+    rerun(at)
+    assert table(at)["raw sum of bits"].tolist() != first
+
+
+# --- Fragments ----------------------------------------------------------------------------------
+
+
+def test_an_epsilon_step_reruns_the_fragment_not_the_page():
+    at = section(open_page(PAGE), COUNTS)
+    outer = fragment_of(at, "lf_epsilon__slider")
+    assert outer is not None
+    assert fragment_of(at, "lf_dataset") is None  # the data controls rerun the whole page
+    assert fragment_of(at, "lf_protocol") == outer
+    assert fragment_of(at, "lf__section") == outer
+    widget(at.select_slider, "lf_epsilon__slider").set_value(4.0)
+    run_fragment(at, outer)
+    assert not at.title  # the page header did not run
+    assert "1,843 persons with no occupation" not in texts(at)  # nor the data controls
+    assert metric(at, "ε per person") == "4"
+    assert bars(at)["true count"].tolist() == OCCUPATIONS
+
+
+def test_opening_the_table_reruns_only_the_table():
+    at = section(open_page(PAGE), COUNTS)
+    outer, own = fragment_of(at, "lf_epsilon__slider"), fragment_of(at, "lf_table")
+    assert own not in (None, outer) and parent_fragment(at, own) == outer
+    at.session_state["lf_table"] = True
+    run_fragment(at, own)
+    assert at.dataframe[0].value["true count"].tolist() == OCCUPATIONS
+    assert not at.metric and not charts(at) and not at.select_slider  # nothing else redrawn
+
+
+# --- The user's own file ------------------------------------------------------------------------
+# person, shop: p1 has 5 rows (all shop A); p9 alone is in shop "D"; p10 has no shop.
+ROWS = [
+    ("p1", "A"),
+    ("p1", "A"),
+    ("p1", "A"),
+    ("p1", "A"),
+    ("p1", "A"),
+    ("p2", "B"),
+    ("p2", "C"),
+    ("p3", "B"),
+    ("p4", "C"),
+    ("p4", "B"),
+    ("p5", "B"),
+    ("p6", "C"),
+    ("p7", "B"),
+    ("p8", "A"),
+    ("p9", "D"),
+    ("p10", ""),
+]
+CSV = b"person,shop\n" + b"".join(",".join(row).encode() + b"\n" for row in ROWS)
+KEY = "user_shops_csv"
+EACH_ROW = "(each row is a different person)"
+
+
+def first_rows() -> list[tuple[str, str]]:
+    seen: dict[str, tuple[str, str]] = {}
+    for row in ROWS:
+        seen.setdefault(row[0], row)
+    return list(seen.values())
+
+
+def declare(at, categories: str):
+    area = next(t for t in at.text_area if t.key.endswith("_shop"))
+    area.set_value(categories)
+    return rerun(at)
+
+
+def own(declared: str | None = "A\nB\nC"):
+    at = upload_file(open_page(PAGE), "lf", CSV, "shops.csv")
+    widget(at.selectbox, f"lf_column_{KEY}").set_value("shop")
+    rerun(at)
+    return at if declared is None else declare(at, declared)
+
+
+def person_box(at):
+    return next(s for s in at.selectbox if s.key.startswith("lf_person_"))
+
+
+def test_own_file_counts_each_person_once_over_the_declared_categories():
+    at = own()
+    assert person_box(at).value == "person"  # proposed: its values repeat
+    counts = table(at).set_index("shop")
+    persons = first_rows()
+    kept = Counter(shop for _, shop in persons if shop in "ABC" and shop)
+    assert counts["true count"].to_dict() == dict(kept) == {"A": 2, "B": 4, "C": 2}
+    n, p, q = 8, 0.5, 1 / (math.e + 1)  # OUE at epsilon 1
+    assert np.allclose(counts["debiased estimate"], (counts["raw sum of bits"] - n * q) / (p - q))
+    page = texts(at)
+    assert f"{n} persons, 3 categories" in page
+    assert "with their first row in the file" in page
+    assert "1 rows hold a value that is not declared" in page  # p9's D
+    assert "1 person with no shop is left out" in page  # p10
+    assert "“D”" not in page and "D," not in page
+    assert "partition selection by a curator does not apply" in page
+
+
+def test_own_file_by_rows():
+    at = own()
+    person_box(at).set_value(EACH_ROW)
+    rerun(at)
+    assert "`person` repeats (up to 5 rows" in warnings(at)
+    counts = table(at).set_index("shop")
+    kept = Counter(shop for _, shop in ROWS if shop in ("A", "B", "C"))
+    assert counts["true count"].to_dict() == dict(kept) == {"A": 6, "B": 5, "C": 3}
+    assert "14 persons, 3 categories" in texts(at)
+
+
+def test_own_file_releases_a_one_person_and_an_absent_category_as_declared():
+    at = own("A\nB\nC\nD\nE")
+    counts = table(at).set_index("shop")
+    assert counts.index.tolist() == ["A", "B", "C", "D", "E"]
+    assert counts.loc["D", "true count"] == 1  # one person: still released, as declared
+    assert counts.loc["E", "true count"] == 0  # nobody: estimated from the reports anyway
+    assert "not declared" not in texts(at)
+    assert bars(at).index.tolist() == ["A", "B", "C", "D", "E"]
+
+
+def test_own_file_needs_declared_categories():
+    at = own(declared=None)
+    assert "Type the categories to release." in infos(at)
+    assert "let DP choose" not in infos(at)
+    modes = next(r for r in at.radio if r.key.endswith("_shop_mode"))
+    assert modes.options == ["I declare them (a public list)"]
+    assert not at.tabs
+
+
+@pytest.mark.parametrize(
+    ("data", "declared", "message"),
+    [
+        (b"", None, "is empty"),
+        (b"\x00\x01", None, "does not look like a text file"),
+        (b"height\n1.5\n1.75\n", None, "no category column"),
+        (b"c\nred\nred\n", "red", "at least 2 categories"),
+        (b"c\nred\nred\n", "blue\ngreen", "Nobody holds one of the categories"),
+    ],
+)
+def test_bad_uploads_give_a_message(data, declared, message):
+    at = upload_file(open_page(PAGE), "lf", data, "bad.csv")
+    if declared is not None:
+        area = next(t for t in at.text_area if t.key.endswith("_c"))
+        area.set_value(declared)
+        rerun(at)
+    assert message in errors(at)
+    assert not charts(at) and not at.tabs

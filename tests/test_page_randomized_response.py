@@ -1,17 +1,46 @@
-"""The randomized-response page through AppTest: coins, epsilon mode, survey, bad input."""
+"""The randomized-response page through AppTest: coins, ε mode, survey, sections, own data."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
+import numpy as np
 import pytest
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, widget
+from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from fragment_helpers import fragment_of, parent_fragment, run_fragment
 
 PAGE = "randomized_response"
+SURVEY, ERROR, CENTRAL = (
+    "2. A survey on real data",
+    "3. More people, smaller error",
+    "4. Local vs central at the same ε",
+)
 
 
 def number(text: str) -> float:
     return float(text.replace(",", "").replace("+", "").replace("×", ""))
+
+
+def section(at, label: str):
+    at.session_state["rr__section"] = label
+    return rerun(at)
+
+
+def tree_labels(at) -> list[str]:
+    return chart_data(at, "tree_edges")["text"].tolist()
+
+
+def infos(at) -> str:
+    return " ".join(i.value for i in at.info)
+
+
+def warnings(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def errors(at) -> str:
+    return " ".join(e.value for e in at.error)
 
 
 @pytest.fixture(scope="module")
@@ -19,42 +48,110 @@ def default_page():
     return open_page(PAGE)
 
 
-def test_fair_coins_give_ln3_and_a_sensible_sales_estimate(default_page):
+def test_fair_coins_give_ln3_and_the_tree_shows_them(default_page):
     at = default_page
     assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
+    assert "t = 0.500" in tree_labels(at) and "y = 0.500" in tree_labels(at)
+    nodes = chart_data(at, "tree_nodes").set_index("kind")
+    assert "says the true answer\noverall 0.500" in nodes.loc["leaf", "text"].tolist()
+    assert "says yes\noverall 0.250" in nodes.loc["leaf", "text"].tolist()
+    table = at.table[0].value
+    assert table.loc["yes", "says yes"] == "0.7500" and table.loc["no", "says yes"] == "0.2500"
+    page = texts(at)
+    assert "Neighbouring datasets on this page: one person's answer replaced" in page
+    assert "A *yes* is 3× as likely from a true yes" in page
+    assert "at most e^ε = 3×" in page
+
+
+def test_the_guarantee_is_local_and_names_the_noise(default_page):
+    box = default_page.success[0].value
+    assert "Guarantee: 1.09861-DP" in box
+    assert "each person (`person_id`, with all their rows)" in box
+    assert "32,561 yes/no answers, each randomized by its own person" in box
+    assert "numpy's draws from the seed" in box and "A real survey asks once" in box
+
+
+def test_the_survey_estimates_sales_with_a_wald_interval(default_page):
+    at = section(default_page, SURVEY)
     assert metric(at, "Truth") == "3,650"
     estimate = number(metric(at, "Debiased estimate"))
     said_yes = number(metric(at, "Said yes"))
     assert estimate == pytest.approx(2 * (said_yes - 32_561 / 4))  # shared/README estimator
     assert abs(estimate - 3_650) < 5 * 156.0  # sd of the estimate is 156 persons
     assert number(metric(at, "Error")) == pytest.approx(estimate - 3_650, abs=0.06)
-    # Local vs central at eps = ln 3: central expected error 1/eps = 0.91.
-    assert metric(at, "Central Laplace") == "0.91"
-    assert number(metric(at, "Local expected")) == pytest.approx(124.7, abs=0.1)
-    tree = plotly_figures(at)[0]
-    labels = [a["text"] for a in tree["layout"]["annotations"]]
-    assert "t = 0.500" in labels and "y = 0.500" in labels
-    assert "5.8% off" in texts(at)  # the published run is quoted for census Sales
-    page_text = texts(at)
-    # the published comparison: local at eps = ln 3, central Laplace at eps = 1
-    assert "locally (fair coins, ε = ln 3 ≈ 1.10)" in page_text
-    assert "central Laplace at ε = 1 (Near & Abuah" in page_text
-    assert "also protects each answer against the collector" in page_text
-    assert "needs a trusted curator" in page_text
-    assert "Same ε, same protection" not in page_text
-    assert "Neighbouring datasets on this page: one person's answer replaced" in page_text
-    assert "Wald interval" in page_text and "plug-in, clipped to [0, n]" in page_text
-    assert "the variance is exact" not in page_text
+    page = texts(at)
+    assert "3,650 of 32,561 persons would truly say yes" in page
+    assert "1,843 persons with no occupation answer no" in page
+    assert "5.8% off" in page  # the published run is quoted for census Sales
+    assert "Wald interval" in page and "plug-in, clipped to [0, n]" in page
+    assert "the variance is exact" not in page
     note = next(m.delta for m in at.metric if m.label == "Debiased estimate")
     low, high = (number(v) for v in note.removeprefix("95%: ").split(" to "))
     half = 1.959964 * math.sqrt(0.75 * 32_561)  # fair coins: Var = 3n/4 at every count
     assert (low + high) / 2 == pytest.approx(estimate, abs=1)
     assert (high - low) / 2 == pytest.approx(half, abs=1)
+    marks = chart_data(at, "survey_marks").set_index("which")
+    assert marks.loc["truth", "x"] == 3_650
+    assert marks.loc["survey", "x"] == pytest.approx(estimate, abs=0.05)
+    interval = chart_data(at, "survey_interval")
+    assert interval["low"].iloc[0] == pytest.approx(low, abs=0.5)
+    curve = chart_data(at, "estimate_curve")
+    assert curve["y"].sum() == pytest.approx(1, abs=1e-3)  # the exact distribution's bulk
+
+
+def test_the_first_20_respondents_open_lazily(default_page):
+    at = section(default_page, SURVEY)
+    assert not at.dataframe
+    at.session_state["rr_first20"] = True
+    rerun(at)
+    first = at.dataframe[0].value
+    assert len(first) == 20 and set(first["says"]) <= {"yes", "no"}
+    truthful = first["coin 1"] == "tell the truth"
+    assert (first.loc[truthful, "says"] == first.loc[truthful, "true answer"]).all()
+    assert (first.loc[~truthful, "says"] == first.loc[~truthful, "coin 2"]).all()
+    at.session_state["rr_first20"] = False
+    rerun(at)
+
+
+def test_local_vs_central_at_ln3(default_page):
+    at = section(default_page, CENTRAL)
+    # central expected error 1/eps = 0.91
+    assert metric(at, "Central Laplace") == "0.91"
+    assert number(metric(at, "Local expected")) == pytest.approx(124.7, abs=0.1)
+    assert number(metric(at, "Local / central")) == pytest.approx(124.7 * math.log(3), abs=1)
+    page = texts(at)
+    # the published comparison: local at eps = ln 3, central Laplace at eps = 1
+    assert "locally (fair coins, ε = ln 3 ≈ 1.10)" in page
+    assert "central Laplace at ε = 1 (Near & Abuah" in page
+    assert "also protects each answer against the collector" in page
+    assert "needs a trusted curator" in page
+    assert "Same ε, same protection" not in page
+    lines = chart_data(at, "local_central")
+    central = lines[lines["series"].str.startswith("central")]["error"]
+    assert np.allclose(central, 1 / math.log(3))
+    assert chart_data(at, "local_now")["x"].tolist() == [32_561]
+
+
+def test_error_against_n_falls_like_one_over_root_n(default_page):
+    at = section(default_page, ERROR)
+    exact = chart_data(at, "share_exact").set_index("n")["error"]
+    share = 3_650 / 32_561
+    for n in (100, 10_000, 1_000_000):
+        count = round(share * n)
+        sd = math.sqrt(count * 0.75 * 0.25 + (n - count) * 0.25 * 0.75) / 0.5 / n
+        assert exact.loc[n] == pytest.approx(100 * sd, rel=1e-6)  # percentage points
+    simulated = chart_data(at, "share_simulated").set_index("n")["error"]
+    assert np.allclose(simulated, exact.loc[simulated.index], rtol=0.25)  # 400 surveys each
+    assert chart_data(at, "share_now")["label"].tolist() == ["n = 32,561"]
+    assert "For a true share of 11.2%" in texts(at)
 
 
 def test_same_seed_same_answers(default_page):
-    first = metric(default_page, "Debiased estimate")
-    assert metric(rerun(default_page), "Debiased estimate") == first
+    at = section(default_page, SURVEY)
+    first = metric(at, "Debiased estimate")
+    assert metric(rerun(at), "Debiased estimate") == first
+    at.sidebar.button[0].click()
+    assert metric(rerun(at), "Debiased estimate") != first
 
 
 def test_coin_sliders_move_epsilon_and_the_tree():
@@ -62,7 +159,9 @@ def test_coin_sliders_move_epsilon_and_the_tree():
     widget(at.slider, "rr_truth").set_value(0.9)
     rerun(at)
     assert metric(at, "ε of one answer") == f"{math.log(19):.4g}"  # (0.95 / 0.05)
-    assert "t = 0.900" in [a["text"] for a in plotly_figures(at)[0]["layout"]["annotations"]]
+    assert "t = 0.900" in tree_labels(at)
+    edges = chart_data(at, "tree_edges")
+    assert edges["width"].tolist()[:2] == pytest.approx([1 + 14 * 0.9, 1 + 14 * 0.1])
     widget(at.slider, "rr_truth").set_value(0.5)
     widget(at.slider, "rr_random_yes").set_value(0.25)
     rerun(at)
@@ -74,9 +173,16 @@ def test_always_truthful_is_exact_and_not_private():
     widget(at.slider, "rr_truth").set_value(1.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
-    assert any("ε = ∞" in w.value for w in at.warning)
+    assert "ε = ∞" in warnings(at)
+    assert "No guarantee: ε = ∞" in errors(at)
+    assert not at.success
+    section(at, SURVEY)
     assert number(metric(at, "Debiased estimate")) == 3_650
     assert metric(at, "Error") == "+0.0"
+    section(at, ERROR)
+    assert "the error is 0 at every n" in infos(at)
+    section(at, CENTRAL)
+    assert "With ε = ∞ there is no privacy to compare" in infos(at)
 
 
 def test_never_truthful_cannot_be_estimated():
@@ -84,8 +190,14 @@ def test_never_truthful_cannot_be_estimated():
     widget(at.slider, "rr_truth").set_value(0.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "0"
-    assert any("Nothing can be estimated" in e.value for e in at.error)
+    assert "ε = 0" in warnings(at)
+    section(at, SURVEY)
+    assert "Nothing can be estimated" in errors(at)
     assert not [m for m in at.metric if m.label.startswith("Debiased")]
+    for label in (ERROR, CENTRAL):
+        section(at, label)
+        assert "Nothing can be estimated with t = 0" in infos(at)
+        assert not charts(at)
 
 
 def test_lopsided_second_coin_is_not_private():
@@ -93,6 +205,12 @@ def test_lopsided_second_coin_is_not_private():
     widget(at.slider, "rr_random_yes").set_value(1.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
+    widget(at.slider, "rr_random_yes").set_value(0.0)
+    rerun(at)
+    assert metric(at, "ε of one answer") == "∞"
+    assert "1 − y = 1.000" in tree_labels(at)
+    colors = chart_data(at, "tree_edges")["color"].tolist()
+    assert colors[3] != colors[4]  # the branch nobody walks (y = 0) is drawn muted
 
 
 def test_epsilon_mode_moves_the_coins():
@@ -104,9 +222,11 @@ def test_epsilon_mode_moves_the_coins():
     assert metric(at, "ε of one answer") == "2"
     assert widget(at.slider, "rr_truth").value == pytest.approx(math.tanh(1.0))
     assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert widget(at.slider, "rr_truth").disabled
     widget(at.select_slider, "rr_epsilon__slider").set_value(0.01)
     rerun(at)
     assert metric(at, "ε of one answer") == "0.01"
+    assert "Guarantee: 0.01-DP" in at.success[0].value
     widget(at.select_slider, "rr_epsilon__slider").set_value(10.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "10"
@@ -116,32 +236,20 @@ def test_epsilon_mode_moves_the_coins():
     assert metric(at, "ε of one answer") == "10"
 
 
-@pytest.mark.parametrize("typed", ["0", "-1", "abc"])
-def test_bad_typed_epsilon_shows_a_message(typed):
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [("0", "greater than 0"), ("-1", "greater than 0"), ("abc", "a number"), ("1e300", "between")],
+)
+def test_bad_typed_epsilon_shows_a_message(typed, message):
     at = open_page(PAGE)
     widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
     rerun(at)
     widget(at.text_input, "rr_epsilon__text").input(typed)
     rerun(at)
-    assert at.error and "Could not use" in at.error[0].value
+    assert "Could not use" in errors(at) and message in errors(at)
+    assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"  # the last good value
+    section(at, SURVEY)
     assert metric(at, "Truth") == "3,650"
-
-
-def test_tiny_survey_warns_and_tips_smokers_are_real():
-    at = open_page(PAGE)
-    widget(at.select_slider, "rr_n_census").set_value(10)
-    rerun(at)
-    assert any("Only 10 respondents" in w.value for w in at.warning)
-    assert number(metric(at, "Truth")) <= 10
-    widget(at.selectbox, "rr_dataset").set_value("tips")
-    rerun(at)
-    widget(at.selectbox, "rr_column_tips").set_value("smoker")
-    rerun(at)
-    widget(at.selectbox, "rr_category_tips_smoker").set_value("Yes")
-    rerun(at)
-    assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
-    assert "93 of 244 persons" in texts(at)
-    assert "That is an assumption, not a fact: a bill is a party" in texts(at)
 
 
 @pytest.mark.parametrize("typed", ["40", "100"])
@@ -154,16 +262,243 @@ def test_typed_huge_epsilon_is_shown_as_asked_not_infinity(typed):
     rerun(at)
     assert not at.error
     assert metric(at, "ε of one answer") == typed
-    assert not any("ε = ∞" in w.value for w in at.warning)
-    table = at.dataframe[0].value.set_index("true answer")
+    assert "ε = ∞" not in warnings(at)
+    assert f"Guarantee: {typed}-DP" in at.success[0].value
+    table = at.table[0].value
     eps = float(typed)
     q = 1 / (1 + math.exp(eps))  # P(yes | no) = P(no | yes) = 1 / (1 + e^eps), closed form
     for truth, column in (("no", "says yes"), ("yes", "says no")):
         shown = table.loc[truth, column]
         assert 0 < float(shown) == pytest.approx(q, rel=1e-2), (truth, column, shown)
+    section(at, CENTRAL)
     assert "With ε = ∞ there is no privacy to compare" not in infos(at)
     assert metric(at, "Central Laplace") == f"{1 / eps:,.2f}"
+    section(at, ERROR)
+    assert not at.exception
 
 
-def infos(at) -> str:
-    return " ".join(i.value for i in at.info)
+def test_tiny_survey_warns_and_tips_smokers_are_real():
+    at = open_page(PAGE)
+    widget(at.select_slider, "rr_n_census").set_value(10)
+    section(at, SURVEY)
+    assert "Only 10 respondents" in warnings(at)
+    assert number(metric(at, "Truth")) <= 10
+    assert "10 yes/no answers" in at.success[0].value
+    section(at, CENTRAL)
+    assert metric(at, "Local expected |error| at n = 10").replace(".", "").isdigit()
+    assert chart_data(at, "local_now")["x"].tolist() == [10]
+    widget(at.selectbox, "rr_dataset").set_value("tips")
+    rerun(at)
+    widget(at.selectbox, "rr_column_tips").set_value("smoker")
+    rerun(at)
+    widget(at.selectbox, "rr_category_tips_smoker").set_value("Yes")
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
+    assert "93 of 244 persons" in texts(at)
+    assert "That is an assumption, not a fact: a bill is a party" in texts(at)
+    assert "each record (each bill is taken as one person" in at.success[0].value
+
+
+def test_the_question_offers_the_public_categories_in_their_order():
+    at = open_page(PAGE)
+    widget(at.selectbox, "rr_dataset").set_value("diseases")
+    rerun(at)
+    question = widget(at.selectbox, "rr_category_diseases_disease")
+    assert question.options == ["Diabetes", "Hepatitis", "Flu", "HIV"]
+    question.set_value("HIV")
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "5"  # shared/README: 5 of the 65 persons have HIV
+    assert "5 of 65 persons would truly say yes" in texts(at)
+
+
+def test_a_link_opens_its_section_with_its_epsilon():
+    at = open_page(
+        PAGE, query={"rr_section": "central", "rr_epsilon": "2", "seed": "7", "draw": "1"}
+    )
+    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
+    rerun(at)
+    assert "Guarantee: 2-DP" in at.success[0].value
+    assert metric(at, "Central Laplace") == "0.50"
+
+
+# --- Fragments ----------------------------------------------------------------------------------
+
+
+def test_a_step_of_the_coins_reruns_the_fragment_not_the_page():
+    at = section(open_page(PAGE), SURVEY)
+    outer = fragment_of(at, "rr_truth")
+    assert outer is not None
+    assert fragment_of(at, "rr_dataset") is None  # the data controls rerun the whole page
+    assert fragment_of(at, "rr_random_yes") == outer
+    assert fragment_of(at, "rr_n_census") == outer
+    assert fragment_of(at, "rr__section") == outer  # switching tabs reruns the fragment too
+    widget(at.slider, "rr_truth").set_value(0.9)
+    run_fragment(at, outer)
+    assert not at.title  # the page header did not run
+    assert not [s for s in at.selectbox if s.key == "rr_dataset"]
+    assert metric(at, "Truth") == "3,650"
+    said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
+    p, q = 0.95, 0.05
+    assert estimate == pytest.approx((said_yes - 32_561 * q) / (p - q), abs=0.06)
+    full = rerun(at)  # the whole page shows the same numbers
+    assert at.title and number(metric(full, "Debiased estimate")) == estimate
+
+
+def test_opening_the_first_respondents_reruns_only_that_part():
+    at = section(open_page(PAGE), SURVEY)
+    outer, own = fragment_of(at, "rr_truth"), fragment_of(at, "rr_first20")
+    assert own not in (None, outer) and parent_fragment(at, own) == outer
+    at.session_state["rr_first20"] = True
+    run_fragment(at, own)
+    assert len(at.dataframe[0].value) == 20
+    assert not at.metric and not at.slider and not charts(at)  # nothing else was redrawn
+
+
+# --- The user's own file ------------------------------------------------------------------------
+# person, shop, answer: p1 has 5 rows (all shop A); p9 alone answers "unsure".
+ROWS = [
+    ("p1", "A", "yes"),
+    ("p1", "A", "yes"),
+    ("p1", "A", "no"),
+    ("p1", "A", "yes"),
+    ("p1", "A", "yes"),
+    ("p2", "B", "no"),
+    ("p2", "C", "yes"),
+    ("p3", "B", "yes"),
+    ("p4", "C", "no"),
+    ("p4", "B", "no"),
+    ("p5", "B", "no"),
+    ("p6", "C", "yes"),
+    ("p7", "B", "no"),
+    ("p8", "A", "no"),
+    ("p9", "B", "unsure"),
+]
+CSV = b"person,shop,answer\n" + b"".join(",".join(row).encode() + b"\n" for row in ROWS)
+KEY = "user_survey_csv"  # the Dataset key data.registry gives "survey.csv"
+EACH_ROW = "(each row is a different person)"
+
+
+def first_rows() -> list[tuple[str, str, str]]:
+    """Each person's first row in the file, in file order."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for row in ROWS:
+        seen.setdefault(row[0], row)
+    return list(seen.values())
+
+
+def person_box(at):
+    return next(s for s in at.selectbox if s.key.startswith("rr_person_"))
+
+
+def declare(at, column: str, categories: str):
+    area = next(t for t in at.text_area if t.key.endswith(f"_{column}"))
+    area.set_value(categories)
+    return rerun(at)
+
+
+def own(data: bytes = CSV, column: str = "answer", declared: str | None = "yes\nno"):
+    at = upload_file(open_page(PAGE), "rr", data, "survey.csv")
+    if column is not None:
+        widget(at.selectbox, f"rr_column_{KEY}").set_value(column)
+        rerun(at)
+    if declared is not None:
+        declare(at, column, declared)
+    return at
+
+
+def test_own_file_proposes_the_person_column_and_asks_each_person_once():
+    at = own()
+    assert person_box(at).value == "person"  # its values repeat: proposed
+    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("yes")
+    section(at, SURVEY)
+    persons = first_rows()
+    yes = sum(answer == "yes" for _, _, answer in persons)
+    assert metric(at, "Truth") == f"{yes:,}" == "3"
+    page = texts(at)
+    assert f"each of the {len(persons)} persons answers once, with their first row" in page
+    assert f"({len(ROWS) - len(persons)} later rows are left out)" in page
+    # p9's "unsure" is not declared: dropped and counted, never shown
+    assert "1 rows hold a value that is not declared" in page and "unsure" not in page
+    assert f"{yes} of {len(persons) - 1} persons would truly say yes" in page
+    assert "one person's answer replaced" not in page  # that caption is the coin game's
+    assert "each person (`person`, with all their rows)" in at.success[0].value
+    assert "partition selection by a curator does not apply" in page
+
+
+def test_own_file_by_rows_and_the_fair_coin_estimator():
+    at = own()
+    person_box(at).set_value(EACH_ROW)
+    rerun(at)
+    assert "`person` repeats (up to 5 rows" in warnings(at)
+    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("yes")
+    section(at, SURVEY)
+    kept = [row for row in ROWS if row[2] in ("yes", "no")]
+    yes = sum(answer == "yes" for _, _, answer in kept)
+    assert metric(at, "Truth") == f"{yes:,}" == "7"
+    said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
+    assert estimate == pytest.approx(2 * (said_yes - len(kept) / 4), abs=0.06)  # fair coins
+    assert f"7 of {len(kept)} persons would truly say yes" in texts(at)
+    at.session_state["rr_first20"] = True
+    first = rerun(at).dataframe[-1].value
+    assert first["true answer"].tolist() == ["yes" if r[2] == "yes" else "no" for r in kept]
+
+
+def test_own_file_releases_the_declared_categories_one_person_and_absent_ones_included():
+    at = own(declared="yes\nno\nunsure\nmaybe")
+    question = widget(at.selectbox, f"rr_category_{KEY}_answer")
+    assert question.options == ["yes", "no", "unsure", "maybe"]  # declared, in their order
+    assert "not declared" not in texts(at)
+    question.set_value("unsure")  # one person holds it
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "1"
+    assert f"1 of {len(first_rows())} persons would truly say yes" in texts(at)
+    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("maybe")  # nobody holds it
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "0"
+
+
+def test_own_file_needs_declared_categories():
+    at = own(declared=None)
+    assert "Type the categories to release." in infos(at)
+    assert "let DP choose" not in infos(at)
+    modes = next(r for r in at.radio if r.key.endswith("_answer_mode"))
+    assert modes.options == ["I declare them (a public list)"]  # no DP selection locally
+    assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"  # the coin game still runs
+    section(at, SURVEY)
+    assert "The survey needs data" in infos(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x00\x01", "does not look like a text file"),
+        (b"x\n1.5\n2.5\n", "no category column"),
+        (b"", "is empty"),
+    ],
+)
+def test_a_bad_upload_keeps_the_coin_game(data, message):
+    at = upload_file(open_page(PAGE), "rr", data, "bad.csv")
+    assert message in errors(at)
+    assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
+
+
+def test_a_column_with_one_value_says_every_answer_is_yes():
+    at = upload_file(open_page(PAGE), "rr", b"c\nred\nred\n", "red.csv")
+    declare(at, "c", "red")
+    assert "Everyone's c is “red”" in infos(at)
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "2"
+
+
+def test_nobody_in_a_declared_category_gives_a_message():
+    at = own(declared="maybe")
+    assert "Nobody holds one of the categories of answer" in errors(at)
+    assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
+
+
+def test_counts_per_category_match_the_file():
+    at = own(column="shop", declared="A\nB\nC")
+    widget(at.selectbox, f"rr_category_{KEY}_shop").set_value("B")
+    section(at, SURVEY)
+    shops = Counter(shop for _, shop, _ in first_rows())
+    assert metric(at, "Truth") == str(shops["B"]) == "5"

@@ -1,0 +1,1 @@
+"""The local-DP pages (randomized response, local frequencies): shared inputs and charts."""

@@ -1,0 +1,445 @@
+"""Charts of the local-DP pages (Vega-Lite specs, see ui.common.charts).
+
+The coin tree is a drawing: edges are rule marks as thick as their probability, nodes are
+points, labels are text marks placed beside the nodes (never on them). Every number that moves
+with a slider sits in a dataset, so a step swaps data and keeps the spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ui.common.charts import (
+    ACCENT_COLOR,
+    LOG_LABEL,
+    NOISY_COLOR,
+    SECOND_COLOR,
+    TRUE_COLOR,
+    Spec,
+    chart,
+    layer,
+    lines,
+    marker,
+    noisy_vs_true,
+    quantitative,
+    rule_x,
+    series,
+)
+from ui.common.formatting import fixed
+
+MUTED_COLOR = "#c4ccd6"
+_TREE_X = [-1.15, 3.45]
+_TREE_Y = [-2.05, 1.55]
+
+
+def _with_filter(spec: dict, condition: str) -> dict:
+    return {**spec, "transform": [{"filter": condition}]}
+
+
+def _scaled(field: str, domain: list[float]) -> dict:
+    return {
+        "field": field,
+        "type": "quantitative",
+        "scale": {"domain": domain, "nice": False, "zero": False},
+        "axis": None,
+    }
+
+
+def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
+    """The two-coin game as a tree; each branch is as thick as the chance of walking it."""
+    t, y = truth_prob, random_yes_prob
+    reach = [t, 1 - t, t, (1 - t) * y, (1 - t) * (1 - y)]
+    starts = [(0.0, 0.0), (0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (1.0, -1.0)]
+    ends = [(1.0, 1.0), (1.0, -1.0), (2.0, 1.0), (2.0, -0.4), (2.0, -1.6)]
+    along = [0.5, 0.5, 0.5, 0.7, 0.7]  # where each edge's label sits, from its start
+    edge_text = [f"t = {t:.3f}", f"1 − t = {1 - t:.3f}", "", f"y = {y:.3f}", f"1 − y = {1 - y:.3f}"]
+    edges = pd.DataFrame(
+        {
+            "x": [s[0] for s in starts],
+            "y": [s[1] for s in starts],
+            "x2": [e[0] for e in ends],
+            "y2": [e[1] for e in ends],
+            "width": [1 + 14 * r for r in reach],
+            "color": [NOISY_COLOR if r > 0 else MUTED_COLOR for r in reach],
+            # a label sits on the outer side of its edge (above a rising edge, below a falling
+            # one), so the wedges between branches stay empty and no label touches a node
+            "lx": [(1 - f) * s[0] + f * e[0] for s, e, f in zip(starts, ends, along, strict=True)],
+            "ly": [(1 - f) * s[1] + f * e[1] for s, e, f in zip(starts, ends, along, strict=True)],
+            "side": [
+                "above" if e[1] > s[1] else "below" for s, e in zip(starts, ends, strict=True)
+            ],
+            "text": edge_text,
+        }
+    )
+    leaves = [
+        ("says the true answer", t),
+        ("says yes", (1 - t) * y),
+        ("says no", (1 - t) * (1 - y)),
+    ]
+    nodes = pd.DataFrame(
+        {
+            "x": [0.0, 1.0, 1.0, 2.0, 2.0, 2.0],
+            "y": [0.0, 1.0, -1.0, 1.0, -0.4, -1.6],
+            "color": [TRUE_COLOR] * 3 + [ACCENT_COLOR] * 3,
+            "kind": ["root", "above", "below", "leaf", "leaf", "leaf"],
+            "text": [
+                "a person\nis asked",
+                "coin 1: tell the truth",
+                "coin 1: let\ncoin 2 answer",
+                *(f"{text}\noverall {p:.3f}" for text, p in leaves),
+            ],
+        }
+    )
+    x, y_ = _scaled("x", _TREE_X), _scaled("y", _TREE_Y)
+    label_x, label_y = _scaled("lx", _TREE_X), _scaled("ly", _TREE_Y)
+    text = {"field": "text"}
+    node_text = {"type": "text", "lineBreak": "\n"}
+    edge_label = {"type": "text", "align": "right", "dx": -8}
+    return chart(
+        layer(
+            "tree_edges",
+            {"type": "rule", "strokeCap": "round"},
+            x=x,
+            y=y_,
+            x2={"field": "x2"},
+            y2={"field": "y2"},
+            strokeWidth={"field": "width", "type": "quantitative", "scale": None},
+            color={"field": "color", "type": "nominal", "scale": None},
+        ),
+        layer(
+            "tree_nodes",
+            {"type": "point", "filled": True, "size": 320, "opacity": 1},
+            x=x,
+            y=y_,
+            color={"field": "color", "type": "nominal", "scale": None},
+        ),
+        _with_filter(
+            layer(
+                "tree_edges",
+                {**edge_label, "baseline": "bottom", "dy": -8},
+                x=label_x,
+                y=label_y,
+                text=text,
+            ),
+            "datum.text != '' && datum.side == 'above'",
+        ),
+        _with_filter(
+            layer(
+                "tree_edges",
+                {**edge_label, "baseline": "top", "dy": 8},
+                x=label_x,
+                y=label_y,
+                text=text,
+            ),
+            "datum.text != '' && datum.side == 'below'",
+        ),
+        _with_filter(
+            layer(
+                "tree_nodes",
+                {**node_text, "align": "right", "baseline": "middle", "dx": -18},
+                x=x,
+                y=y_,
+                text=text,
+            ),
+            "datum.kind == 'root'",
+        ),
+        _with_filter(
+            layer(
+                "tree_nodes",
+                {**node_text, "align": "center", "baseline": "bottom", "dy": -16},
+                x=x,
+                y=y_,
+                text=text,
+            ),
+            "datum.kind == 'above'",
+        ),
+        _with_filter(
+            layer(
+                "tree_nodes",
+                {**node_text, "align": "right", "baseline": "top", "dx": -12, "dy": 10},
+                x=x,
+                y=y_,
+                text=text,
+            ),
+            "datum.kind == 'below'",
+        ),
+        _with_filter(
+            layer(
+                "tree_nodes",
+                {**node_text, "align": "left", "baseline": "middle", "dx": 18},
+                x=x,
+                y=y_,
+                text=text,
+            ),
+            "datum.kind == 'leaf'",
+        ),
+        datasets={"tree_edges": edges, "tree_nodes": nodes},
+        height=380,
+        view={"stroke": None},
+    )
+
+
+def _haloed(text_layer: dict) -> list[dict]:
+    """A text layer drawn over a white copy of itself, so it stays readable over a curve."""
+    halo = {**text_layer, "mark": {**text_layer["mark"], "stroke": "white", "strokeWidth": 4}}
+    halo["mark"]["color"] = "white"
+    return [halo, text_layer]
+
+
+def estimate_distribution(
+    values: np.ndarray,
+    probs: np.ndarray,
+    truth: float,
+    estimate: float,
+    interval: tuple[float, float],
+) -> Spec:
+    """Exact distribution of the debiased estimate, with the truth and this survey's answer."""
+    shown = probs >= probs.max() * 1e-5  # the visible bulk; the tails are drawn as zero
+    name = "where the estimate can land (exact)"
+    curve = pd.DataFrame({"x": values[shown], "y": probs[shown], "series": name})
+    low, high = interval
+    shade = pd.DataFrame({"low": [low], "high": [high], "label": ["this survey's 95% interval"]})
+    marks = pd.DataFrame(
+        {
+            "x": [truth, estimate],
+            "label": [f"truth: {fixed(truth)}", f"this survey: {fixed(estimate, 1)}"],
+            "which": ["truth", "survey"],
+        }
+    )
+    x = quantitative("x", "estimated number of yes", scale={"zero": False})
+    at = {"field": "x", "type": "quantitative"}
+    truth_only, survey_only = "datum.which == 'truth'", "datum.which == 'survey'"
+    return chart(
+        layer(
+            "survey_interval",
+            {"type": "rect", "opacity": 0.2, "color": SECOND_COLOR},
+            x={"field": "low", "type": "quantitative"},
+            x2={"field": "high"},
+        ),
+        layer(
+            "estimate_curve",
+            {"type": "area", "opacity": 0.45, "line": True},
+            x=x,
+            y=quantitative("y", "probability"),
+            color=series("series", [name], [NOISY_COLOR]),
+        ),
+        # an invisible point above the peak leaves room for the labels at the top
+        layer("survey_headroom", {"type": "point", "opacity": 0}, x=at, y={**at, "field": "y"}),
+        _with_filter(
+            layer("survey_marks", {"type": "rule", "strokeWidth": 3, "color": TRUE_COLOR}, x=at),
+            truth_only,
+        ),
+        _with_filter(
+            layer(
+                "survey_marks",
+                {"type": "rule", "strokeWidth": 3, "strokeDash": [6, 4], "color": ACCENT_COLOR},
+                x=at,
+            ),
+            survey_only,
+        ),
+        _haloed(
+            layer(
+                "survey_interval",
+                {"type": "text", "align": "left", "baseline": "top", "dx": 5, "y": 46},
+                x={"field": "low", "type": "quantitative"},
+                text={"field": "label"},
+            )
+        ),
+        [
+            _with_filter(label, truth_only)
+            for label in _haloed(
+                layer(
+                    "survey_marks",
+                    {"type": "text", "align": "left", "baseline": "top", "dx": 5, "y": 2},
+                    x=at,
+                    text={"field": "label"},
+                )
+            )
+        ],
+        [
+            _with_filter(label, survey_only)
+            for label in _haloed(
+                layer(
+                    "survey_marks",
+                    {
+                        "type": "text",
+                        "align": "left",
+                        "baseline": "top",
+                        "dx": 5,
+                        "y": 24,
+                        "color": ACCENT_COLOR,
+                    },
+                    x=at,
+                    text={"field": "label"},
+                )
+            )
+        ],
+        datasets={
+            "estimate_curve": curve,
+            "survey_interval": shade,
+            "survey_marks": marks,
+            "survey_headroom": pd.DataFrame({"x": [truth], "y": [1.4 * float(probs.max())]}),
+        },
+        height=360,
+    )
+
+
+def _log_persons(field: str, title: str) -> dict:
+    """Persons on a log axis, its decades written out in full (1,000,000, not 1e+6)."""
+    return quantitative(
+        field, title, log=True, axis={"labelExpr": LOG_LABEL.replace("'~g'", "',~r'")}
+    )
+
+
+def _persons_axis() -> dict:
+    return _log_persons("n", "respondents n")
+
+
+def share_error_against_n(
+    n_grid: np.ndarray,
+    standard_errors: np.ndarray,
+    simulated_n: np.ndarray,
+    simulated_errors: np.ndarray,
+    current_n: int,
+) -> Spec:
+    """Exact standard error of the estimated share against n, with simulated RMS errors.
+
+    Errors are shown in percentage points on a log axis; zero errors (no noise) are left out.
+    """
+    names = ["exact standard error", "root-mean-square error of 400 simulated surveys"]
+    colors = series("series", names, [NOISY_COLOR, SECOND_COLOR])
+    exact = pd.DataFrame({"n": n_grid, "error": 100 * standard_errors, "series": names[0]})
+    simulated = pd.DataFrame(
+        {"n": simulated_n, "error": 100 * simulated_errors, "series": names[1]}
+    )
+    y = quantitative("error", "error of the share (percentage points)", log=True)
+    return chart(
+        lines("share_exact", x=_persons_axis(), y=y, color=colors),
+        layer(
+            "share_simulated",
+            {"type": "point", "shape": "diamond", "size": 170, "filled": True, "opacity": 1},
+            x=_persons_axis(),
+            y=y,
+            color=colors,
+        ),
+        rule_x("share_now"),
+        datasets={
+            "share_exact": exact[exact["error"] > 0],
+            "share_simulated": simulated[simulated["error"] > 0],
+            "share_now": marker(current_n, f"n = {current_n:,}"),
+        },
+        height=380,
+    )
+
+
+def local_vs_central(
+    n_grid: np.ndarray, local_errors: np.ndarray, central_error: float, current_n: int
+) -> Spec:
+    """Expected absolute error of a count, local vs central, on log axes."""
+    names = ["local: randomized response", "central: Laplace on the true count"]
+    frame = pd.concat(
+        [
+            pd.DataFrame({"n": n_grid, "error": local_errors, "series": names[0]}),
+            pd.DataFrame({"n": n_grid, "error": central_error, "series": names[1]}),
+        ],
+        ignore_index=True,
+    )
+    return chart(
+        lines(
+            "local_central",
+            x=_persons_axis(),
+            y=_log_persons("error", "expected |error| of the count (persons)"),
+            color=series("series", names, [NOISY_COLOR, SECOND_COLOR]),
+        ),
+        rule_x("local_now"),
+        datasets={
+            "local_central": frame[frame["error"] > 0],
+            "local_now": marker(current_n, f"n = {current_n:,}"),
+        },
+        height=400,
+    )
+
+
+def frequency_bars(
+    labels: Sequence[str],
+    true_counts: np.ndarray,
+    raw_counts: np.ndarray,
+    estimates: np.ndarray,
+    half_widths: np.ndarray,
+    raw_name: str,
+) -> Spec:
+    """Per category: true count, raw perturbed count, debiased estimate with its 95% interval."""
+    estimate_name = "debiased estimate (± 95% interval)"
+    spec = noisy_vs_true(
+        labels,
+        {"true count": true_counts, raw_name: raw_counts, estimate_name: estimates},
+        noisy=estimate_name,
+        half_width=half_widths,
+        value_title="persons",
+        colors=(TRUE_COLOR, MUTED_COLOR, NOISY_COLOR),
+    )
+    for item in spec["layer"]:  # name every category, as a table would
+        item["encoding"]["x"]["axis"] = {"labelAngle": -45, "labelOverlap": False}
+    return spec
+
+
+def variance_against_domain(
+    k_grid: np.ndarray,
+    standard_errors: Mapping[str, np.ndarray],
+    crossover: float,
+    current_k: int,
+) -> Spec:
+    """Standard error of one category's count against the number of categories k.
+
+    The crossover k* is a dotted line labelled at the bottom, this column's k a dashed one
+    labelled at the top; a line beyond the chart's range is not drawn (the text says where).
+    """
+    names = list(standard_errors)
+    frame = pd.concat(
+        [pd.DataFrame({"k": k_grid, "error": v, "series": n}) for n, v in standard_errors.items()],
+        ignore_index=True,
+    )
+    k_axis = quantitative(
+        "k", "number of categories k", log=True, scale={"type": "log", "nice": False}
+    )
+    inside = float(k_grid.min()) <= crossover <= float(k_grid.max())
+    cross = marker(crossover, f"k* = 3e^ε + 2 = {crossover:.1f}")
+    at = {"field": "x", "type": "quantitative"}
+    return chart(
+        lines(
+            "domain_curves",
+            x=k_axis,
+            y=_log_persons("error", "standard error of a count (persons)"),
+            color=series("series", names, [NOISY_COLOR, SECOND_COLOR, TRUE_COLOR][: len(names)]),
+        ),
+        layer(
+            "domain_crossover",
+            {"type": "rule", "strokeDash": [2, 3], "strokeWidth": 2, "color": TRUE_COLOR},
+            x=at,
+        ),
+        _haloed(
+            layer(
+                "domain_crossover",
+                {
+                    "type": "text",
+                    "align": "left",
+                    "baseline": "bottom",
+                    "dx": 4,
+                    "y": "height",
+                    "dy": -4,
+                },
+                x=at,
+                text={"field": "label"},
+            )
+        ),
+        rule_x("domain_now"),
+        datasets={
+            "domain_curves": frame,
+            "domain_crossover": cross if inside else cross.iloc[0:0],
+            "domain_now": marker(current_k, f"this column: k = {current_k}"),
+        },
+        height=400,
+    )

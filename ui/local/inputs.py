@@ -1,0 +1,165 @@
+"""The data of the local-DP pages: a person-level dataset, one category column, its categories.
+
+    respondents = pick_respondents("lf", "Column", st.columns(2))
+    respondents.labels   # the categories a person may answer, in their public or declared order
+    respondents.counts   # persons per category (absent categories: 0)
+    respondents.codes    # one code per person answering: an index into labels, -1 for no value
+
+Shipped datasets answer over their public category domains (data.registry ``domains``). The
+user's own file goes through the shared data picker (person column proposed) and declared
+categories only: in the local model every person must know the categories before answering,
+so a curator cannot choose them from the data with DP. Values outside the declared list are
+dropped and counted (never listed); with a person column each person answers once, with their
+first row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dp_core import domains
+from dp_core.bounding import cap_contributions
+from ui.common.categories import pick_categories
+from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.formatting import counted
+from ui.common.shell import page_rng
+
+PERSON_DATASETS = ("census", "tips", "diseases")  # one row per person (tips: assumed)
+TIPS_ASSUMPTION = (
+    "The tips data are bills: this page treats each bill as one person answering. That is an "
+    "assumption, not a fact: a bill is a party, and customers come back."
+)
+DECLARED_ONLY = (
+    "In the local model every person must know the categories before answering, so they "
+    "cannot be chosen from the data with DP (partition selection by a curator does not apply "
+    "here): declare the categories the question offers."
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Respondents:
+    """The persons answering, one answer each, over the categories a person may give."""
+
+    data: DataChoice
+    column: str
+    labels: tuple[str, ...]
+    codes: np.ndarray  # per person answering: index into labels, -1 for no value
+    outside: int  # persons dropped: their value is not one of the categories
+
+    @property
+    def population(self) -> int:
+        """Persons answering (those with no value included)."""
+        return int(self.codes.size)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Persons per category, in the order of labels (absent categories: 0)."""
+        return np.bincount(self.codes[self.codes >= 0], minlength=len(self.labels))
+
+    @property
+    def missing(self) -> int:
+        """Persons with no value in the column."""
+        return int(np.count_nonzero(self.codes < 0))
+
+    @property
+    def key(self) -> str:
+        """The dataset's key, to keep widget keys apart per dataset."""
+        return self.data.dataset.key
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _first_rows(source: str, person: str, _frame: pd.DataFrame) -> pd.DataFrame:
+    """Each person's first row of the data named ``source``."""
+    return cap_contributions(_frame, person, 1)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _codes(
+    source: str, person: str | None, column: str, labels: tuple[str, ...], _frame: pd.DataFrame
+) -> tuple[np.ndarray, int]:
+    """Per person: the index of their value in ``labels`` (-1: none); and how many fall outside."""
+    keys = domains.category_keys(_frame[column])
+    codes = pd.Index(labels).get_indexer(keys.to_numpy(dtype=object))
+    missing = keys.isna().to_numpy()
+    codes[missing] = -1
+    outside = (codes < 0) & ~missing
+    return codes[~outside].astype(np.int64), int(outside.sum())
+
+
+def _one_answer_each(data: DataChoice, area: Any) -> pd.DataFrame:
+    """The rows answering: one per person (their first row when a person column is chosen)."""
+    if not data.own:
+        return data.frame
+    person = data.person
+    if person is None:
+        area.caption(f"Each of the {len(data.frame):,} rows is taken as one person answering once.")
+        return data.frame
+    kept = _first_rows(data.source, person, data.frame)
+    area.caption(
+        f"`{person}` identifies a person: each of the {len(kept):,} persons answers once, with "
+        f"their first row in the file ({len(data.frame) - len(kept):,} later rows are left out). "
+        "Randomized response protects one answer per person: a person answering several times "
+        "could lose up to the sum of their ε's."
+    )
+    return kept
+
+
+def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Respondents | None:
+    """Dataset, category column and its categories; None (after a message) while unusable.
+
+    ``areas`` holds at least two Streamlit containers: the dataset's, then the column's.
+    """
+    with areas[0]:
+        data = pick_data(page, PERSON_DATASETS, label="Data")
+    if data is None:
+        return None
+    dataset = data.dataset
+    if dataset.key == "tips":
+        areas[0].caption(TIPS_ASSUMPTION)
+    if not dataset.categorical:
+        st.error(
+            "Your file has no category column to ask about: a column needs text values, "
+            "or whole numbers with at most 200 distinct values."
+        )
+        return None
+    columns = list(dataset.categorical)
+    column = areas[1].selectbox(
+        column_label,
+        columns,
+        key=f"{page}_column_{dataset.key}",
+        index=columns.index("occupation") if "occupation" in columns else 0,
+    )
+    frame = _one_answer_each(data, areas[0])
+    about(data)
+    if data.own:
+        st.caption(DECLARED_ONLY)
+    categories = pick_categories(
+        page,
+        data,
+        column,
+        frame=frame,
+        cap=1,
+        rng=page_rng(page, "categories"),
+        selection=False,
+    )
+    if categories is None:
+        return None
+    codes, outside = _codes(data.source, data.person, column, categories.labels, frame)
+    if outside and categories.mode == "public":  # declared: said where they are declared
+        st.caption(
+            f"{counted(outside, 'person holds', 'persons hold')} a value outside the published "
+            f"categories of {column}: they are dropped."
+        )
+    if codes.size == 0:
+        st.error(
+            f"Nobody holds one of the categories of {column}: there is no one to ask. Declare "
+            "the categories the file holds."
+        )
+        return None
+    return Respondents(data, column, categories.labels, codes, outside)
