@@ -1,13 +1,17 @@
-"""The exponential-mechanism page through AppTest: the published tables after moving epsilon,
-the sampled column, the curves, the pitfall and bad input."""
+"""The exponential-mechanism page through AppTest: the published tables after moving ε, the
+sampled runs, several ε, the curves, the pitfall (a fragment), own files and bad input."""
 
 from __future__ import annotations
 
-import base64
+from collections import Counter
+from unittest import mock
 
 import numpy as np
 import pytest
-from apptest_helpers import metric, open_page, plotly_figures, rerun, texts, widget
+from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, widget
+from streamlit.testing.v1 import local_script_runner
+
+from data.registry import category_counts
 
 EPS_TEXT = "exponential_epsilon__text"
 EPS_SLIDER = "exponential_epsilon__slider"
@@ -16,6 +20,13 @@ PUBLISHED = {  # the Swiss teaching notebooks' disease table (/work/shared/READM
     "1": {"Diabetes": "0.119", "Hepatitis": "4.0e-05", "Flu": "0.881", "HIV": "8.9e-06"},
     "0": {"Diabetes": "0.250", "Hepatitis": "0.250", "Flu": "0.250", "HIV": "0.250"},
 }
+TABLE, EPSILONS, CURVES, PITFALL = (
+    "1. The probability table",
+    "2. Several ε side by side",
+    "3. How often is the answer right?",
+    "4. The sensitivity pitfall",
+)
+MECHANISMS = {"Exponential mechanism", "Permute-and-flip", "Report-noisy-max, Laplace noise"}
 
 
 @pytest.fixture(scope="module")
@@ -23,23 +34,40 @@ def page():
     return open_page("exponential")
 
 
+NUMBERS = ("true count", "sampled runs", "count ÷ largest", "log weight", "sampled share")
+
+
+def table_value(element):
+    """A table of the page (text cells) with its numeric columns as numbers."""
+    frame = element.value.copy()
+    for column in frame.columns:
+        if column.startswith(NUMBERS):
+            frame[column] = frame[column].str.replace(",", "").astype(float)
+    return frame
+
+
 def main_table(at):
-    return at.dataframe[0].value.set_index("candidate")
+    return table_value(at.table[0])
 
 
-DISEASES = "Diseases (65 persons): which disease is most common?"
+def no_table(at) -> bool:
+    return not at.table and not at.dataframe
 
 
-def values(trace_axis) -> np.ndarray:
-    """A trace's x or y: a list, or plotly's packed {"dtype", "bdata"} form."""
-    if isinstance(trace_axis, dict):
-        raw = base64.b64decode(trace_axis["bdata"])
-        return np.frombuffer(raw, dtype=np.dtype(trace_axis["dtype"]))
-    return np.asarray(trace_axis, dtype=float)
+def section(at, label: str):
+    at.session_state["exponential__section"] = label
+    return rerun(at)
 
 
-def choose(at, source: str):
-    widget(at.selectbox, "exp_source").set_value(source)
+def dataset(at, key: str):
+    widget(at.selectbox, "exponential_dataset").set_value(key)
+    return rerun(at)
+
+
+def typed(at, text: str):
+    widget(at.radio, "exponential_source").set_value("typed")
+    rerun(at)
+    widget(at.text_input, "exponential_typed").set_value(text)
     return rerun(at)
 
 
@@ -47,118 +75,233 @@ def infos(at) -> str:
     return " ".join(i.value for i in at.info)
 
 
+def errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
 def set_epsilon(at, value: str):
     widget(at.text_input, EPS_TEXT).set_value(value)
     return rerun(at)
 
 
+def fragment_run(at, key: str):
+    """Rerun only the fragment ``key``, as the browser does when one of its widgets moves.
+
+    AppTest always reruns the whole script; here the rerun request carries the fragment's id,
+    so the script runner runs that fragment alone and the tree holds only what it drew.
+    """
+    (fragment_id,) = at._fragment_storage._ids_by_target_key[key]
+    request = local_script_runner.RerunData
+
+    def fragment_request(**kwargs):
+        return request(**kwargs, fragment_id_queue=[fragment_id])
+
+    with mock.patch.object(local_script_runner, "RerunData", fragment_request):
+        return rerun(at)
+
+
+# --- Shipped data: the published tables ---------------------------------------------------------
+
+
 @pytest.mark.parametrize("epsilon", ["0.1", "1", "0"])
 def test_disease_table_matches_the_published_one(page, epsilon):
-    at = set_epsilon(page, epsilon)
+    at = set_epsilon(section(page, TABLE), epsilon)
     table = main_table(at)
     assert table["probability"].to_dict() == PUBLISHED[epsilon]
+    assert list(table.index) == ["Diabetes", "Hepatitis", "Flu", "HIV"]  # the public domain
     assert table.loc["Flu", "true count"] == 28
     assert metric(at, "P(true best answer)") == PUBLISHED[epsilon]["Flu"][:5]
 
 
+def test_the_guarantee_states_the_selection_per_person(page):
+    at = set_epsilon(section(page, TABLE), "1")
+    box = at.success[0].value
+    assert "Guarantee: 1-DP" in box
+    assert "each person (`person_id`, with all their rows)" in box
+    assert "the selected answer (ε = 1)" in box
+    assert "numpy draws from the seed" in box
+    assert "public categories of `disease`" in texts(at)
+    assert "reveals that each occurs" not in texts(at)
+
+
 def test_slider_to_both_ends(page):
-    widget(page.select_slider, EPS_SLIDER).set_value(0.0)
-    at = rerun(page)
+    at = section(page, TABLE)
+    widget(at.select_slider, EPS_SLIDER).set_value(0.0)
+    at = rerun(at)
     assert metric(at, "P(true best answer)") == "0.250"
     assert "ε = 0: every candidate is equally likely (1/4 each)" in infos(at)
     assert "Given a candidate list fixed in advance, the answer says nothing" in infos(at)
-    assert "the list itself reveals that each of them occurs" in infos(at)
+    assert "the candidates are the public categories of `disease`" in infos(at)
+    assert "reveals that each" not in infos(at)
+    assert "Guarantee: 0-DP" in at.success[0].value
     widget(at.select_slider, EPS_SLIDER).set_value(20.0)
     at = rerun(at)
     table = main_table(at)
     assert table.loc["Flu", "probability"] == "1.000"
     assert table.loc["HIV", "probability"] == "1.3e-100"  # about exp(-10 * 23), not a bare 0
     assert metric(at, "P(true best answer)") == "1.000"
+    set_epsilon(at, "1")
 
 
-def test_sampled_column_is_within_binomial_bounds_at_100000_draws(page):
+def test_sampled_runs_at_both_ends_and_within_binomial_bounds(page):
     from scipy import stats
 
-    at = set_epsilon(page, "0.1")
-    widget(at.select_slider, "exp_draws").set_value(100_000)
+    at = set_epsilon(section(page, TABLE), "0.1")
+    widget(at.select_slider, "exponential_draws").set_value(100_000)
     at = rerun(at)
     table = main_table(at)
-    share = table["sampled share of 100,000"]
+    share = table["sampled runs"] / 100_000
     assert table["sampled runs"].sum() == 100_000
+    assert np.allclose(table["sampled share of 100,000"], share, atol=5e-4)
     for name, p in {"Diabetes": 0.32707, "Hepatitis": 0.14696, "Flu": 0.39948}.items():
         low, high = stats.binom.ppf([0.0005, 0.9995], 100_000, p) / 100_000
         assert low <= share[name] <= high
-    bars = plotly_figures(at)[0]["data"]
-    assert np.allclose(values(bars[0]["y"]), table["probability"].astype(float), atol=5e-4)
-    assert np.allclose(values(bars[1]["y"]), share.to_numpy())
-
-
-def test_compare_mode_columns_and_bad_epsilons(page):
-    at = set_epsilon(page, "1")
-    compare = at.dataframe[1].value.set_index("candidate")
-    assert list(compare.columns) == ["true count", "ε = 0", "ε = 0.1", "ε = 1"]
-    assert compare.loc["Hepatitis", "ε = 1"] == "4.0e-05"
-    assert compare.loc["Flu", "ε = 0.1"] == "0.399"
-    widget(at.text_input, "exp_compare").set_value("0.5, -1, abc, 10")
+    exact = chart_data(at, "exact").set_index("candidate")["p"]
+    sampled = chart_data(at, "sampled").set_index("candidate")
+    assert np.allclose(exact, table["probability"].astype(float), atol=5e-4)
+    assert np.allclose(sampled["p"], share.to_numpy())
+    assert sampled["series"].iloc[0] == "share of 100,000 sampled runs"
+    widget(at.select_slider, "exponential_draws").set_value(10)
     at = rerun(at)
-    compare = at.dataframe[1].value.set_index("candidate")
-    assert list(compare.columns) == ["true count", "ε = 0.5", "ε = 10"]
-    errors = " ".join(e.value for e in at.error)
-    assert "epsilon cannot be negative" in errors and "must be a number" in errors
-    widget(at.text_input, "exp_compare").set_value("0, 0.1, 1.0")
+    assert main_table(at)["sampled runs"].sum() == 10
+    widget(at.select_slider, "exponential_draws").set_value(1_000)
     rerun(at)
 
 
+def test_same_seed_same_runs_and_a_new_draw_changes_them():
+    first = section(open_page("exponential"), TABLE)
+    second = section(open_page("exponential"), TABLE)
+    runs = main_table(first)["sampled runs"].to_numpy()
+    np.testing.assert_array_equal(main_table(second)["sampled runs"].to_numpy(), runs)
+    first.sidebar.button[0].click()
+    rerun(first)
+    assert not np.array_equal(main_table(first)["sampled runs"].to_numpy(), runs)
+
+
+def test_budget_line_at_both_ends_of_k(page):
+    at = set_epsilon(section(page, TABLE), "0.1")
+    widget(at.slider, "exponential_runs").set_value(5)
+    at = rerun(at)
+    assert "5 × 0.1 = **ε = 0.5**" in texts(at)
+    widget(at.slider, "exponential_runs").set_value(50)
+    at = rerun(at)
+    assert "50 × 0.1 = **ε = 5**" in texts(at)
+    widget(at.slider, "exponential_runs").set_value(1)
+    rerun(at)
+
+
+def test_compare_mode_columns_and_bad_epsilons(page):
+    at = section(set_epsilon(page, "1"), EPSILONS)
+    compare = at.table[0].value
+    assert list(compare.columns) == ["true count", "ε = 0", "ε = 0.1", "ε = 1"]
+    assert compare.loc["Hepatitis", "ε = 1"] == "4.0e-05"
+    assert compare.loc["Flu", "ε = 0.1"] == "0.399"
+    widget(at.text_input, "exponential_compare").set_value("0.5, -1, abc, 10")
+    at = rerun(at)
+    compare = at.table[0].value
+    assert list(compare.columns) == ["true count", "ε = 0.5", "ε = 10"]
+    assert "epsilon cannot be negative" in errors(at) and "must be a number" in errors(at)
+    widget(at.text_input, "exponential_compare").set_value("x, ")
+    at = rerun(at)
+    assert no_table(at)
+    assert any("Type at least one epsilon" in w.value for w in at.warning)
+    widget(at.text_input, "exponential_compare").set_value("0, 0.1, 1.0")
+    section(rerun(at), TABLE)
+
+
 def test_industry_groups_read_0_950_at_0_1_and_the_curves(page):
-    at = set_epsilon(choose(page, "Industry groups (37,080 rows, 119 groups)"), "0.1")
+    at = set_epsilon(section(dataset(page, "industry_groups"), TABLE), "0.1")
     assert metric(at, "P(true best answer)") == "0.950"
-    assert metric(at, "Exponential mechanism, ε = 0.1") == "0.9501"
-    assert float(metric(at, "Permute-and-flip, ε = 0.1")) > 0.95
-    assert len(main_table(at)) == 119
+    assert len(main_table(at)) == 30  # the most likely; every one in the lazy expander
+    at.session_state["exponential_all_candidates"] = True
+    every = rerun(at).dataframe[0].value
+    assert len(every) == 119 and every["true count"].tolist().count("576") == 10
     assert "Row-level privacy, not person-level" in texts(at)
     assert "A person could be behind several rows" in texts(at)
+    assert "each row of the source table" in at.success[0].value
+    assert "The chart and the table show the 30 most likely of 119 candidates" in texts(at)
+    assert len(chart_data(at, "exact")) == 30
+    at = section(at, CURVES)
+    assert metric(at, "Exponential mechanism, ε = 0.1") == "0.9501"
+    assert float(metric(at, "Permute-and-flip, ε = 0.1")) > 0.95
     assert "computed numerically (to about 1e-12)" in texts(at)
     assert "all are exact" not in texts(at)
-    curves = {trace["name"]: trace for trace in plotly_figures(at)[1]["data"]}
-    em = curves["Exponential mechanism"]
-    assert set(curves) == {
-        "Exponential mechanism",
-        "Permute-and-flip",
-        "Report-noisy-max, Laplace noise",
-        "ε = 0.1 (now)",
-    }
-    assert values(curves["ε = 0.1 (now)"]["x"]).tolist() == [0.1, 0.1]
-    x, y = values(em["x"]), values(em["y"])
+    curves = chart_data(at, "curves")
+    assert set(curves["series"]) == MECHANISMS
+    now = chart_data(at, "now")
+    assert now["x"].tolist() == [0.1] and now["label"].tolist() == ["ε = 0.1 (now)"]
+    em = curves[curves["series"] == "Exponential mechanism"]
+    x, y = em["epsilon"].to_numpy(), em["p"].to_numpy()
     assert x.min() > 0 and x.max() == pytest.approx(20)  # log axis leaves out 0
     assert np.interp(0.1, x, y) == pytest.approx(0.9501, abs=5e-3)
-    widget(at.radio, "exp_axis").set_value("linear, 0 to 20")
+    widget(at.radio, "exponential_axis").set_value("linear, 0 to 20")
     at = rerun(at)
-    em = plotly_figures(at)[1]["data"][0]
-    assert values(em["x"])[0] == 0 and values(em["y"])[0] == pytest.approx(1 / 119)
-    choose(at, DISEASES)
+    curves = chart_data(at, "curves")
+    em = curves[curves["series"] == "Exponential mechanism"]
+    assert em["epsilon"].iloc[0] == 0 and em["p"].iloc[0] == pytest.approx(1 / 119)
+    widget(at.radio, "exponential_axis").set_value("log scale")
+    section(dataset(rerun(at), "diseases"), TABLE)
+
+
+def test_curves_at_both_ends_of_epsilon(page):
+    at = section(page, CURVES)
+    widget(at.select_slider, EPS_SLIDER).set_value(0.0)
+    at = rerun(at)
+    assert chart_data(at, "now").empty  # ε = 0 has no place on a log axis
+    assert metric(at, "Exponential mechanism, ε = 0") == "0.2500"
+    widget(at.select_slider, EPS_SLIDER).set_value(20.0)
+    at = rerun(at)
+    assert chart_data(at, "now")["x"].tolist() == [20.0]
+    for name in MECHANISMS:
+        assert float(metric(at, f"{name}, ε = 20")) > 0.99
+    section(set_epsilon(at, "1"), TABLE)
+
+
+def test_other_shipped_columns_use_their_public_domain(page):
+    at = section(dataset(page, "restaurant"), TABLE)
+    table = main_table(at)
+    assert list(table.index) == [str(day) for day in range(1, 8)]
+    assert table["true count"].tolist() == [300, 300, 400, 400, 450, 500, 500]
+    assert "Score = count, sensitivity Δ = 1." in texts(at)
+    assert "a visitor comes at most once a day" in texts(at)
+    at = dataset(at, "census")
+    assert widget(at.selectbox, "exponential_column_census").value == "occupation"
+    table = main_table(at)
+    assert table.loc["Prof-specialty", "true count"] == 4140
+    assert table.loc["Armed-Forces", "true count"] == 9
+    widget(at.selectbox, "exponential_column_census").set_value("education_years")
+    at = rerun(at)
+    assert list(main_table(at).index) == [str(n) for n in range(1, 17)]
+    dataset(at, "diseases")
+
+
+# --- The sensitivity pitfall ------------------------------------------------------------------
 
 
 def test_sensitivity_pitfall_is_near_uniform(page):
-    at = set_epsilon(choose(page, DISEASES), "1")
-    widget(at.toggle, "exp_pitfall").set_value(True)
+    at = section(set_epsilon(page, "1"), PITFALL)
+    assert "Switch on to see" in texts(at)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
     at = rerun(at)
-    pitfall = at.dataframe[2].value.set_index("candidate")
+    pitfall = table_value(at.table[0])
     wrong = pitfall["probability, count ÷ largest with Δ = 1"].astype(float)
     assert wrong.max() / wrong.min() <= np.exp(0.5) * 1.01
     assert pitfall.loc["Flu", "probability, count with Δ = 1"] == "0.881"
     assert "1/28" in texts(at)
-    widget(at.toggle, "exp_pitfall").set_value(False)
-    rerun(at)
+    bars = chart_data(at, "pitfall")
+    assert set(bars["series"]) == {"count ÷ largest count, Δ = 1", "count, Δ = 1"}
+    widget(at.toggle, "exponential_pitfall").set_value(False)
+    section(rerun(at), TABLE)
 
 
 def test_pitfall_keeps_epsilon_over_2_delta_when_the_count_is_monotonic(page):
     """count / largest is not monotonic: the monotonic switch must not reach it."""
-    at = set_epsilon(choose(page, DISEASES), "1")
-    widget(at.toggle, "exp_monotonic").set_value(True)
-    widget(at.toggle, "exp_pitfall").set_value(True)
+    at = section(set_epsilon(page, "1"), PITFALL)
+    widget(at.toggle, "exponential_monotonic").set_value(True)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
     at = rerun(at)
-    pitfall = at.dataframe[2].value.set_index("candidate")
-    counts = pitfall["count ÷ largest"].to_numpy() * 28
+    pitfall = table_value(at.table[0])
+    counts = category_counts("diseases", "disease")[pitfall.index].to_numpy(dtype=float)
     shares = counts / counts.max()
     half_rate = np.exp(0.5 * shares) / np.exp(0.5 * shares).sum()  # epsilon / (2 Delta)
     wrong = pitfall["probability, count ÷ largest with Δ = 1"].astype(float).to_numpy()
@@ -172,40 +315,59 @@ def test_pitfall_keeps_epsilon_over_2_delta_when_the_count_is_monotonic(page):
     )
     assert "factor e^(ε/2) = 1.649" in texts(at)
     assert "only be guaranteed 2ε-differentially private" in texts(at)
-    widget(at.toggle, "exp_pitfall").set_value(False)
-    widget(at.toggle, "exp_monotonic").set_value(False)
-    rerun(at)
+    widget(at.toggle, "exponential_pitfall").set_value(False)
+    widget(at.toggle, "exponential_monotonic").set_value(False)
+    section(rerun(at), TABLE)
 
 
-def test_budget_line(page):
-    at = set_epsilon(page, "0.1")
-    widget(at.slider, "exp_runs").set_value(5)
-    at = rerun(at)
-    assert "5 × 0.1 = **ε = 0.5**" in texts(at)
+def test_the_pitfall_toggle_reruns_its_section_alone():
+    at = section(open_page("exponential"), PITFALL)
+    assert at.title and widget(at.select_slider, EPS_SLIDER)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
+    at = fragment_run(at, "exponential_pitfall_section")
+    # Only the pitfall section ran: no title, no dataset picker, no ε slider, no guarantee.
+    assert not at.title and not at.selectbox and not at.select_slider and not at.success
+    assert [t.key for t in at.toggle] == ["exponential_pitfall"]
+    assert at.table[0].value.columns[1] == "probability, count ÷ largest with Δ = 1"
+    assert [list(d) for _, d in charts(at)] == [["pitfall"]]
+
+
+def test_an_epsilon_step_reruns_the_fragment_not_the_page():
+    at = section(open_page("exponential"), TABLE)
+    widget(at.text_input, EPS_TEXT).set_value("0.1")
+    at = fragment_run(at, "exponential_explore")
+    assert not at.title and not at.selectbox and not at.radio  # the data controls stayed
+    assert widget(at.select_slider, EPS_SLIDER).value == 0.1
+    assert main_table(at)["probability"].to_dict() == PUBLISHED["0.1"]
+    assert "Guarantee: 0.1-DP" in at.success[0].value
+
+
+# --- Typed counts -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("typed", "message"),
+    ("text", "message"),
     [
         ("", "no candidates"),
+        ("A=x", "is not a count"),
         ("A=3, B=x", "is not a count"),
         ("A=-2", "at least 0"),
+        ("A=1e309, B=0", "finite number"),
+        ("A=1, A=2", "the same name"),
     ],
 )
-def test_bad_typed_counts_give_messages_not_tracebacks(typed, message):
-    at = choose(open_page("exponential"), "Type your own counts")
-    widget(at.text_input, "exp_typed").set_value(typed)
-    at = rerun(at)
-    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+def test_bad_typed_counts_give_messages_not_tracebacks(text, message):
+    at = typed(open_page("exponential"), text)
+    assert message in errors(at), errors(at)
+    assert no_table(at)
 
 
 def test_single_candidate_equal_scores_and_bad_epsilon():
-    at = choose(open_page("exponential"), "Type your own counts")
-    widget(at.text_input, "exp_typed").set_value("Only=7")
-    at = rerun(at)
+    at = typed(open_page("exponential"), "Only=7")
     assert any("Only one candidate" in w.value for w in at.warning)
     assert metric(at, "P(true best answer)") == "1.000"
-    widget(at.text_input, "exp_typed").set_value("A=4, B=4, C=4")
+    assert "Guarantee: 1-DP** for each person, if adding or removing" in at.success[0].value
+    widget(at.text_input, "exponential_typed").set_value("A=4, B=4, C=4")
     at = rerun(at)
     assert "every ε gives the uniform distribution" in infos(at)
     assert main_table(at)["probability"].tolist() == ["0.333"] * 3
@@ -215,11 +377,9 @@ def test_single_candidate_equal_scores_and_bad_epsilon():
         assert main_table(at)["probability"].tolist() == ["0.333"] * 3
 
 
-def test_astronomical_typed_counts_show_no_nan():
+def test_astronomical_typed_counts_show_no_nan_in_any_section():
     # lambda * 1e308 overflows; the page must shift by the best count first (no inf - inf)
-    at = choose(open_page("exponential"), "Type your own counts")
-    widget(at.text_input, "exp_typed").set_value("A=1e308, B=0")
-    at = set_epsilon(rerun(at), "10")
+    at = set_epsilon(typed(open_page("exponential"), "A=1e308, B=0"), "10")
     assert not at.error
     table = main_table(at)
     assert table.loc["A", "probability"] == "1.000"
@@ -230,8 +390,193 @@ def test_astronomical_typed_counts_show_no_nan():
     shown = texts(at) + " ".join(str(v) for v in table.to_numpy().ravel())
     assert "nan" not in shown.lower()
     assert metric(at, "P(true best answer)") == "1.000"
-    for name in ("Exponential mechanism", "Permute-and-flip", "Report-noisy-max"):
+    at = section(at, CURVES)
+    for name in MECHANISMS:
         assert metric(at, name) == "1.0000"  # B trails by 1e308 counts: A always wins
-    for figure in plotly_figures(at):
-        for trace in figure["data"]:
-            assert not np.isnan(values(trace["y"]).astype(float)).any()
+    at = section(at, EPSILONS)
+    assert "nan" not in at.table[0].value.to_string().lower()
+    at = section(at, PITFALL)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
+    at = rerun(at)
+    assert not at.error and "nan" not in texts(at).lower()
+    for name in ("curves", "pitfall", "exact", "sampled"):
+        for _, data in charts(at):
+            if name in data:
+                assert not data[name].select_dtypes("number").isna().any().any()
+
+
+# --- The user's own file ------------------------------------------------------------------------
+# person, shop, answer: p1 has 5 rows (all shop A), so the cap matters.
+ROWS = [
+    ("p1", "A", "yes"),
+    ("p1", "A", "yes"),
+    ("p1", "A", "no"),
+    ("p1", "A", "yes"),
+    ("p1", "A", "yes"),
+    ("p2", "B", "no"),
+    ("p2", "C", "yes"),
+    ("p3", "B", "yes"),
+    ("p4", "C", "no"),
+    ("p4", "B", "no"),
+    ("p5", "B", "no"),
+    ("p6", "C", "yes"),
+    ("p7", "B", "no"),
+    ("p8", "A", "no"),
+]
+SURVEY = b"person,shop,answer\n" + b"".join(",".join(row).encode() + b"\n" for row in ROWS)
+# 401 patients: p1 has 3 rows; p2..p400 one each, Flu or Cold; "Rare" is held by p401 alone.
+PATIENTS = (
+    "patient_id,diagnosis\np1,Flu\np1,Flu\np1,Cold\n"
+    + "".join(f"p{i},{'Flu' if i % 2 else 'Cold'}\n" for i in range(2, 401))
+    + "p401,Rare\n"
+).encode()
+
+
+def upload(data: bytes, name: str = "survey.csv"):
+    at = dataset(open_page("exponential"), "own_csv")
+    assert any("Upload a CSV" in i.value for i in at.info)
+    at.file_uploader(key="exponential_upload").set_value((name, data, "text/csv"))
+    return rerun(at)
+
+
+def keyed(elements, suffix: str):
+    return next(e for e in elements if e.key.endswith(suffix))
+
+
+def person_picker(at):
+    return next(s for s in at.selectbox if s.key.startswith("exponential_person_"))
+
+
+def choose_column(at, column: str):
+    next(s for s in at.selectbox if s.key.startswith("exponential_column_")).set_value(column)
+    return rerun(at)
+
+
+def declare(at, column: str, text: str):
+    keyed(at.text_area, f"_{column}").set_value(text)
+    return rerun(at)
+
+
+def capped_rows(cap: int) -> list[tuple[str, str, str]]:
+    """Each person's first ``cap`` rows."""
+    kept, per_person = [], Counter()
+    for row in ROWS:
+        per_person[row[0]] += 1
+        if per_person[row[0]] <= cap:
+            kept.append(row)
+    return kept
+
+
+def test_own_file_counts_each_row_as_a_person_when_told_so():
+    at = upload(SURVEY)
+    assert person_picker(at).value == "person"  # proposed: its name says so
+    person_picker(at).set_value("(each row is a different person)")
+    at = rerun(at)
+    at = choose_column(at, "shop")
+    keyed(at.button, "_shop__fill").click()  # "Start from the values in my file"
+    at = rerun(at)
+    table = main_table(at)
+    shops = Counter(shop for _, shop, _ in ROWS)
+    assert table["true count"].to_dict() == dict(shops) == {"A": 6, "B": 5, "C": 3}
+    assert "Score = count, sensitivity Δ = 1." in texts(at)
+    assert "That protects rows, not people with several rows" in texts(at)
+    # a list read off the file: there the old warning still holds, and is given
+    assert "exactly the values that occur in your file" in texts(at)
+    assert "it reveals that each of them occurs" in texts(at)
+    assert "each row (each row is taken as a different person)" in at.success[0].value
+    counts = np.array([shops[c] for c in table.index], dtype=float)
+    weights = np.exp(1.0 * counts / 2)  # epsilon 1, Delta 1, epsilon / (2 Delta)
+    assert metric(at, "P(true best answer)") == f"{weights[0] / weights.sum():.3f}"
+
+
+def test_own_file_cap_sets_the_sensitivity_and_drops_rows():
+    at = upload(SURVEY)
+    assert "Proposed because its name says it identifies someone" in texts(at)
+    at = declare(choose_column(at, "shop"), "shop", "A\nB\nC")
+    cap = keyed(at.number_input, "_person")
+    assert cap.value == 5  # p1's 5 rows: the most anyone has
+    assert "Score = count, sensitivity Δ = 5." in texts(at)
+    assert "a real release must fix it in advance" in texts(at)
+    assert "each person (`person`, with all their rows)" in at.success[0].value
+    table = main_table(at)
+    assert table["true count"].to_dict() == {"A": 6, "B": 5, "C": 3}
+    log_weight = table[next(c for c in table.columns if c.startswith("log weight"))]
+    counts = table["true count"].to_numpy()  # lambda (count - best), lambda = eps / (2 * 5)
+    assert np.allclose(log_weight.to_numpy(), (counts - counts.max()) / (2 * 5))
+
+    cap.set_value(2)
+    table = main_table(rerun(at))
+    kept = Counter(shop for _, shop, _ in capped_rows(2))
+    assert table["true count"].to_dict() == dict(kept) == {"A": 3, "B": 5, "C": 3}
+    assert "Score = count, sensitivity Δ = 2." in texts(at)
+    assert "With a cap of 2, 3 rows beyond it are dropped" in texts(at)
+    counts = table["true count"].to_numpy(dtype=float)
+    weights = np.exp(counts / (2 * 2))
+    assert metric(at, "P(true best answer)") == f"{weights.max() / weights.sum():.3f}"
+    at = section(at, PITFALL)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
+    rerun(at)
+    assert "probability, count with Δ = 2" in at.table[-1].value.columns
+    assert "the cap on one person's rows" in texts(at)
+
+
+def test_a_declared_one_person_category_is_a_candidate():
+    at = upload(PATIENTS, "patients.csv")
+    assert person_picker(at).value == "patient_id"
+    assert any("Type the categories to release" in i.value for i in at.info)
+    at = declare(at, "diagnosis", "Flu\nCold\nRare\nMeasles")
+    table = main_table(at)
+    assert list(table.index) == ["Flu", "Cold", "Rare", "Measles"]
+    assert table.loc["Rare", "true count"] == 1
+    assert table.loc["Measles", "true count"] == 0  # declared, absent: a candidate with 0
+    assert "1 of them is absent from the data, a candidate with count 0" in texts(at)
+    assert "reveals that each" not in texts(at)  # declared, not read off the file
+    assert "Guarantee: 1-DP" in at.success[0].value
+    assert "which categories are shown" not in at.success[0].value
+
+
+def test_dp_selection_leaves_out_the_one_person_category_and_states_its_cost():
+    at = upload(PATIENTS, "patients.csv")
+    keyed(at.radio, "_diagnosis_mode").set_value("selected")
+    at = rerun(at)
+    table = main_table(at)
+    assert "Rare" not in table.index  # one person: kept with probability at most delta
+    assert set(table.index) == {"Flu", "Cold"}
+    box = at.success[0].value
+    assert "the selected answer (ε = 1)" in box
+    assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
+    assert "Guarantee: (1.5, 10⁻⁶)-DP" in box
+    assert "suppressed" in texts(at)
+    assert "chosen from your file with DP partition selection (ε = 0.5, δ = 10⁻⁶" in texts(at)
+    assert "the whole release is **(1.5, 10⁻⁶)-DP**" in texts(at)
+    # the ε widgets, gone while the upload was missing, show the ε in use on their return
+    box = widget(at.text_input, EPS_TEXT)
+    assert (box.proto.value, box.proto.set_value) == ("1", True)
+    assert widget(at.select_slider, EPS_SLIDER).proto.set_value
+    widget(at.slider, "exponential_runs").set_value(3)
+    assert "the whole release is **(3.5, 10⁻⁶)-DP**" in texts(rerun(at))
+    at = set_epsilon(at, "0")
+    assert "Guarantee: (0.5, 10⁻⁶)-DP" in at.success[0].value
+    assert "Choosing them with DP still spent its own budget" in infos(at)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "is empty"),
+        (b"PK\x03\x04\x00\x00binary", "does not look like a text file"),
+        (b"a,b\n1,2,3\n", "more fields than its header"),
+        (b"height\n1.5\n1.75\n1.8\n", "no category column"),
+    ],
+)
+def test_bad_uploads_show_a_message(data, message):
+    at = upload(data)
+    assert message in errors(at)
+    assert no_table(at)  # the page stopped before the table
+    assert len(main_table(dataset(at, "diseases"))) == 4
+
+
+def test_own_file_with_a_single_category_warns():
+    at = declare(upload(b"colour\nred\nred\n"), "colour", "red")
+    assert "Only one candidate (red)" in " ".join(w.value for w in at.warning)
+    assert main_table(at)["probability"].tolist() == ["1.000"]

@@ -93,6 +93,14 @@ PAGES: tuple[PageEntry, ...] = (
         "attacker",
         "How sure can an attacker become, and how does the budget add up?",
     ),
+    PageEntry(
+        "pages/planner.py",
+        "Plan a release",
+        ":material/fact_check:",
+        "Bounding & budgets",
+        "planner",
+        "What budget do these statistics need, and how accurate will each one be?",
+    ),
 )
 
 

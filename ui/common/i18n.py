@@ -3,8 +3,9 @@
     _("laplace.answers.within", epsilon="1", half="3")   # the current language's sentence
 
 Messages have symbolic ids (``page.section.what``); the English text lives in the English
-catalogue like every other language, so prose stays out of the code. Catalogues are
-``locales/<lang>/LC_MESSAGES/messages.po``, extracted with ``pybabel extract`` (babel.cfg) and
+catalogue like every other language, so prose stays out of the code. Each domain (the shared
+pieces, and each page package) has its catalogue ``locales/<lang>/LC_MESSAGES/<domain>.po``,
+kept in line with the code by ``python3 scripts/i18n.py update`` (Babel's extractor) and
 compiled to ``.mo`` by Babel when the app starts and a ``.po`` is newer than its ``.mo``.
 Placeholders are ``{name}``; values are formatted by ui.common.formatting in the current
 locale before they are put in. The language comes from the address (``?lang=de``), else the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -23,16 +25,34 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"
-DOMAIN = "messages"
+# Each catalogue (domain) and the source files whose messages it holds (globs from the root).
+DOMAINS = {
+    "common": ["app.py", "ui/common/*.py", "ui/home.py", "pages/home.py", "data/*.py"],
+    "laplace": ["pages/laplace.py", "ui/laplace/*.py"],
+    "gaussian": ["pages/gaussian.py", "ui/gaussian/*.py"],
+    "exponential": ["pages/exponential.py", "ui/exponential/*.py"],
+    "local": ["pages/randomized_response.py", "pages/local_frequencies.py", "ui/local/*.py"],
+    "bounding": ["pages/bounding.py", "ui/bounding/*.py"],
+    "attacker": ["pages/attacker.py", "ui/attacker/*.py"],
+    "planner": ["pages/planner.py", "ui/planner/*.py"],
+}
 LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español", "ja": "日本語", "zh": "简体中文"}
 # Babel locales for numbers (decimal comma in German and Spanish, grouping per locale).
 NUMBER_LOCALES = {"en": "en_US", "de": "de_DE", "es": "es_ES", "ja": "ja_JP", "zh": "zh_Hans_CN"}
 STATE_KEY = "lang"
 
 
+_PLACEHOLDER = re.compile(r"{(\w*)[^{}]*}")
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` placeholders of a message (a translation must keep exactly these)."""
+    return set(_PLACEHOLDER.findall(text))
+
+
 def compile_catalogues() -> None:
     """Write each language's .mo from its .po when the .po is newer (Babel's compiler)."""
-    for po in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"):
+    for po in LOCALES.glob("*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
@@ -42,15 +62,21 @@ def compile_catalogues() -> None:
             write_mo(target, catalog, use_fuzzy=False)
 
 
+def _chain(lang: str) -> gettext.NullTranslations:
+    """Every domain of one language, chained: ids are unique across domains."""
+    first = gettext.NullTranslations()
+    for domain in DOMAINS:
+        first.add_fallback(gettext.translation(domain, LOCALES, languages=[lang], fallback=True))
+    return first
+
+
 @functools.cache
 def catalogue(lang: str) -> gettext.NullTranslations:
-    """The compiled catalogue of ``lang``, falling back to English for a missing message."""
+    """The compiled catalogues of ``lang``, falling back to English for a missing message."""
     compile_catalogues()
-    english = gettext.translation(DOMAIN, LOCALES, languages=["en"], fallback=True)
-    if lang == "en":
-        return english
-    translation = gettext.translation(DOMAIN, LOCALES, languages=[lang], fallback=True)
-    translation.add_fallback(english)
+    translation = _chain(lang)
+    if lang != "en":
+        translation.add_fallback(_chain("en"))
     return translation
 
 
