@@ -43,7 +43,6 @@ __all__ = [
     "Query",
     "QuerySpec",
     "answer",
-    "clipped_sum_by_category",
     "count_where",
     "numeric_column",
     "predicate_mask",
@@ -67,26 +66,6 @@ def numeric_column(frame: pd.DataFrame, column: str) -> pd.Series:
 def count_where(mask: pd.Series | np.ndarray) -> float:
     """Rows where the predicate holds."""
     return float(np.count_nonzero(np.asarray(mask, dtype=bool)))
-
-
-def clipped_sum_by_category(
-    frame: pd.DataFrame, category: str, value: str, lower: float, upper: float
-) -> pd.DataFrame:
-    """Per category: rows, sum of values clipped to [L, U], and the unclipped sum."""
-    lo, hi = check_bounds(lower, upper)
-    values = numeric_column(frame, value)
-    keep = values.notna() & frame[category].notna()
-    groups = frame.loc[keep, category].astype(str)
-    table = pd.DataFrame(
-        {
-            "rows": values[keep].groupby(groups).size().astype(float),
-            "clipped_sum": values[keep].clip(lo, hi).groupby(groups).sum(),
-            "raw_sum": values[keep].groupby(groups).sum(),
-        }
-    )
-    if table.empty:
-        raise ValueError(f"no row has both a “{category}” and a numeric “{value}”.")
-    return table.sort_values("rows", ascending=False)
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ import opendp.prelude as dp
 import pandas as pd
 import pytest
 
-from data.registry import load_dataset
+from data.registry import DATASETS, load_dataset
 from dp_core import (
     capped_contribution_norms,
     clipped_mean_sensitivity,
-    clipped_sum_by_category,
     clipped_sum_sensitivity,
     count_sensitivity,
     count_where,
@@ -19,6 +18,7 @@ from dp_core import (
     numeric_column,
     release_clipped_mean,
 )
+from dp_core.domains import clipped_sums_over_domain
 
 dp.enable_features("contrib")
 
@@ -73,8 +73,9 @@ def test_most_rows_per_person() -> None:
 
 
 def test_clipped_sums_reproduce_the_published_daily_revenue() -> None:
-    table = clipped_sum_by_category(load_dataset("restaurant"), "day", "money_spent", 0, 50)
-    by_day = table.sort_index()
+    visits = load_dataset("restaurant")
+    days = DATASETS["restaurant"].domains["day"]
+    by_day = clipped_sums_over_domain(visits["day"], visits["money_spent"], days, 0, 50).as_frame()
     assert by_day["raw_sum"].tolist() == [8678, 8696, 12088, 12079, 13765, 16576, 16500]
     assert by_day["clipped_sum"].tolist() == [8642, 8696, 11998, 12054, 13765, 16576, 16500]
     assert by_day["rows"].tolist() == [300, 300, 400, 400, 450, 500, 500]
@@ -87,7 +88,7 @@ def test_bad_query_input() -> None:
     with pytest.raises(ValueError, match="no column"):
         numeric_column(tips, "nope")
     with pytest.raises(ValueError, match="lower bound must be below"):
-        clipped_sum_by_category(tips, "day", "tip", 10, 0)
+        clipped_sums_over_domain(tips["day"], tips["tip"], ("Thur",), 10, 0)
     assert count_where(tips["size"] > 100) == 0
 
 
