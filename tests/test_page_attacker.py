@@ -1,27 +1,42 @@
-"""The attacker page through AppTest: numbers shown at both ends of every slider, bad input."""
+"""The attacker page through AppTest: numbers shown at both ends of every slider, in every
+section, bad input, the floating-point attack, and which parts rerun when a slider moves."""
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 
 import numpy as np
 import pytest
 from apptest_helpers import (
+    chart_data,
+    charts,
     metric,
     open_page,
-    plotly_figures,
     rerun,
     set_widget,
     texts,
-    trace_array,
+    widget,
 )
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 from dp_accounting.pld import privacy_loss_distribution as pld
 from dp_accounting.pld.common import DifferentialPrivacyParameters
 from scipy import stats
+from streamlit.runtime.scriptrunner import RerunData
+from streamlit.testing.v1 import local_script_runner
+
+from dp_core.floating_point_attack import lattice_reachable, reachable
 
 EPS_SLIDER, EPS_TEXT = "attacker_epsilon__slider", "attacker_epsilon__text"
 DELTA_SLIDER, DELTA_TEXT = "attacker_delta__slider", "attacker_delta__text"
+GUESS, TEST, RELEASES, FLOATING = (
+    "1. The attacker's guess",
+    "2. The best membership test",
+    "3. Many releases",
+    "4. The floating-point attack",
+)
+SLACK = math.log(10 / 9)  # (eps, delta)-DP: loss beyond eps + ln(10/9) has chance <= 10 delta
 
 
 def _posterior(prior: float, eps: float) -> float:
@@ -37,12 +52,27 @@ def _number(shown: str) -> float:
     return float(shown.replace(",", ""))
 
 
-SLACK = math.log(10 / 9)  # (eps, delta)-DP: loss beyond eps + ln(10/9) has chance <= 10 delta
-
-
 def _delta_line(at, label_start: str) -> str:
     """The small line under the metric whose label starts with label_start."""
     return next(m.delta for m in at.metric if m.label.startswith(label_start))
+
+
+def section(at, label: str):
+    """Open a section's tab (only the open section runs)."""
+    at.session_state["attacker__section"] = label
+    return rerun(at)
+
+
+def curve(at, dataset: str, name_start: str, x: str, y: str) -> tuple[np.ndarray, np.ndarray]:
+    """One series of a chart's long dataset: its x and y values."""
+    frame = chart_data(at, dataset)
+    rows = frame[frame["series"].str.startswith(name_start)]
+    assert len(rows), f"no series starting {name_start!r}: {frame['series'].unique()}"
+    return rows[x].to_numpy(dtype=float), rows[y].to_numpy(dtype=float)
+
+
+def series_names(at, *datasets: str) -> list[str]:
+    return [name for d in datasets for name in chart_data(at, d)["series"].unique()]
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +85,8 @@ def page():
     return open_page("attacker")
 
 
-def test_defaults_posterior_advantage_and_composition(default_page):
-    at = default_page
+def test_defaults_posterior_advantage_and_composition(page):
+    at = page
     assert f"{_posterior(0.5, 1):.3f}" == "0.731"
     # delta > 0: the metrics hold on all outputs but a 10 delta chance, at eps + ln(10/9)
     assert metric(at, "Highest posterior") == f"{_posterior(0.5, 1 + SLACK):.1%}" == "75.1%"
@@ -72,12 +102,15 @@ def test_defaults_posterior_advantage_and_composition(default_page):
     caveat = " ".join(w.value for w in at.warning)
     assert "10δ = 10⁻⁴" in caveat and f"{_posterior(0.5, 1 + math.log(10 / 9)):.1%}" in caveat
     # best test at a 50/50 prior: (1 + (e - 1 + 2 delta) / (e + 1)) / 2
+    section(at, TEST)
     e = math.e
     assert metric(at, "Best accuracy of any test") == f"{(1 + (e - 1 + 2e-5) / (e + 1)) / 2:.1%}"
     assert metric(at, "Laplace count: best accuracy") == f"{1 - math.exp(-0.5) / 2:.1%}" == "69.7%"
     sigma = get_sigma_gaussian(1.0, 1e-5)
     assert metric(at, "Gaussian count: best accuracy") == f"{stats.norm.cdf(0.5 / sigma):.1%}"
     # k = 10 releases, delta' = 1e-6
+    section(at, RELEASES)
+    shown = texts(at)
     assert metric(at, "Basic: total ε") == "10"
     advanced = math.sqrt(2 * 10 * math.log(1e6)) + 10 * (e - 1)
     assert metric(at, "Advanced: total ε") == f"{advanced:.4g}" == "33.81"
@@ -96,32 +129,46 @@ def test_defaults_posterior_advantage_and_composition(default_page):
     )
 
 
-def test_figures_carry_the_exact_curves(default_page):
-    posterior, roc, composition = plotly_figures(default_page)
-    priors = trace_array(posterior["data"][2]["x"])
-    upper = trace_array(posterior["data"][2]["y"])  # holds on all outputs but 10 delta
+def test_figures_carry_the_exact_curves(page):
+    at = page
+    priors, upper = curve(at, "curves", "highest", "prior", "posterior")  # all but 10 delta
     middle = np.argmin(np.abs(priors - 0.5))
     assert upper[middle] == pytest.approx(_posterior(0.5, 1 + SLACK))
     assert upper == pytest.approx(_posterior(priors, 1 + SLACK))
-    epsilon_bound = trace_array(posterior["data"][3]["y"])  # dashed, for comparison
+    _, epsilon_bound = curve(at, "curves", "ε bound", "prior", "posterior")  # dashed
     assert epsilon_bound[middle] == pytest.approx(math.e / (1 + math.e))
-    alphas = trace_array(roc["data"][1]["x"])
-    ceiling = trace_array(roc["data"][1]["y"])
+    band = chart_data(at, "band")  # the shaded area between the two curves that hold
+    assert band["high"].to_numpy() == pytest.approx(upper)
+    section(at, TEST)
+    alphas, ceiling = curve(at, "roc", "ceiling", "fpr", "tpr")
     formula = np.minimum.reduce(
         [np.ones_like(alphas), math.e * alphas + 1e-5, 1 - (1 - 1e-5 - alphas) / math.e]
     )
     assert ceiling == pytest.approx(formula, abs=1e-12)
-    laplace = trace_array(roc["data"][2]["y"])
+    _, laplace = curve(at, "roc", "Laplace count", "fpr", "tpr")
     grid = np.linspace(-10, 10, 20_001)
     exact_fpr, exact_tpr = stats.laplace.sf(grid), stats.laplace.sf(grid, loc=1)
     assert laplace == pytest.approx(np.interp(alphas, exact_fpr[::-1], exact_tpr[::-1]), abs=2e-3)
-    simulated = roc["data"][4]
-    fpr, tpr = trace_array(simulated["x"]), trace_array(simulated["y"])
+    fpr, tpr = curve(at, "simulated", "Laplace: simulated", "fpr", "tpr")
     assert len(fpr) == 11
     assert np.all(np.abs(tpr - np.interp(fpr, exact_fpr[::-1], exact_tpr[::-1])) < 0.06)
-    ks = trace_array(composition["data"][0]["x"])
+    section(at, RELEASES)
+    ks, basic = curve(at, "totals", "basic", "k", "epsilon")
     assert ks[0] == 1 and ks[-1] == 1000
-    assert trace_array(composition["data"][0]["y"]) == pytest.approx(ks)
+    assert basic == pytest.approx(ks)
+    assert chart_data(at, "k_now")["label"].tolist() == ["k = 10"]
+
+
+def test_the_chart_specs_do_not_change_with_the_sliders(page):
+    # Only the named datasets move between slider steps, so the browser swaps data only.
+    before = [spec for spec, _ in charts(page)]
+    at = set_widget(page, page.select_slider, EPS_SLIDER, 0.1)
+    at = set_widget(at, at.slider, "attacker_prior", 0.2)
+    assert [spec for spec, _ in charts(at)] == before
+    section(at, RELEASES)
+    before = [spec for spec, _ in charts(at)]
+    at = set_widget(at, at.select_slider, "attacker_k", 1000)
+    assert [spec for spec, _ in charts(at)] == before
 
 
 @pytest.mark.parametrize(
@@ -135,10 +182,9 @@ def test_epsilon_slider_at_both_ends(page, eps, high, low, laplace_accuracy):
     assert f"ε bound {low}:" in _delta_line(at, "Lowest posterior")
     shown = metric(at, "Highest posterior")
     assert shown == _as_shown(_posterior(0.5, eps + SLACK), shown)
+    section(at, TEST)
     assert metric(at, "Laplace count: best accuracy") == laplace_accuracy
-    assert metric(at, "Basic: total ε") == f"{10 * eps:.4g}"
-    roc = plotly_figures(at)[1]
-    alphas, ceiling = trace_array(roc["data"][1]["x"]), trace_array(roc["data"][1]["y"])
+    alphas, ceiling = curve(at, "roc", "ceiling", "fpr", "tpr")
     assert ceiling == pytest.approx(
         np.minimum.reduce(
             [
@@ -149,6 +195,8 @@ def test_epsilon_slider_at_both_ends(page, eps, high, low, laplace_accuracy):
         ),
         abs=1e-12,
     )
+    section(at, RELEASES)
+    assert metric(at, "Basic: total ε") == f"{10 * eps:.4g}"
 
 
 @pytest.mark.parametrize(
@@ -164,6 +212,7 @@ def test_prior_slider_near_the_ends(page, prior, high, low):
     assert shown_high == _as_shown(_posterior(prior, 1 + SLACK), shown_high)
     assert shown_low == _as_shown(_posterior(prior, -1 - SLACK), shown_low)
     assert f"{prior:.0%} chance of being in the data" in texts(at)
+    assert chart_data(at, "prior")["label"].tolist() == [f"prior {prior:.0%}"]
 
 
 @pytest.mark.parametrize(("prior", "side"), [(0.0, "out"), (1.0, "in")])
@@ -173,7 +222,10 @@ def test_certain_prior_has_nothing_to_learn(page, prior, side):
     assert f"already certain Alice is {side}" in warnings and "nothing to learn" in warnings
     assert "chance of being in the data" not in texts(at)
     assert metric(at, "Highest posterior") == metric(at, "Lowest posterior") == f"{prior:.0%}"
-    assert len(plotly_figures(at)) == 3
+    assert len(charts(at)) == 1
+    section(at, RELEASES)  # no posterior statement for the total either
+    assert "What that total means to the attacker" not in texts(at)
+    assert metric(at, "Basic: total ε") == "10"
 
 
 def test_pure_dp_toggle(page):
@@ -182,11 +234,15 @@ def test_pure_dp_toggle(page):
     assert not at.warning
     assert metric(at, "Highest posterior after any output") == "73.1%"
     assert "unless the output" not in texts(at)
+    section(at, TEST)
     assert metric(at, "Best accuracy of any test") == "73.1%"  # = e / (1 + e), the posterior
     assert "equals the posterior bound at a 50% prior, 73.1%" in texts(at)
     labels = [m.label for m in at.metric]
     assert not any(label.startswith("Gaussian") for label in labels)
-    assert len(plotly_figures(at)[1]["data"]) == 4  # diagonal, ceiling, Laplace, simulated
+    # diagonal, ceiling, Laplace, simulated Laplace: no Gaussian curve or simulation
+    assert len(series_names(at, "roc", "simulated")) == 4
+    assert not any(name.startswith("Gaussian") for name in series_names(at, "roc", "simulated"))
+    section(at, RELEASES)
     assert (
         metric(at, "Advanced: total ε")
         == f"{math.sqrt(20 * math.log(1e6)) + 10 * (math.e - 1):.4g}"
@@ -194,11 +250,14 @@ def test_pure_dp_toggle(page):
     assert "basic composition (k·ε) gives the best total: ε = 10 (δ = 0)" in texts(at)
     assert metric(at, "Any test on 10 answers") == f"{_posterior(0.5, 10):.4%}"
     assert metric(at, "Noise on one answer (Laplace std)") == f"{math.sqrt(2):.4g}"
+    assert "The Gaussian curve needs δ > 0" in texts(at)
+    assert "Gaussian mechanism, exact" not in series_names(at, "totals")
 
 
 @pytest.mark.parametrize(("k", "tightest"), [(1, "exact accounting"), (1000, "exact accounting")])
 def test_k_slider_at_both_ends(page, k, tightest):
-    at = set_widget(page, page.select_slider, "attacker_k", k)
+    at = section(page, RELEASES)
+    at = set_widget(at, at.select_slider, "attacker_k", k)
     sigma = get_sigma_gaussian(1.0, 1e-5)
     total_delta = k * 1e-5 + 1e-6
     assert metric(at, "Basic: total ε") == f"{k:.4g}"
@@ -210,11 +269,13 @@ def test_k_slider_at_both_ends(page, k, tightest):
     )
     assert tightest in texts(at)
     assert metric(at, f"Noise on the average of {k:,}") == f"{sigma / math.sqrt(k):.4g}"
+    assert chart_data(at, "k_now")["label"].tolist() == [f"k = {k:,}"]
 
 
 def test_small_epsilon_many_releases_advanced_beats_basic_and_optimal_wins(page):
     at = set_widget(page, page.toggle, "attacker_pure", True)
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    section(at, RELEASES)
     at = set_widget(at, at.select_slider, "attacker_k", 1000)
     advanced = math.sqrt(2 * 1000 * math.log(1e6)) * 0.1 + 100 * math.expm1(0.1)
     assert metric(at, "Advanced: total ε") == f"{advanced:.4g}" == "27.14"
@@ -239,6 +300,7 @@ def test_small_epsilon_many_releases_advanced_beats_basic_and_optimal_wins(page)
 
 def test_void_total_delta_is_explained(page):
     at = set_widget(page, page.select_slider, DELTA_SLIDER, 1e-2)
+    section(at, RELEASES)
     at = set_widget(at, at.select_slider, "attacker_k", 1000)
     warnings = " ".join(w.value for w in at.warning)
     assert "the total guarantee is empty" in warnings
@@ -251,7 +313,7 @@ def test_bad_epsilon_is_explained(page, typed):
     at = set_widget(page, page.text_input, EPS_TEXT, typed)
     assert any("Could not use" in e.value for e in at.error)
     assert metric(at, "Highest posterior") == "75.1%"  # still eps = 1, at eps + ln(10/9)
-    assert len(plotly_figures(at)) == 3
+    assert len(charts(at)) == 1
 
 
 @pytest.mark.parametrize(
@@ -261,20 +323,20 @@ def test_bad_delta_is_explained(page, typed, message):
     at = set_widget(page, page.text_input, DELTA_TEXT, typed)
     errors = " ".join(e.value for e in at.error)
     assert message in errors and "Still showing δ = 10⁻⁵" in errors
+    section(at, RELEASES)
     assert metric(at, "Basic: total ε") == "10"
 
 
 def test_new_draw_changes_only_the_simulation(page):
-    before = plotly_figures(page)[1]["data"]
-    at = rerun(page)
-    assert trace_array(plotly_figures(at)[1]["data"][4]["y"]) == pytest.approx(
-        trace_array(before[4]["y"])
-    )
+    at = section(page, TEST)
+    before_sim = curve(at, "simulated", "Laplace", "fpr", "tpr")[1]
+    before_exact = curve(at, "roc", "Laplace count", "fpr", "tpr")[1]
+    at = rerun(at)
+    assert curve(at, "simulated", "Laplace", "fpr", "tpr")[1] == pytest.approx(before_sim)
     at.sidebar.button[0].click()
     at = rerun(at)
-    after = plotly_figures(at)[1]["data"]
-    assert not np.array_equal(trace_array(after[4]["y"]), trace_array(before[4]["y"]))
-    assert trace_array(after[2]["y"]) == pytest.approx(trace_array(before[2]["y"]))
+    assert not np.array_equal(curve(at, "simulated", "Laplace", "fpr", "tpr")[1], before_sim)
+    assert curve(at, "roc", "Laplace count", "fpr", "tpr")[1] == pytest.approx(before_exact)
 
 
 @pytest.mark.parametrize(("typed", "odds"), [("50", "×5.18e+21"), ("100", "×2.69e+43")])
@@ -285,7 +347,10 @@ def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
     assert metric(at, "Lowest posterior") == "< 0.0001%"
     assert f"ε bound ×{odds[1:]}:" in _delta_line(at, "Odds on")  # e^eps
     assert metric(at, "Odds on") == f"×{10 / 9 * math.exp(float(typed)):,.3g}"
+    section(at, RELEASES)
     assert metric(at, "Basic: total ε") == f"{10 * float(typed):.4g}"
+    section(at, FLOATING)  # the worked example at eps = 100: scale 0.01
+    assert "One release at ε = " + typed in texts(at)
 
 
 def test_epsilon_beyond_100_is_refused(page):
@@ -316,7 +381,7 @@ def test_delta_headline_states_only_what_holds(default_page):
     tail = stats.norm.sf(1.0, loc=1 / (2 * sigma**2), scale=1 / sigma)  # P_in(L > eps)
     assert f"{tail / 1e-5:.0f}δ" == "16δ"
     assert "16δ" in " ".join(w.value for w in at.warning)
-    names = [trace["name"] for trace in plotly_figures(at)[0]["data"]]
+    names = series_names(at, "curves", "markers")
     assert not any("highest possible posterior" in name for name in names)
     assert any("10δ" in name for name in names)
     assert any("only when δ = 0" in name for name in names)
@@ -324,8 +389,9 @@ def test_delta_headline_states_only_what_holds(default_page):
 
 def test_pure_headline_keeps_the_epsilon_bound_for_every_output(page):
     at = set_widget(page, page.toggle, "attacker_pure", True)
-    names = [trace["name"] for trace in plotly_figures(at)[0]["data"]]
+    names = series_names(at, "curves", "markers")
     assert "highest possible posterior (ε = 1)" in names
+    assert not any("ε bound" in name for name in names)  # no dashed comparison curve
     assert not any("10δ" in m.label for m in at.metric)
     assert metric(at, "Odds on") == "×2.72"
 
@@ -336,6 +402,8 @@ def test_too_large_delta_gets_no_promise(page):
     assert "you can be at most" not in texts(at)
     assert "the bound at ε + ln(10/9) promises nothing" in texts(at)
     assert "10δ ≥ 1 (δ is too large)" in " ".join(w.value for w in at.warning)
+    _, upper = curve(at, "curves", "highest", "prior", "posterior")
+    assert np.all(upper[1:] == 1)  # every posterior possible: no promise
 
 
 def test_whatever_the_attacker_knows_has_the_correlation_caveat(default_page, page):
@@ -348,6 +416,7 @@ def test_whatever_the_attacker_knows_has_the_correlation_caveat(default_page, pa
 def test_optimal_composition_on_the_page(page):
     at = set_widget(page, page.toggle, "attacker_pure", True)
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    section(at, RELEASES)
     at = set_widget(at, at.select_slider, "attacker_k", 100)
     one = pld.from_privacy_parameters(DifferentialPrivacyParameters(0.1, 0.0))
     exact = one.self_compose(100).get_epsilon_for_delta(1e-6)  # dp-accounting: 4.7746
@@ -356,16 +425,201 @@ def test_optimal_composition_on_the_page(page):
     shown = texts(at)
     assert "optimal composition (Kairouz, Oh & Viswanath) gives the best total: ε = 4.775" in shown
     assert "advanced composition grows like √k" not in shown.lower() and "linearly in k" in shown
-    composition = plotly_figures(at)[2]
-    optimal = next(t for t in composition["data"] if t["name"].startswith("optimal"))
-    ks = trace_array(optimal["x"])
+    ks, optimal = curve(at, "totals", "optimal", "k", "epsilon")
     want = [one.self_compose(int(k)).get_epsilon_for_delta(1e-6) for k in ks[ks <= 100][::10]]
-    assert trace_array(optimal["y"])[ks <= 100][::10] == pytest.approx(want, rel=1e-3)
+    assert optimal[ks <= 100][::10] == pytest.approx(want, rel=1e-3)
 
 
-def test_composition_text_does_not_say_advanced_grows_like_sqrt_k(default_page):
+def test_composition_text_does_not_say_advanced_grows_like_sqrt_k(page):
     # its k eps (e^eps - 1) term grows linearly in k (Dwork & Roth Thm 3.20)
-    shown = texts(default_page).lower()
+    shown = texts(section(page, RELEASES)).lower()
     assert "advanced composition grows like √k" not in shown
     assert "grows like √k for small ε" not in shown
     assert "kε(e^ε − 1)" in shown and "linearly in k" in shown
+
+
+# --- 4. The floating-point attack ---------------------------------------------------------------
+FP_EPSILONS = (0.1, 0.3, 1.0, 3.0)
+FP_DRAWS = 4000
+
+
+def rates(at, dataset: str, noise: str) -> np.ndarray:
+    """A floating-point chart's bars for one noise (numpy or OpenDP), in ε order."""
+    frame = chart_data(at, dataset)
+    rows = frame[frame["series"].str.startswith(noise)]
+    assert rows["epsilon"].tolist() == [f"ε = {e:g}" for e in FP_EPSILONS]
+    return rows["rate"].to_numpy(dtype=float)
+
+
+def worked_example(at) -> dict[str, tuple[float, bool, bool, str]]:
+    """The example's table: per noise, (value, from 0?, from 1?, guess)."""
+    table = next(m.value for m in at.markdown if "| noise |" in m.value)
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0].startswith(("numpy", "OpenDP")):
+            value = float(cells[1].strip("`"))
+            rows[cells[0].split()[0]] = (value, cells[2] == "yes", cells[3] == "yes", cells[4])
+    return rows
+
+
+def test_the_floating_point_attack_breaks_numpy_noise_and_not_opendp(page):
+    at = section(page, FLOATING)
+    certain = rates(at, "fp_certain", "numpy")
+    success = rates(at, "fp_success", "numpy")
+    best = chart_data(at, "best")["rate"].to_numpy(dtype=float)
+    # the best any attacker can do against true Laplace noise: (1 + (1 - e^(-eps/2))) / 2
+    assert best == pytest.approx([1 - math.exp(-e / 2) / 2 for e in FP_EPSILONS])
+    at_one = FP_EPSILONS.index(1.0)
+    assert certain[at_one] > 0.7
+    assert np.all(certain > 0.7)  # about 81% at 0.1, 0.3 and 1: not falling with epsilon
+    assert np.all(success > best)
+    assert metric(at, "numpy noise, ε = 1") == f"{success[at_one]:.1%}"
+    assert metric(at, "True Laplace, ε = 1") == "69.7%"
+    # OpenDP: never certain, and right as often as a coin (Binomial(4000, 1/2), 4 std errors)
+    assert np.all(rates(at, "fp_certain", "OpenDP") == 0)
+    opendp = rates(at, "fp_success", "OpenDP")
+    assert np.all(np.abs(opendp - 0.5) < 4 * math.sqrt(0.25 / FP_DRAWS))
+    shown = texts(at)
+    assert "never wrongly" in shown and "never certain" in shown
+    assert f"certain in {certain[0]:.1%}" in shown
+    assert "“Secure release” on the Laplace, Gaussian and bounding pages" in shown
+
+
+@pytest.mark.parametrize("eps", [0.01, 1.0, 10.0])
+def test_the_worked_example_agrees_with_dp_core(page, eps):
+    at = set_widget(page, page.select_slider, EPS_SLIDER, eps)
+    at = section(at, FLOATING)
+    truth = float(re.search(r"The true count is \*\*([01])\*\*", texts(at)).group(1))
+    example = worked_example(at)
+    value, from_zero, from_one, guess = example["numpy"]
+    assert (from_zero, from_one) == (
+        bool(reachable(value, 0.0, 1 / eps)),
+        bool(reachable(value, 1.0, 1 / eps)),
+    )
+    assert (from_zero, from_one)[int(truth)]  # the true count can always produce it
+    if from_zero != from_one:
+        assert f"**{int(truth)}, for certain** (right)" == guess
+    else:
+        assert guess.startswith("none")
+    value, from_zero, from_one, guess = example["OpenDP"]
+    assert from_zero and from_one  # OpenDP: every output possible from both counts
+    assert bool(lattice_reachable(value, 0.0)) and guess.startswith("none")
+
+
+def test_the_worked_example_follows_the_seed(page):
+    at = section(page, FLOATING)
+    first = worked_example(at)["numpy"][0]
+    assert worked_example(rerun(at))["numpy"][0] == first
+    at.sidebar.button[0].click()
+    assert worked_example(rerun(at))["numpy"][0] != first
+
+
+def test_a_link_opens_the_floating_point_section() -> None:
+    at = open_page("attacker", query={"attacker_section": "floating-point", "seed": "7"})
+    assert at.session_state["attacker__section"] == FLOATING
+    assert rates(at, "fp_certain", "numpy")[FP_EPSILONS.index(1.0)] > 0.7
+    same = open_page("attacker", query={"attacker_section": "floating-point", "seed": "7"})
+    np.testing.assert_array_equal(
+        rates(at, "fp_success", "numpy"), rates(same, "fp_success", "numpy")
+    )
+
+
+# --- Which parts rerun ------------------------------------------------------------------------
+def fragment_rerun(at, fragment_id: str):
+    """Run as the browser does when a widget inside a fragment changes: that fragment only.
+
+    AppTest always reruns the whole script, so the rerun request gets the fragment's id here.
+    The element tree then holds only what the fragment drew.
+    """
+    original = local_script_runner.RerunData
+    local_script_runner.RerunData = functools.partial(RerunData, fragment_id_queue=[fragment_id])
+    try:
+        at.run()
+    finally:
+        local_script_runner.RerunData = original
+    assert not at.exception, at.exception
+    return at
+
+
+def fragments(at) -> list[str]:
+    """Ids of the fragments that have run, in the order they first ran (the ε fragment first)."""
+    return list(at._fragment_storage._fragments)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """How often the page ran to its end (its closing) and the outer fragment ran (its ε input).
+
+    (Under AppTest a run may start the page twice: a first pass that stops at the header to
+    switch on the app's navigation, then the page itself; the closing counts only the latter.)
+    """
+    import ui.attacker.sections as attacker_sections
+
+    counts = {"page": 0, "outer": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            counts[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(attacker_sections, "closing", counted("page", attacker_sections.closing))
+    monkeypatch.setattr(
+        attacker_sections, "epsilon_input", counted("outer", attacker_sections.epsilon_input)
+    )
+    return counts
+
+
+def test_an_epsilon_step_reruns_the_fragment_not_the_page(page, calls):
+    outer = fragments(page)[0]
+    rerun(page)
+    assert calls == {"page": 1, "outer": 1}
+    widget(page.select_slider, EPS_SLIDER).set_value(0.1)
+    at = fragment_rerun(page, outer)
+    assert calls == {"page": 1, "outer": 2}
+    assert not at.title  # the page's header was not redrawn
+    assert metric(at, "Highest posterior") == f"{_posterior(0.5, 0.1 + SLACK):.1%}"
+
+
+def test_moving_k_reruns_only_the_many_releases_section(page, calls):
+    outer = fragments(page)[0]
+    at = section(page, RELEASES)
+    inner = next(f for f in fragments(at) if f != outer)
+    before = dict(calls)
+    widget(at.select_slider, "attacker_k").set_value(1000)
+    fragment_rerun(at, inner)
+    assert calls == before  # neither the page nor the ε fragment ran
+    assert [s.key for s in at.select_slider] == ["attacker_k", "attacker_delta_prime"]
+    assert metric(at, "Basic: total ε") == "1000"
+    assert chart_data(at, "k_now")["label"].tolist() == ["k = 1,000"]
+    widget(at.select_slider, "attacker_delta_prime").set_value(1e-12)
+    fragment_rerun(at, inner)
+    assert calls == before
+    advanced = math.sqrt(2 * 1000 * math.log(1e12)) + 1000 * (math.e - 1)
+    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}"
+
+
+def test_new_opendp_releases_redraw_only_the_opendp_bars(page, calls):
+    outer = fragments(page)[0]
+    at = section(page, FLOATING)
+    inner = next(f for f in fragments(at) if f != outer)
+    numpy_before = rates(at, "fp_success", "numpy")
+    opendp_before = rates(at, "fp_success", "OpenDP")
+    assert np.array_equal(rates(rerun(at), "fp_success", "OpenDP"), opendp_before)  # held
+    before = dict(calls)
+    at.button(key="attacker_fp_draw_button").click()
+    fragment_rerun(at, inner)
+    assert calls == before
+    np.testing.assert_array_equal(rates(at, "fp_success", "numpy"), numpy_before)
+    assert not np.array_equal(rates(at, "fp_success", "OpenDP"), opendp_before)
+
+
+def test_the_formulas_are_drawn_when_their_box_is_opened(page):
+    assert not page.latex  # closed: nothing drawn (they are most of the page's elements)
+    page.session_state["attacker_formula"] = True
+    at = rerun(page)
+    assert len(at.latex) == 7
+    assert "Kairouz, Oh & Viswanath (2015), Thm 3.3" in texts(at)
+    assert "Mironov, *On significance of the least significant bits" in texts(at)

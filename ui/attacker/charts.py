@@ -1,0 +1,335 @@
+"""Charts of the attacker page (Vega-Lite specs, see ui.common.charts).
+
+Several series carry a number that moves with a slider in their name ("highest possible
+posterior (ε = 1)", the ceiling of a (1, 10⁻⁵)-DP output). Those names live in the data, with
+an ``order`` column that fixes each series' colour and dash, so the spec itself stays the same
+between slider steps and the browser only swaps the data. A series that only some settings
+have (the dashed ε bound, the Gaussian curves) comes last in that order, so leaving it out
+moves no other colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ui.common.charts import (
+    ACCENT_COLOR,
+    GOOD_COLOR,
+    NOISY_COLOR,
+    SECOND_COLOR,
+    TRUE_COLOR,
+    Spec,
+    bars,
+    chart,
+    layer,
+    lines,
+    marker,
+    nominal,
+    quantitative,
+    rule_x,
+    series,
+)
+from ui.common.formatting import percent
+
+CEILING_COLOR = ACCENT_COLOR
+LAPLACE_COLOR = SECOND_COLOR
+GAUSSIAN_COLOR = NOISY_COLOR
+SOLID, DOTTED, DASHED = [1, 0], [2, 3], [6, 4]
+SHARE_AXIS = {"format": "%"}
+
+
+def _named(field: str, colors: Sequence[str], **legend: object) -> dict:
+    """Colour by series names held in the data, in their ``order`` (colours in that order)."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "sort": {"field": "order", "op": "min"},
+        "scale": {"range": list(colors)},
+        "legend": {"orient": "top", "title": None, "direction": "vertical", **legend},
+    }
+
+
+def _dashed(field: str, dashes: Sequence[list[int]]) -> dict:
+    """Dash by the same series as ``_named`` (same field and order: one merged legend)."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "sort": {"field": "order", "op": "min"},
+        "scale": {"range": [list(d) for d in dashes]},
+        "legend": {"orient": "top", "title": None, "direction": "vertical"},
+    }
+
+
+def _curves(x: np.ndarray, curves: Sequence[tuple[str, np.ndarray]], columns: tuple[str, str]):
+    """One long frame of curves: x, y, the series name and its order."""
+    x_name, y_name = columns
+    return pd.concat(
+        [
+            pd.DataFrame({x_name: x, y_name: y, "series": name, "order": i})
+            for i, (name, y) in enumerate(curves)
+        ],
+        ignore_index=True,
+    )
+
+
+def _share(field: str, title: str, top: float = 1.0) -> dict:
+    """A 0-100% axis."""
+    return quantitative(field, title, axis=SHARE_AXIS, scale={"domain": [0, top], "nice": False})
+
+
+def posterior(
+    priors: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    prior_now: float,
+    lower_now: float,
+    upper_now: float,
+    curve_label: str,
+    *,
+    marker_note: str = "",
+    epsilon_upper: np.ndarray | None = None,
+    epsilon_name: str = "",
+) -> Spec:
+    """Lowest and highest posterior against the prior, the diagonal, the current prior marked.
+
+    ``curve_label`` says what the two curves are (e.g. "possible posterior (ε = 1)", or with
+    δ > 0 the outputs they hold on); ``marker_note`` is appended to the two markers' names.
+    ``epsilon_upper``, dashed, is the ε bound when it is shown only for comparison.
+    """
+    curves = [
+        ("no output at all (posterior = prior)", priors),
+        (f"lowest {curve_label}", lower),
+        (f"highest {curve_label}", upper),
+    ]
+    if epsilon_upper is not None:
+        curves.append((epsilon_name, epsilon_upper))
+    markers = pd.DataFrame(
+        {
+            "prior": [prior_now, prior_now],
+            "posterior": [upper_now, lower_now],
+            "series": [
+                f"your prior → at most {percent(upper_now)}{marker_note}",
+                f"your prior → at least {percent(lower_now)}{marker_note}",
+            ],
+            "order": [0, 1],
+        }
+    )
+    x = _share("prior", "prior: chance Alice is in, before the output")
+    return chart(
+        layer(
+            "band",
+            {"type": "area", "opacity": 0.12, "color": CEILING_COLOR},
+            x=x,
+            y={"field": "low", "type": "quantitative"},
+            y2={"field": "high"},
+        ),
+        lines(
+            "curves",
+            x=x,
+            y=_share("posterior", "posterior: after seeing the output"),
+            color=_named("series", [TRUE_COLOR, NOISY_COLOR, CEILING_COLOR, CEILING_COLOR]),
+            strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, DASHED]),
+        ),
+        layer(
+            "markers",
+            {"type": "point", "filled": True, "size": 170, "opacity": 1},
+            x=x,
+            y={"field": "posterior", "type": "quantitative"},
+            color=_named("series", [CEILING_COLOR, NOISY_COLOR]),
+            tooltip=[{"field": "series"}],
+        ),
+        rule_x("prior", "x", "label", color=TRUE_COLOR),
+        datasets={
+            "band": pd.DataFrame({"prior": priors, "low": lower, "high": upper}),
+            "curves": _curves(priors, curves, ("prior", "posterior")),
+            "markers": markers,
+            "prior": marker(prior_now, f"prior {prior_now:.0%}"),
+        },
+        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+        height=440,
+    )
+
+
+def roc(
+    alphas: np.ndarray,
+    ceiling: np.ndarray,
+    laplace: np.ndarray,
+    gaussian: np.ndarray | None,
+    simulated: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    ceiling_name: str,
+) -> Spec:
+    """The ROC ceiling of (ε, δ)-DP over the coin flip, exact Laplace/Gaussian ROCs, and
+    simulated threshold tests as crosses (name, false positive rates, true positive rates);
+    the Laplace simulation first."""
+    curves = [
+        ("coin flip (no information)", alphas),
+        (ceiling_name, ceiling),
+        ("Laplace count: best test (exact)", laplace),
+    ]
+    if gaussian is not None:
+        curves.append(("Gaussian count: best test (exact)", gaussian))
+    points = pd.concat(
+        [
+            pd.DataFrame({"fpr": fpr, "tpr": tpr, "series": name, "order": i})
+            for i, (name, fpr, tpr) in enumerate(simulated)
+        ],
+        ignore_index=True,
+    )
+    x = _share("fpr", "false positive rate: says “in” when Alice is out")
+    return chart(
+        layer(
+            "roc_band",
+            {"type": "area", "opacity": 0.10, "color": CEILING_COLOR},
+            x=x,
+            y={"field": "low", "type": "quantitative"},
+            y2={"field": "high"},
+        ),
+        lines(
+            "roc",
+            x=x,
+            y=_share("tpr", "true positive rate: says “in” when Alice is in", top=1.01),
+            color=_named("series", [TRUE_COLOR, CEILING_COLOR, LAPLACE_COLOR, GAUSSIAN_COLOR]),
+            strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, SOLID]),
+        ),
+        layer(
+            "simulated",
+            {"type": "point", "shape": "cross", "angle": 45, "filled": True, "size": 110},
+            x=x,
+            y={"field": "tpr", "type": "quantitative"},
+            color=_named("series", [LAPLACE_COLOR, GAUSSIAN_COLOR]),
+            tooltip=[
+                {"field": "series"},
+                {"field": "fpr", "format": ".3f"},
+                {"field": "tpr", "format": ".3f"},
+            ],
+        ),
+        datasets={
+            "roc_band": pd.DataFrame({"fpr": alphas, "low": alphas, "high": ceiling}),
+            "roc": _curves(alphas, curves, ("fpr", "tpr")),
+            "simulated": points,
+        },
+        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+        height=520,
+    )
+
+
+def composition(
+    ks: np.ndarray,
+    basic: np.ndarray,
+    advanced: np.ndarray,
+    optimal: np.ndarray,
+    gaussian: np.ndarray | None,
+    k_now: int,
+) -> Spec:
+    """Total ε against the number of releases k (log-log), the chosen k marked.
+
+    Totals that are void (NaN), infinite or 0 have no place on a log axis and are left out.
+    """
+    curves = [
+        ("basic: k·ε", basic),
+        ("advanced composition (Thm 3.20)", advanced),
+        ("optimal composition (exact for any mechanism)", optimal),
+    ]
+    if gaussian is not None:
+        curves.append(("Gaussian mechanism, exact", gaussian))
+    frame = _curves(ks, curves, ("k", "epsilon"))
+    frame = frame[np.isfinite(frame["epsilon"]) & (frame["epsilon"] > 0)]
+    x = quantitative("k", "k: number of releases", log=True)
+    return chart(
+        lines(
+            "totals",
+            x=x,
+            y=quantitative("epsilon", "total ε after k releases", log=True),
+            color=_named("series", [TRUE_COLOR, CEILING_COLOR, SECOND_COLOR, GAUSSIAN_COLOR]),
+        ),
+        rule_x("k_now", "x", "label", color=TRUE_COLOR),
+        datasets={"totals": frame, "k_now": marker(k_now, f"k = {k_now:,}")},
+        height=420,
+    )
+
+
+NUMPY_NOISE = "numpy noise"
+OPENDP_NOISE = "OpenDP noise"
+TRUE_LAPLACE = "true Laplace: best possible"
+COIN_FLIP = "coin flip"
+
+
+def attack_rates(
+    data: str,
+    epsilons: Sequence[str],
+    rates: dict[str, Sequence[float]],
+    *,
+    title: str,
+    best: Sequence[float] | None = None,
+) -> Spec:
+    """Grouped bars per ε (numpy, OpenDP), each labelled with its share; with ``best``, the
+    best success any attacker has against the true (continuous) Laplace mechanism as a tick
+    over each group, and the coin flip (50%) as a dotted line; the labels then sit at the foot
+    of the bars, clear of the ticks. ``data`` names the bars' dataset."""
+    names = [NUMPY_NOISE, OPENDP_NOISE]
+    frame = pd.concat(
+        [
+            pd.DataFrame({"epsilon": list(epsilons), "series": name, "rate": list(rates[name])})
+            for name in names
+        ],
+        ignore_index=True,
+    )
+    x = nominal("epsilon", "ε of each release", sort=None, axis={"labelAngle": 0})
+    offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
+    legend = names + ([TRUE_LAPLACE, COIN_FLIP] if best is not None else [])
+    colors = series(
+        "series",
+        legend,
+        [NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR, TRUE_COLOR][: len(legend)],
+        columns=2,
+    )
+    inside = best is not None
+    label = (
+        {"type": "text", "baseline": "bottom", "dy": -6, "color": "white", "fontWeight": "bold"}
+        if inside
+        else {"type": "text", "baseline": "bottom", "dy": -3}
+    )
+    layers: list = [
+        bars(
+            data,
+            x=x,
+            y=_share("rate", title),
+            color=colors,
+            xOffset=offset,
+            tooltip=[{"field": "epsilon"}, {"field": "series"}, {"field": "rate", "format": ".1%"}],
+        ),
+        layer(
+            data,
+            label,
+            x=x,
+            xOffset=offset,
+            y={"datum": 0} if inside else {"field": "rate", "type": "quantitative"},
+            text={"field": "rate", "type": "quantitative", "format": ".0%"},
+        ),
+    ]
+    datasets = {data: frame}
+    if best is not None:
+        layers += [
+            layer(
+                "coin",
+                {"type": "rule", "strokeDash": DOTTED, "strokeWidth": 2},
+                y={"field": "rate", "type": "quantitative"},
+                color=colors,
+            ),
+            layer(
+                "best",
+                {"type": "tick", "thickness": 4, "size": 70},
+                x=x,
+                y={"field": "rate", "type": "quantitative"},
+                color=colors,
+                tooltip=[{"field": "series"}, {"field": "rate", "format": ".1%"}],
+            ),
+        ]
+        datasets["best"] = pd.DataFrame(
+            {"epsilon": list(epsilons), "rate": list(best), "series": TRUE_LAPLACE}
+        )
+        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [COIN_FLIP]})
+    return chart(*layers, datasets=datasets, height=400)
