@@ -1,6 +1,7 @@
 """The datasets the app ships, described once: what they hold and how to count them.
 
     from data.registry import DATASETS, load_dataset, category_counts
+    load_reference("deployments")            # published facts with sources (REFERENCES)
 
     DATASETS["census"].numeric["age"]        # (0, 100): natural clipping bounds
     load_dataset("census")                   # pandas DataFrame, read once and cached
@@ -225,6 +226,46 @@ def load_dataset(key: str) -> pd.DataFrame:
     """
     get_dataset(key)
     return _load_cached(key).copy(deep=False)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A table of published facts the app shows beside its own figures (not data about people).
+
+    Every row names its source; ``card`` says where the figures come from and how to read them.
+    """
+
+    key: str
+    title: str
+    description: str
+    card: str
+    file: str  # in data/
+
+
+REFERENCES: dict[str, Reference] = {
+    "deployments": Reference(
+        key="deployments",
+        title="ε in the wild (18 published deployments)",
+        description=(
+            "Privacy budgets published for real differentially private releases, each with its "
+            "unit of privacy, period and source."
+        ),
+        card=_card("deployments"),
+        file="deployments.csv",
+    ),
+}
+
+
+@functools.cache
+def _load_reference_cached(key: str) -> pd.DataFrame:
+    return pd.read_csv(DATA_DIR / REFERENCES[key].file, keep_default_na=False, na_values=[""])
+
+
+def load_reference(key: str) -> pd.DataFrame:
+    """The rows of reference table ``key`` (e.g. "deployments"), read once and cached."""
+    if key not in REFERENCES:
+        raise ValueError(f"Unknown reference table {key!r}. Choose one of: {sorted(REFERENCES)}.")
+    return _load_reference_cached(key).copy(deep=False)
 
 
 def frame_category_counts(

@@ -1,0 +1,467 @@
+"""What several different noisy releases cost together, by four accountants side by side.
+
+A release plan runs several mechanisms on the same data, each with its own noise and
+sensitivity (``NoiseRelease``). Their total (epsilon, delta) depends on the accounting:
+
+- basic composition: (sum eps_i, sum delta_i) (Dwork & Roth 2014, Thm 3.16);
+- optimal composition: the exact smallest total epsilon at a total delta for mechanisms known
+  only to be (eps_i, delta_i)-DP: that of randomized response with a delta_i chance of
+  revealing the input, composed (Kairouz, Oh & Viswanath 2015, Thm 3.3 for k equal ones;
+  Murtagh & Vadhan 2016, Thm 1.5, for different ones). Computed exactly over the distinct
+  sums of +-eps_i (``optimal_total_epsilon``); beyond ``MAX_SUPPORT`` sums each eps_i is
+  rounded up onto a grid first, which can only raise the total;
+- zero-concentrated DP: Laplace noise is (Delta/b)^2 / 2-zCDP (Bun & Steinke 2016, Prop 1.4),
+  Gaussian noise Delta^2 / (2 sigma^2)-zCDP (Prop 1.6); rho adds up (Lemma 2.3); converted to
+  (eps, delta) by Canonne, Kamath & Steinke 2020 (Cor 13), tighter than Bun & Steinke's
+  rho + 2 sqrt(rho ln(1/delta)) (Prop 1.3), which is also given;
+- privacy loss distributions (PLD) of the mechanisms themselves, composed numerically by
+  Google's dp-accounting with pessimistic discretisation (Meiser & Mohammadi 2018; Koskela,
+  Jalko & Honkela 2020; Doroshenko et al. 2022), imported at run time;
+- when every release is Gaussian, the exact total: k Gaussians compose to one with
+  mu = sqrt(sum (Delta_i / sigma_i)^2) (Dong, Roth & Su 2019, Cor 3.3), read off the exact
+  profile (Balle & Wang 2018, Thm 8).
+
+Neighbouring datasets differ by one person added or removed (with all their rows). A vector
+release is accounted by its L1 (Laplace) or L2 (Gaussian) sensitivity, as one mechanism; for
+the Laplace PLD this scalar shift dominates any split of the same L1 norm over several
+coordinates (checked against dp-accounting in tests/test_planner.py).
+
+    releases = [NoiseRelease("laplace", scale=2.0, sensitivity=1.0, epsilon=0.5),
+                NoiseRelease("gaussian", scale=4.0, sensitivity=1.0, epsilon=1.2, delta=1e-6)]
+    compare_accountants(releases, delta=1e-6)   # one AccountingTotal per accountant
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy.optimize import brentq, minimize_scalar
+
+from dp_core.composition import optimal_composition_epsilon
+from dp_core.gaussian import gaussian_epsilon_for
+from dp_core.validation import check_delta, check_epsilon, check_sensitivity
+
+__all__ = [
+    "AccountingTotal",
+    "NoiseRelease",
+    "basic_total",
+    "compare_accountants",
+    "gaussian_exact_epsilon",
+    "optimal_total_delta",
+    "optimal_total_epsilon",
+    "pld_epsilon",
+    "total_rho",
+    "zcdp_delta",
+    "zcdp_epsilon",
+    "zcdp_rho_for",
+]
+
+Mechanism = Literal["laplace", "gaussian"]
+Conversion = Literal["cks", "bun_steinke"]
+
+# Distinct sums of +-eps_i kept exactly by the optimal composition; beyond, a grid.
+MAX_SUPPORT = 1 << 20
+# Relative tolerance of the zCDP inversions (bisection on rho).
+_RHO_TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True)
+class NoiseRelease:
+    """One noisy release: its mechanism, noise scale and sensitivity, and its (eps, delta).
+
+    ``scale`` is the Laplace b or the Gaussian sigma, ``sensitivity`` the L1 (Laplace) or L2
+    (Gaussian) norm one person can move the released vector by, in the same units.
+    ``epsilon``/``delta`` are the guarantee it was calibrated to (for the Gaussian, by the
+    calibration the plan chose); the accountants that look at the noise itself (zCDP, PLD)
+    use only the scale and the sensitivity.
+    """
+
+    mechanism: Mechanism
+    scale: float
+    sensitivity: float
+    epsilon: float
+    delta: float = 0.0
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.mechanism not in ("laplace", "gaussian"):
+            raise ValueError(
+                f"the mechanism must be 'laplace' or 'gaussian' (got {self.mechanism!r})."
+            )
+        check_sensitivity(self.scale, "the noise scale")
+        check_sensitivity(self.sensitivity)
+        check_epsilon(self.epsilon)
+        check_delta(self.delta)
+
+    @property
+    def noise_multiplier(self) -> float:
+        """scale / sensitivity: the noise for a sensitivity of 1."""
+        return self.scale / self.sensitivity
+
+    @property
+    def rho(self) -> float:
+        """zCDP parameter: (Delta / b)^2 / 2 for Laplace (Bun & Steinke 2016, Prop 1.4, from
+        its pure Delta/b-DP), Delta^2 / (2 sigma^2) for Gaussian (Prop 1.6)."""
+        return 0.5 / self.noise_multiplier**2  # the same formula for both
+
+
+@dataclass(frozen=True)
+class AccountingTotal:
+    """The total of a list of releases by one accountant."""
+
+    key: str  # "basic", "optimal", "zcdp_bs", "zcdp", "pld", "gaussian"
+    name: str
+    epsilon: float  # inf when no epsilon is enough at this delta
+    delta: float
+    assumes: str  # what it needs to hold
+    source: str
+
+
+def _releases(releases: Sequence[NoiseRelease]) -> tuple[NoiseRelease, ...]:
+    if len(releases) == 0:
+        raise ValueError("there is no release to account for.")
+    return tuple(releases)
+
+
+def basic_total(releases: Sequence[NoiseRelease]) -> tuple[float, float]:
+    """(sum eps_i, sum delta_i): basic composition (Dwork & Roth 2014, Thm 3.16)."""
+    items = _releases(releases)
+    return float(sum(r.epsilon for r in items)), float(sum(r.delta for r in items))
+
+
+# --- optimal composition of (eps_i, delta_i)-DP mechanisms --------------------------------
+
+
+def _pairs(pairs: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    if len(pairs) == 0:
+        raise ValueError("there is no release to account for.")
+    eps = np.array([check_epsilon(e) for e, _ in pairs])
+    deltas = np.array([check_delta(d) for _, d in pairs])
+    return eps, deltas
+
+
+def _rr_loss_distribution(eps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Support and P1-masses of L = sum_i +-eps_i, randomized response composed.
+
+    Release i reports the truth with chance e^eps_i / (1 + e^eps_i) (loss +eps_i) and lies
+    otherwise (loss -eps_i). Equal eps_i are grouped (a Binomial number of truths), then the
+    groups convolved, merging equal sums. When the sums would exceed MAX_SUPPORT, every eps_i
+    is first rounded up to a multiple of a grid step h: an (eps, delta)-DP mechanism is also
+    (eps', delta)-DP for eps' >= eps, so the total can only grow (Murtagh & Vadhan 2016 use the
+    same rounding for their approximation).
+    """
+    values, counts = np.unique(eps, return_counts=True)
+    support = float(np.prod(counts.astype(float) + 1.0))
+    if support > MAX_SUPPORT:
+        step = float(eps.sum()) / (MAX_SUPPORT // 2)
+        values, counts = np.unique(np.ceil(eps / step) * step, return_counts=True)
+    levels = np.zeros(1)
+    masses = np.ones(1)
+    for value, count in zip(values, counts, strict=True):
+        truths = np.arange(count + 1)
+        log_choose = math.lgamma(count + 1) - np.array(
+            [math.lgamma(j + 1) + math.lgamma(count - j + 1) for j in truths]
+        )
+        p_true = -np.logaddexp(0.0, -value)  # ln(e^eps / (1 + e^eps))
+        p_lie = -np.logaddexp(0.0, value)
+        group_mass = np.exp(log_choose + truths * p_true + (count - truths) * p_lie)
+        group_levels = (2 * truths - count) * value
+        levels = (levels[:, None] + group_levels[None, :]).ravel()
+        masses = (masses[:, None] * group_mass[None, :]).ravel()
+        scale = max(1.0, float(np.abs(levels).max()))
+        keys = np.round(levels / scale, 12)
+        keys, inverse = np.unique(keys, return_inverse=True)
+        merged = np.zeros(keys.size)
+        np.add.at(merged, inverse, masses)
+        first = np.zeros(keys.size)
+        first[inverse] = levels
+        levels, masses = first, merged
+    order = np.argsort(levels)
+    return levels[order], masses[order]
+
+
+def _rr_target(deltas: np.ndarray, total_delta: float) -> float:
+    """The delta left for randomized response: 1 - (1 - delta_total) / prod(1 - delta_i)."""
+    return float(-np.expm1(math.log1p(-total_delta) - np.log1p(-deltas).sum()))
+
+
+def optimal_total_delta(pairs: Sequence[tuple[float, float]], total_epsilon: float) -> float:
+    """Exact total delta at total epsilon eps' of mechanisms that are (eps_i, delta_i)-DP.
+
+    delta(eps') = 1 - prod(1 - delta_i) (1 - sum_l max(0, P1(l) - e^eps' P0(l))), P0(l) =
+    P1(l) e^-l, over the loss l of composed randomized response (Murtagh & Vadhan 2016,
+    Thm 1.5; Kairouz, Oh & Viswanath 2015, Thm 3.3 when all are equal).
+    """
+    eps, deltas = _pairs(pairs)
+    target = float(total_epsilon)
+    if not target >= 0:
+        raise ValueError("the total epsilon must be a number of at least 0.")
+    levels, masses = _rr_loss_distribution(eps)
+    above = levels > target
+    rr = float(np.sum(masses[above] * -np.expm1(target - levels[above])))
+    return float(-np.expm1(np.log1p(-deltas).sum() + math.log1p(-min(rr, 1.0))))
+
+
+def optimal_total_epsilon(pairs: Sequence[tuple[float, float]], total_delta: float) -> float:
+    """Exact smallest total epsilon at ``total_delta`` of (eps_i, delta_i)-DP mechanisms.
+
+    Inverts ``optimal_total_delta``: between consecutive loss levels l_(j-1) <= eps' < l_j the
+    randomized-response part is A_j - e^eps' B_j (A_j, B_j the P1- and P0-mass of the levels
+    >= l_j), so eps' = ln((A_j - target) / B_j) in the segment where it falls. 0 when eps' = 0
+    already meets the total delta; infinite when the total delta is below 1 - prod(1 - delta_i).
+    Equal mechanisms go through ``dp_core.composition.optimal_composition_epsilon`` (the same
+    bound, Kairouz, Oh & Viswanath 2015, Thm 3.3). Source: Murtagh & Vadhan 2016, Thm 1.5.
+    """
+    eps, deltas = _pairs(pairs)
+    d = check_delta(total_delta)
+    if np.all(eps == eps[0]) and np.all(deltas == deltas[0]):
+        return float(optimal_composition_epsilon(float(eps[0]), float(deltas[0]), eps.size, d))
+    target = _rr_target(deltas, d)
+    if target < 0:
+        return math.inf
+    levels, masses = _rr_loss_distribution(eps)
+    positive = levels > 0
+    levels, masses = levels[positive], masses[positive]
+    p0 = masses * np.exp(-levels)
+    a = np.cumsum(masses[::-1])[::-1]  # P1-mass of the levels >= l_j
+    b = np.cumsum(p0[::-1])[::-1]  # P0-mass of the same levels
+    if levels.size == 0 or a[0] - b[0] <= target:  # eps' = 0 is enough
+        return 0.0
+    at_levels = a - np.exp(levels) * b  # delta_RR at each level (from its left segment)
+    j = int(np.argmax(at_levels <= target * (1 + 1e-12)))  # the last level meets it (0)
+    left = levels[j - 1] if j > 0 else 0.0
+    solved = math.log((a[j] - target) / b[j]) if a[j] > target else left
+    return float(min(max(solved, left), levels[j]))
+
+
+# --- zero-concentrated DP ----------------------------------------------------------------
+
+
+def total_rho(releases: Sequence[NoiseRelease]) -> float:
+    """sum rho_i: zCDP composes by adding rho (Bun & Steinke 2016, Lemma 2.3)."""
+    return float(sum(r.rho for r in _releases(releases)))
+
+
+def _cks_log_delta(rho: float, epsilon: float, alpha: float) -> float:
+    """ln delta at order alpha: (a-1)(a rho - eps) + (a-1) ln(1 - 1/a) - ln a (CKS 2020, Cor 13)."""
+    return (
+        (alpha - 1) * (alpha * rho - epsilon)
+        + (alpha - 1) * math.log1p(-1 / alpha)
+        - math.log(alpha)
+    )
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """delta at epsilon for a rho-zCDP mechanism, Canonne, Kamath & Steinke 2020, Cor 13:
+
+        delta = inf_(alpha > 1) e^((alpha-1)(alpha rho - eps)) / alpha * (1 - 1/alpha)^(alpha-1).
+
+    The minimum over alpha is found numerically; any alpha gives a valid delta, so the value
+    returned is never below the infimum. At most 1.
+    """
+    r = check_sensitivity(rho, "rho")
+    eps = check_epsilon(epsilon, allow_zero=True)
+    found = minimize_scalar(
+        lambda t: _cks_log_delta(r, eps, 1.0 + math.exp(t)),
+        bounds=(-30.0, 30.0),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    return float(min(1.0, math.exp(found.fun)))
+
+
+def zcdp_epsilon(rho: float, delta: float, conversion: Conversion = "cks") -> float:
+    """epsilon at delta for a rho-zCDP mechanism.
+
+    "bun_steinke": rho + 2 sqrt(rho ln(1/delta)) (Bun & Steinke 2016, Prop 1.3);
+    "cks": inf_(alpha > 1) alpha rho + ln(1 - 1/alpha) + ln(1 / (alpha delta)) / (alpha - 1)
+    (Canonne, Kamath & Steinke 2020, Cor 13, solved for epsilon), never above the first. As
+    OpenDP's make_zCDP_to_approxDP. Any alpha gives a valid epsilon, so the numerical minimum
+    is never below the true infimum.
+    """
+    r = check_sensitivity(rho, "rho")
+    d = check_delta(delta, allow_zero=False)
+    closed = r + 2.0 * math.sqrt(r * math.log(1.0 / d))
+    if conversion == "bun_steinke":
+        return closed
+    if conversion != "cks":
+        raise ValueError(f"the conversion must be 'cks' or 'bun_steinke' (got {conversion!r}).")
+
+    def eps_at(t: float) -> float:
+        alpha = 1.0 + math.exp(t)
+        return (
+            alpha * r + math.log1p(-1 / alpha) + (math.log(1 / d) - math.log(alpha)) / (alpha - 1)
+        )
+
+    found = minimize_scalar(
+        eps_at, bounds=(-30.0, 30.0), method="bounded", options={"xatol": 1e-12}
+    )
+    return float(max(0.0, min(found.fun, closed)))
+
+
+@functools.lru_cache(maxsize=4096)
+def zcdp_rho_for(epsilon: float, delta: float, conversion: Conversion = "cks") -> float:
+    """The largest rho whose zCDP -> (eps, delta) conversion gives at most ``epsilon``.
+
+    Brent's method on rho (the converted epsilon grows with rho), stepped down until the
+    conversion of the rho returned is at most epsilon. Bun & Steinke's conversion inverts in
+    closed form: sqrt(rho) = sqrt(eps + ln(1/delta)) - sqrt(ln(1/delta)).
+    """
+    eps = check_epsilon(epsilon)
+    d = check_delta(delta, allow_zero=False)
+    log_inv = math.log(1.0 / d)
+    closed = (math.sqrt(eps + log_inv) - math.sqrt(log_inv)) ** 2
+    if conversion == "bun_steinke":
+        return closed
+    hi = closed * 2.0
+    while zcdp_epsilon(hi, d) <= eps:
+        hi *= 2.0
+    rho = brentq(lambda r: zcdp_epsilon(r, d) - eps, closed, hi, rtol=_RHO_TOLERANCE)
+    if zcdp_epsilon(rho, d) <= eps:
+        return float(rho)
+    above, step = rho, _RHO_TOLERANCE  # the root landed a hair above: find a valid rho below
+    while zcdp_epsilon(rho, d) > eps:
+        rho, step = above * (1.0 - step), step * 2.0
+    for _ in range(60):  # then close the gap, keeping the valid end
+        if above - rho <= _RHO_TOLERANCE * rho:
+            break
+        mid = 0.5 * (rho + above)
+        rho, above = (mid, above) if zcdp_epsilon(mid, d) <= eps else (rho, mid)
+    return float(rho)
+
+
+# --- privacy loss distributions (dp-accounting) -------------------------------------------
+
+
+def _discretisation(releases: Sequence[NoiseRelease]) -> float:
+    """A thousandth of the largest single epsilon, between 1e-6 and 1e-3: a fine grid that keeps
+    each PLD at about a thousand points."""
+    largest = max(r.epsilon for r in releases)
+    return float(min(1e-3, max(1e-6, largest / 1000.0)))
+
+
+def pld_epsilon(
+    releases: Sequence[NoiseRelease], delta: float, *, discretisation: float | None = None
+) -> float:
+    """epsilon at delta of the releases' own privacy loss distributions, composed.
+
+    Laplace(b) at L1 sensitivity Delta and Gaussian(sigma) at L2 sensitivity Delta, through
+    dp-accounting's ``from_laplace_mechanism`` / ``from_gaussian_mechanism`` with pessimistic
+    estimates (never below the exact value, up to the discretisation ``discretisation`` of
+    the loss, by default ``_discretisation``); equal releases are self-composed. Add or remove
+    one person. Source: dp-accounting (Google), Meiser & Mohammadi 2018, Koskela et al. 2020.
+    """
+    from dp_accounting.pld import privacy_loss_distribution as pld  # runtime dependency
+
+    items = _releases(releases)
+    d = check_delta(delta, allow_zero=False)
+    step = discretisation or _discretisation(items)
+    groups: dict[tuple[str, float, float], int] = {}
+    for r in items:
+        key = (r.mechanism, r.scale, r.sensitivity)
+        groups[key] = groups.get(key, 0) + 1
+    total = None
+    for (mechanism, scale, sensitivity), count in groups.items():
+        if mechanism == "laplace":
+            one = pld.from_laplace_mechanism(
+                scale, sensitivity=sensitivity, value_discretization_interval=step
+            )
+        else:
+            one = pld.from_gaussian_mechanism(
+                scale, sensitivity=sensitivity, value_discretization_interval=step
+            )
+        if count > 1:
+            one = one.self_compose(count)
+        total = one if total is None else total.compose(one)
+    return float(total.get_epsilon_for_delta(d))
+
+
+def gaussian_exact_epsilon(releases: Sequence[NoiseRelease], delta: float) -> float:
+    """Exact epsilon at delta when every release is Gaussian: one Gaussian with
+    mu = sqrt(sum (Delta_i / sigma_i)^2) (Dong, Roth & Su 2019, Cor 3.3), exact profile
+    (Balle & Wang 2018, Thm 8)."""
+    items = _releases(releases)
+    if any(r.mechanism != "gaussian" for r in items):
+        raise ValueError("the exact Gaussian total needs every release to be Gaussian.")
+    mu = math.sqrt(sum(1.0 / r.noise_multiplier**2 for r in items))
+    return gaussian_epsilon_for(1.0 / mu, check_delta(delta, allow_zero=False))
+
+
+# --- side by side ----------------------------------------------------------------------
+
+
+def compare_accountants(
+    releases: Sequence[NoiseRelease], delta: float, *, pld: bool = True
+) -> tuple[AccountingTotal, ...]:
+    """The releases' total by every accountant, the tighter ones read at ``delta``.
+
+    Basic composition stays at its own total delta (sum delta_i). ``delta`` must be above 0
+    (zCDP and PLD have no finite epsilon at delta = 0 for Gaussian noise; for Laplace alone
+    the basic total is the pure one). ``pld=False`` leaves out dp-accounting (slowest).
+    """
+    items = _releases(releases)
+    d = check_delta(delta, allow_zero=False)
+    basic_eps, basic_delta = basic_total(items)
+    rho = total_rho(items)
+    totals = [
+        AccountingTotal(
+            "basic",
+            "Basic composition",
+            basic_eps,
+            basic_delta,
+            "any mechanisms with these (ε_i, δ_i)",
+            "Dwork & Roth 2014, Thm 3.16",
+        ),
+        AccountingTotal(
+            "optimal",
+            "Optimal composition",
+            optimal_total_epsilon([(r.epsilon, r.delta) for r in items], d),
+            d,
+            "any mechanisms with these (ε_i, δ_i): the exact worst case",
+            "Kairouz, Oh & Viswanath 2015, Thm 3.3; Murtagh & Vadhan 2016, Thm 1.5",
+        ),
+        AccountingTotal(
+            "zcdp_bs",
+            "zCDP (Bun–Steinke conversion)",
+            zcdp_epsilon(rho, d, "bun_steinke"),
+            d,
+            f"this noise: ρ = {rho:.4g} in total",
+            "Bun & Steinke 2016, Prop 1.3, 1.4, 1.6",
+        ),
+        AccountingTotal(
+            "zcdp",
+            "zCDP (Canonne–Kamath–Steinke)",
+            zcdp_epsilon(rho, d, "cks"),
+            d,
+            f"this noise: ρ = {rho:.4g} in total",
+            "Canonne, Kamath & Steinke 2020, Cor 13 (OpenDP's conversion)",
+        ),
+    ]
+    if pld:
+        totals.append(
+            AccountingTotal(
+                "pld",
+                "Privacy loss distributions",
+                pld_epsilon(items, d),
+                d,
+                "this noise (Laplace and Gaussian PLDs), numerically composed",
+                "dp-accounting (Google); Koskela, Jälkö & Honkela 2020",
+            )
+        )
+    if all(r.mechanism == "gaussian" for r in items):
+        totals.append(
+            AccountingTotal(
+                "gaussian",
+                "Exact Gaussian composition",
+                gaussian_exact_epsilon(items, d),
+                d,
+                "this noise, every release Gaussian",
+                "Dong, Roth & Su 2019, Cor 3.3; Balle & Wang 2018, Thm 8",
+            )
+        )
+    return tuple(totals)
