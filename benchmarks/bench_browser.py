@@ -65,9 +65,11 @@ def server(script: str) -> Iterator[tuple[str, int]]:
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2):
-                break
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{base}/_stcore/health", timeout=2),
+        ):
+            break
         time.sleep(0.3)
     try:
         yield base, process.pid
@@ -107,14 +109,16 @@ def steps_on(page: Page, slider_index: int, steps: int) -> tuple[list[float], li
     return dom, idle
 
 
-def measure(browser, url: str, pid: int, steps: int, sliders: int) -> list[tuple[str, float, float, float]]:
+def measure(
+    browser, url: str, pid: int, steps: int, sliders: int
+) -> list[tuple[str, float, float, float]]:
     """Per slider: (label, median DOM ms, median idle ms, server CPU ms per step)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(url)
     settle(page)
     results = []
     for index in range(min(sliders, page.locator(SLIDERS).count())):
-        label = page.locator(f"[data-testid='stMain'] [data-testid='stSlider']").nth(index)
+        label = page.locator("[data-testid='stMain'] [data-testid='stSlider']").nth(index)
         name = (label.inner_text().split("\n") or ["?"])[0][:40]
         before = cpu_seconds(pid)
         dom, idle = steps_on(page, index, steps)
@@ -136,11 +140,13 @@ def main() -> None:
             executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
         )
         with server("benchmarks/bare_page.py") as (bare_url, bare_pid):
-            (_, bare, bare_idle, _), = measure(browser, bare_url, bare_pid, args.steps, 1)
+            ((_, bare, bare_idle, _),) = measure(browser, bare_url, bare_pid, args.steps, 1)
         print(f"Key press to last DOM change, median of {args.steps} steps (1400x1000, chromium)")
         print(f"  bare page (1 slider, 1 metric, 1 plotly chart): {bare:6.0f} ms "
               f"(main thread idle {bare_idle:.0f} ms)")  # fmt: skip
-        print(f"  {'page':<20} {'slider':<40} {'DOM':>7} {'ratio':>6} {'idle':>7} {'server CPU':>11}")
+        print(
+            f"  {'page':<20} {'slider':<40} {'DOM':>7} {'ratio':>6} {'idle':>7} {'server CPU':>11}"
+        )
         with server("app.py") as (app_url, app_pid):
             for entry in entries:
                 for name, dom, idle, cpu in measure(

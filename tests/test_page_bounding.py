@@ -199,7 +199,8 @@ def test_table_adds_the_spread_of_the_random_choice(at):
     rmse = np.sqrt(counts["expected bias"] ** 2 + counts["selection sd"] ** 2 + 2.83**2)
     np.testing.assert_allclose(counts["expected RMSE"], rmse, atol=0.15)
     assert "Expected RMSE = √(bias² + selection sd² + noise sd²), computed exactly" in texts(at)
-    assert "Neighbouring datasets on this page: one visitor added or removed" in texts(at)
+    at.session_state["bounding_formula"] = True  # the formula box draws only when open
+    assert "Neighbouring datasets on this page: one visitor added or removed" in texts(rerun(at))
     widget(at.slider, CAP).set_value(1)
     rerun(at)
     sd = at.dataframe[0].value["selection sd"]

@@ -39,7 +39,7 @@ from ui.common.release import (
     release_again_button,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, what_to_notice
+from ui.common.shell import formula_box, page_rng, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
 
 ROW_COLORS = [charts.NOISY_COLOR, bounding_charts.BOUNDED_COLOR, charts.SECOND_COLOR]
@@ -659,72 +659,76 @@ def closing(words: Words) -> None:
             "ε and land near it, never on information the release does not pay for.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"\Delta_\infty^{\text{count}} = \ell_\infty,\quad "
-            r"\Delta_1^{\text{count}} = \ell_0\,\ell_\infty,\quad "
-            r"\Delta_2^{\text{count}} = \sqrt{\ell_0}\,\ell_\infty"
-        )
-        st.latex(
-            r"\Delta_\infty^{\text{sum}} = \ell_\infty \max(|L|,|U|)\ \ "
-            r"(\text{pre-aggregated: } \max(|L|,|U|)),\quad "
-            r"\Delta_1^{\text{sum}} = \ell_0\,\Delta_\infty^{\text{sum}}"
-        )
-        st.latex(
-            r"\text{kept at cap } c = \sum_k n_k \min(k, c),\qquad "
-            r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + \mathrm{Var}_{\text{sel}} + "
-            r"\mathrm{Var}_{\text{noise}}},\ "
-            r"\mathrm{Var}_{\text{noise}} = 2b^2,\ b = \Delta_1 / \varepsilon\ \text{(Laplace)}"
-        )
-        st.latex(
-            r"\mathrm{Var}_{\text{noise}} = \sigma^2:\ \text{the smallest } \sigma \text{ with } "
-            r"\Phi\!\left(\tfrac{\Delta_2}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta_2}\right)"
-            r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta_2}{2\sigma} - "
-            r"\tfrac{\varepsilon\sigma}{\Delta_2}\right) \le \delta\ \text{(analytic Gaussian)}"
-        )
-        st.latex(
-            r"\mathrm{Var}_{\text{sel}}(g) = \sum_{u \in g} \pi_u \operatorname{Var}(Y_u) + "
-            r"\pi_u (1 - \pi_u)\, E[Y_u]^2,\quad \pi_u = \min(1, \ell_0 / k_u)"
-            r"\quad\Big(= \sum_{u \in g} p_u (1 - p_u)\, v_u^2 \text{ with one record per unit}"
-            r"\Big)"
-        )
-        st.latex(
-            r"\varepsilon_{\text{week}} = \sum_{d=1}^{7} \varepsilon_d \ \ "
-            r"\text{(sequential)},\qquad "
-            r"\varepsilon_{\text{week}} = \min(\ell_0, 7)\,\varepsilon_d\ \ "
-            r"\text{(a person is in at most } \ell_0 \text{ days)};\ "
-            r"\delta \text{ adds up the same way}"
-        )
-        st.latex(
-            r"P(c) \propto \exp\!\Big(\frac{\varepsilon\,\mathrm{score}(c)}{2\Delta}\Big),\ "
-            r"\mathrm{score}(c) = -\big|(1 - \alpha)\,\#(x < c) - \alpha\,\#(x > c)\big|,\ "
-            r"\Delta = m \max(\alpha, 1 - \alpha)"
-        )
-        st.markdown(
-            f"Neighbouring datasets on this page: one {person} added or removed, with all their "
-            f"{record}s (not one {record} replaced). "
-            "ℓ0: groups per person, ℓ∞: records per person in a group, [L, U]: clipping bounds. "
-            "Sensitivities: Wilson et al., *Differentially "
-            "private SQL with bounded user contribution* (PoPETs 2020); Laplace mechanism and "
-            "sequential (basic) composition of ε and δ: Dwork & Roth (2014), Thm 3.6 and 3.16; "
-            "analytic Gaussian mechanism: Balle & Wang, *Improving the Gaussian mechanism for "
-            "differential privacy* (ICML 2018), Thm 8. Error model as in "
-            "PipelineDP's utility analysis, plus the selection term. A random choice keeps each "
-            "of a person's k groups with probability π = min(1, ℓ0 / k) and, in a kept group, a "
-            "uniformly random ℓ∞ of their r records. A unit u is one person's records in group "
-            "g, Y_u what it adds to g once ℓ∞ and clipping apply: Var(Y_u) is the variance of a "
-            "simple random sample of min(r, ℓ∞) of r values (Cochran, *Sampling Techniques*, "
-            "Thm 2.2), 0 for counts and for pre-aggregated totals. The formula is exact for "
-            "these two caps, because a person enters a group's answer through one unit only and "
-            "persons choose independently. With at most one record per person per group (the "
-            "restaurant week) it is Σ p(1 − p) v², p = min(1, ℓ0 / k), v the clipped value (1 "
-            "for counts). That per-record sum is not the variance when someone has several "
-            "records in a group (they are kept or dropped together by ℓ0 and compete for the ℓ∞ "
-            "places), so the page uses the unit formula. DP cap and bounds: the exponential "
-            "mechanism's α-quantile over a public grid (Smith 2011; McSherry & Talwar 2007; "
-            "OpenDP's make_private_quantile), m values per person at most; the bounds spend "
-            "ε/2 each. Released groups: public, declared, or chosen by Laplace-threshold "
-            "partition selection (Wilson et al. 2020). Secure releases: OpenDP's discrete "
-            "Laplace and Gaussian (Canonne, Kamath & Steinke 2020). Restaurant week: Google's "
-            "differential-privacy library examples."
-        )
+    formula_box("bounding", lambda: _formulas(person, record))
+
+
+def _formulas(person: str, record: str) -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"\Delta_\infty^{\text{count}} = \ell_\infty,\quad "
+        r"\Delta_1^{\text{count}} = \ell_0\,\ell_\infty,\quad "
+        r"\Delta_2^{\text{count}} = \sqrt{\ell_0}\,\ell_\infty"
+    )
+    st.latex(
+        r"\Delta_\infty^{\text{sum}} = \ell_\infty \max(|L|,|U|)\ \ "
+        r"(\text{pre-aggregated: } \max(|L|,|U|)),\quad "
+        r"\Delta_1^{\text{sum}} = \ell_0\,\Delta_\infty^{\text{sum}}"
+    )
+    st.latex(
+        r"\text{kept at cap } c = \sum_k n_k \min(k, c),\qquad "
+        r"\mathrm{RMSE} = \sqrt{\mathrm{bias}^2 + \mathrm{Var}_{\text{sel}} + "
+        r"\mathrm{Var}_{\text{noise}}},\ "
+        r"\mathrm{Var}_{\text{noise}} = 2b^2,\ b = \Delta_1 / \varepsilon\ \text{(Laplace)}"
+    )
+    st.latex(
+        r"\mathrm{Var}_{\text{noise}} = \sigma^2:\ \text{the smallest } \sigma \text{ with } "
+        r"\Phi\!\left(\tfrac{\Delta_2}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta_2}\right)"
+        r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta_2}{2\sigma} - "
+        r"\tfrac{\varepsilon\sigma}{\Delta_2}\right) \le \delta\ \text{(analytic Gaussian)}"
+    )
+    st.latex(
+        r"\mathrm{Var}_{\text{sel}}(g) = \sum_{u \in g} \pi_u \operatorname{Var}(Y_u) + "
+        r"\pi_u (1 - \pi_u)\, E[Y_u]^2,\quad \pi_u = \min(1, \ell_0 / k_u)"
+        r"\quad\Big(= \sum_{u \in g} p_u (1 - p_u)\, v_u^2 \text{ with one record per unit}"
+        r"\Big)"
+    )
+    st.latex(
+        r"\varepsilon_{\text{week}} = \sum_{d=1}^{7} \varepsilon_d \ \ "
+        r"\text{(sequential)},\qquad "
+        r"\varepsilon_{\text{week}} = \min(\ell_0, 7)\,\varepsilon_d\ \ "
+        r"\text{(a person is in at most } \ell_0 \text{ days)};\ "
+        r"\delta \text{ adds up the same way}"
+    )
+    st.latex(
+        r"P(c) \propto \exp\!\Big(\frac{\varepsilon\,\mathrm{score}(c)}{2\Delta}\Big),\ "
+        r"\mathrm{score}(c) = -\big|(1 - \alpha)\,\#(x < c) - \alpha\,\#(x > c)\big|,\ "
+        r"\Delta = m \max(\alpha, 1 - \alpha)"
+    )
+    st.markdown(
+        f"Neighbouring datasets on this page: one {person} added or removed, with all their "
+        f"{record}s (not one {record} replaced). "
+        "ℓ0: groups per person, ℓ∞: records per person in a group, [L, U]: clipping bounds. "
+        "Sensitivities: Wilson et al., *Differentially "
+        "private SQL with bounded user contribution* (PoPETs 2020); Laplace mechanism and "
+        "sequential (basic) composition of ε and δ: Dwork & Roth (2014), Thm 3.6 and 3.16; "
+        "analytic Gaussian mechanism: Balle & Wang, *Improving the Gaussian mechanism for "
+        "differential privacy* (ICML 2018), Thm 8. Error model as in "
+        "PipelineDP's utility analysis, plus the selection term. A random choice keeps each "
+        "of a person's k groups with probability π = min(1, ℓ0 / k) and, in a kept group, a "
+        "uniformly random ℓ∞ of their r records. A unit u is one person's records in group "
+        "g, Y_u what it adds to g once ℓ∞ and clipping apply: Var(Y_u) is the variance of a "
+        "simple random sample of min(r, ℓ∞) of r values (Cochran, *Sampling Techniques*, "
+        "Thm 2.2), 0 for counts and for pre-aggregated totals. The formula is exact for "
+        "these two caps, because a person enters a group's answer through one unit only and "
+        "persons choose independently. With at most one record per person per group (the "
+        "restaurant week) it is Σ p(1 − p) v², p = min(1, ℓ0 / k), v the clipped value (1 "
+        "for counts). That per-record sum is not the variance when someone has several "
+        "records in a group (they are kept or dropped together by ℓ0 and compete for the ℓ∞ "
+        "places), so the page uses the unit formula. DP cap and bounds: the exponential "
+        "mechanism's α-quantile over a public grid (Smith 2011; McSherry & Talwar 2007; "
+        "OpenDP's make_private_quantile), m values per person at most; the bounds spend "
+        "ε/2 each. Released groups: public, declared, or chosen by Laplace-threshold "
+        "partition selection (Wilson et al. 2020). Secure releases: OpenDP's discrete "
+        "Laplace and Gaussian (Canonne, Kamath & Steinke 2020). Restaurant week: Google's "
+        "differential-privacy library examples."
+    )

@@ -200,6 +200,18 @@ def settings_area() -> st.delta_generator.DeltaGenerator:
     return st.container()
 
 
+def formula_box(page: str, draw: Callable[[], None], label: str = "The formula") -> None:
+    """The formulas, drawn only while their box is open.
+
+    KaTeX draws every symbol as an element, and the browser walks every element after each
+    slider step: closed, the formulas cost nothing (the attacker page's step halved).
+    """
+    box = st.expander(label, key=f"{page}_formula", on_change="rerun", icon=":material/functions:")
+    if box.open:
+        with box:
+            draw()
+
+
 def what_to_notice(points: list[str]) -> None:
     """The closing "what to notice" list of a page."""
     st.subheader("What to notice")

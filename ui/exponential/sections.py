@@ -37,7 +37,7 @@ from dp_core.validation import check_epsilon
 from ui.common import charts, formatting
 from ui.common.release import guarantee, guarantee_box, unit_words
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, presenter_mode, settings_area, what_to_notice
+from ui.common.shell import formula_box, page_rng, presenter_mode, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
@@ -560,30 +560,34 @@ def closing() -> None:
             "be worked out again, or the guarantee or the usefulness is lost.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"P(r) = \frac{\exp\big(\varepsilon\, u(x, r) / (2\Delta u)\big)}"
-            r"{\sum_{r'} \exp\big(\varepsilon\, u(x, r') / (2\Delta u)\big)},\qquad"
-            r"\Delta u = \max_{r}\max_{x \sim x'} |u(x, r) - u(x', r)|"
-        )
-        st.latex(
-            r"P\Big[u(\text{output}) \le \mathrm{OPT} - \tfrac{2\Delta u}{\varepsilon}"
-            r"\big(\ln\tfrac{|R|}{|R_{\mathrm{OPT}}|} + t\big)\Big] \le e^{-t}"
-        )
-        st.latex(
-            r"P_{\mathrm{PF}}(r) = p_r \int_0^1 \prod_{j \ne r} (1 - p_j u)\, du,\qquad "
-            r"p_j = e^{\varepsilon (u_j - \mathrm{OPT}) / (2\Delta u)}"
-        )
-        st.markdown(
-            "McSherry & Talwar (2007); Dwork & Roth, *The Algorithmic Foundations of "
-            "Differential Privacy* (2014), Def. 3.4, Thm. 3.10 and 3.11 (monotonic scores: ε/Δ "
-            "instead of ε/(2Δ)). Permute-and-flip: McKenna & Sheldon (2020); it equals "
-            "report-noisy-max with exponential noise (Ding et al. 2021), which gives the "
-            "integral above. Probabilities are computed in log space (log-sum-exp) from each "
-            "count's gap to the best, λ·(count − best), so large counts and large ε neither "
-            "overflow nor lose the small probabilities. Neighbouring datasets: one person added "
-            "or removed with all their rows (one row, where the data's unit is a row); Δ is the "
-            "most that moves any one count. Candidates chosen from your file: Laplace-threshold "
-            "partition selection (Wilson et al. 2020; OpenDP's make_laplace_threshold), its "
-            "(ε, δ) added by basic composition (Thm. 3.16)."
-        )
+    formula_box("exponential", _formulas)
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"P(r) = \frac{\exp\big(\varepsilon\, u(x, r) / (2\Delta u)\big)}"
+        r"{\sum_{r'} \exp\big(\varepsilon\, u(x, r') / (2\Delta u)\big)},\qquad"
+        r"\Delta u = \max_{r}\max_{x \sim x'} |u(x, r) - u(x', r)|"
+    )
+    st.latex(
+        r"P\Big[u(\text{output}) \le \mathrm{OPT} - \tfrac{2\Delta u}{\varepsilon}"
+        r"\big(\ln\tfrac{|R|}{|R_{\mathrm{OPT}}|} + t\big)\Big] \le e^{-t}"
+    )
+    st.latex(
+        r"P_{\mathrm{PF}}(r) = p_r \int_0^1 \prod_{j \ne r} (1 - p_j u)\, du,\qquad "
+        r"p_j = e^{\varepsilon (u_j - \mathrm{OPT}) / (2\Delta u)}"
+    )
+    st.markdown(
+        "McSherry & Talwar (2007); Dwork & Roth, *The Algorithmic Foundations of "
+        "Differential Privacy* (2014), Def. 3.4, Thm. 3.10 and 3.11 (monotonic scores: ε/Δ "
+        "instead of ε/(2Δ)). Permute-and-flip: McKenna & Sheldon (2020); it equals "
+        "report-noisy-max with exponential noise (Ding et al. 2021), which gives the "
+        "integral above. Probabilities are computed in log space (log-sum-exp) from each "
+        "count's gap to the best, λ·(count − best), so large counts and large ε neither "
+        "overflow nor lose the small probabilities. Neighbouring datasets: one person added "
+        "or removed with all their rows (one row, where the data's unit is a row); Δ is the "
+        "most that moves any one count. Candidates chosen from your file: Laplace-threshold "
+        "partition selection (Wilson et al. 2020; OpenDP's make_laplace_threshold), its "
+        "(ε, δ) added by basic composition (Thm. 3.16)."
+    )

@@ -32,7 +32,7 @@ from ui.common.release import (
     secure_toggle,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import DEFAULT_SEED, page_rng, settings_area, what_to_notice
+from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
 from ui.gaussian import charts as gaussian_charts
 
@@ -757,42 +757,46 @@ def closing() -> None:
             "never read off your file.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"M(x) = f(x) + \mathcal{N}(0, \sigma^2),\qquad "
-            r"\Delta_2 f = \max_{x \simeq x'} \lVert f(x) - f(x') \rVert_2"
-        )
-        st.latex(
-            r"\text{classic } (0<\varepsilon<1):\quad "
-            r"\sigma = \frac{\sqrt{2\ln(1.25/\delta)}\,\Delta_2 f}{\varepsilon}"
-        )
-        st.latex(
-            r"\text{analytic: smallest } \sigma \text{ with }\; "
-            r"\Phi\!\left(\tfrac{\Delta}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta}\right)"
-            r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta}{2\sigma} - "
-            r"\tfrac{\varepsilon\sigma}{\Delta}\right) \le \delta"
-        )
-        st.latex(
-            r"E|Z| = \sigma\sqrt{2/\pi},\quad t_{95\%} = 1.96\,\sigma,\quad "
-            r"P(|Z|>t) = 2\Phi(-t/\sigma),\quad \rho = \frac{\Delta^2}{2\sigma^2}"
-        )
-        st.latex(
-            r"k \text{ statistics: } \Delta_1 = k,\ \Delta_2 = \sqrt{k};\quad "
-            r"\sqrt{2}\,k/\varepsilon = \sqrt{k}\,\sigma_1 \iff "
-            r"k^* = (\varepsilon\sigma_1)^2/2"
-        )
-        st.markdown(
-            "Dwork & Roth, *The Algorithmic Foundations of Differential Privacy* (2014), Thm A.1 "
-            "(classic σ, proven for ε < 1). Balle & Wang, *Improving the Gaussian Mechanism for "
-            "Differential Privacy: Analytical Calibration and Optimal Denoising*, ICML 2018, "
-            "Thm 8 (exact privacy curve; σ found here by bisection, within 10⁻⁹ of the exact "
-            "value and never below it). Bun & Steinke (2016), Prop 1.6 (zCDP ρ). Checked against "
-            "Google's dp-accounting, IBM's diffprivlib and OpenDP in the tests. Neighbouring "
-            "datasets on this page: one person added or removed, with all their rows; the mean "
-            "is a noisy clipped sum over a noisy count, (ε/2, δ/2) each (sequential composition, "
-            "Dwork & Roth Thm 3.16). Released categories: public, declared, or chosen by "
-            "Laplace-threshold partition selection (Wilson et al. 2020). Secure releases: "
-            "OpenDP's discrete Gaussian on a 2⁻¹⁰⁰ grid (Canonne, Kamath & Steinke 2020), "
-            "accounted in zCDP and converted to (ε, δ) with their Cor. 13, hence a σ a little "
-            "above the analytic one; OpenDP's discrete Laplace for the Laplace mechanism."
-        )
+    formula_box("gaussian", _formulas)
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"M(x) = f(x) + \mathcal{N}(0, \sigma^2),\qquad "
+        r"\Delta_2 f = \max_{x \simeq x'} \lVert f(x) - f(x') \rVert_2"
+    )
+    st.latex(
+        r"\text{classic } (0<\varepsilon<1):\quad "
+        r"\sigma = \frac{\sqrt{2\ln(1.25/\delta)}\,\Delta_2 f}{\varepsilon}"
+    )
+    st.latex(
+        r"\text{analytic: smallest } \sigma \text{ with }\; "
+        r"\Phi\!\left(\tfrac{\Delta}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta}\right)"
+        r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta}{2\sigma} - "
+        r"\tfrac{\varepsilon\sigma}{\Delta}\right) \le \delta"
+    )
+    st.latex(
+        r"E|Z| = \sigma\sqrt{2/\pi},\quad t_{95\%} = 1.96\,\sigma,\quad "
+        r"P(|Z|>t) = 2\Phi(-t/\sigma),\quad \rho = \frac{\Delta^2}{2\sigma^2}"
+    )
+    st.latex(
+        r"k \text{ statistics: } \Delta_1 = k,\ \Delta_2 = \sqrt{k};\quad "
+        r"\sqrt{2}\,k/\varepsilon = \sqrt{k}\,\sigma_1 \iff "
+        r"k^* = (\varepsilon\sigma_1)^2/2"
+    )
+    st.markdown(
+        "Dwork & Roth, *The Algorithmic Foundations of Differential Privacy* (2014), Thm A.1 "
+        "(classic σ, proven for ε < 1). Balle & Wang, *Improving the Gaussian Mechanism for "
+        "Differential Privacy: Analytical Calibration and Optimal Denoising*, ICML 2018, "
+        "Thm 8 (exact privacy curve; σ found here by bisection, within 10⁻⁹ of the exact "
+        "value and never below it). Bun & Steinke (2016), Prop 1.6 (zCDP ρ). Checked against "
+        "Google's dp-accounting, IBM's diffprivlib and OpenDP in the tests. Neighbouring "
+        "datasets on this page: one person added or removed, with all their rows; the mean "
+        "is a noisy clipped sum over a noisy count, (ε/2, δ/2) each (sequential composition, "
+        "Dwork & Roth Thm 3.16). Released categories: public, declared, or chosen by "
+        "Laplace-threshold partition selection (Wilson et al. 2020). Secure releases: "
+        "OpenDP's discrete Gaussian on a 2⁻¹⁰⁰ grid (Canonne, Kamath & Steinke 2020), "
+        "accounted in zCDP and converted to (ε, δ) with their Cor. 13, hence a σ a little "
+        "above the analytic one; OpenDP's discrete Laplace for the Laplace mechanism."
+    )

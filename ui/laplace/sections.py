@@ -23,7 +23,7 @@ from ui.common.release import (
     secure_toggle,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, settings_area, what_to_notice
+from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input, log_grid
 from ui.laplace import charts as laplace_charts
 
@@ -354,25 +354,29 @@ def closing() -> None:
             "never read off your file.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"M(x) = f(x) + \mathrm{Lap}(b),\quad b = \frac{\Delta_1 f}{\varepsilon},\quad "
-            r"p(z) = \frac{1}{2b} e^{-|z|/b}"
-        )
-        st.latex(
-            r"E|Z| = b,\quad \mathrm{sd}(Z) = \sqrt{2}\,b,\quad "
-            r"P(|Z| \le t) = 1 - e^{-t/b} \Rightarrow t_{95\%} = b \ln 20"
-        )
-        st.markdown(
-            "Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth, *The Algorithmic Foundations "
-            "of Differential Privacy* (2014), Def. 3.3 and Thm. 3.6. Neighbouring datasets on "
-            "this page: one person added or removed, with all their rows. Sensitivity: one row "
-            "changes a count by 1 and a sum of values clipped to [L, U] by max(|L|, |U|); a "
-            "person with up to m rows (the cap) changes the answers by m times that in total. "
-            "The mean is a noisy clipped sum over a noisy count, ε/2 each (sequential "
-            "composition, Thm. 3.16). Released categories: public, declared, or chosen by "
-            "Laplace-threshold partition selection (Wilson et al. 2020; OpenDP's "
-            "make_laplace_threshold). Secure releases: OpenDP's discrete Laplace on a 2⁻¹⁰⁰ "
-            "grid (Canonne, Kamath & Steinke 2020), immune to Mironov's floating-point attack "
-            "(2012)."
-        )
+    formula_box("laplace", _formulas)
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"M(x) = f(x) + \mathrm{Lap}(b),\quad b = \frac{\Delta_1 f}{\varepsilon},\quad "
+        r"p(z) = \frac{1}{2b} e^{-|z|/b}"
+    )
+    st.latex(
+        r"E|Z| = b,\quad \mathrm{sd}(Z) = \sqrt{2}\,b,\quad "
+        r"P(|Z| \le t) = 1 - e^{-t/b} \Rightarrow t_{95\%} = b \ln 20"
+    )
+    st.markdown(
+        "Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth, *The Algorithmic Foundations "
+        "of Differential Privacy* (2014), Def. 3.3 and Thm. 3.6. Neighbouring datasets on "
+        "this page: one person added or removed, with all their rows. Sensitivity: one row "
+        "changes a count by 1 and a sum of values clipped to [L, U] by max(|L|, |U|); a "
+        "person with up to m rows (the cap) changes the answers by m times that in total. "
+        "The mean is a noisy clipped sum over a noisy count, ε/2 each (sequential "
+        "composition, Thm. 3.16). Released categories: public, declared, or chosen by "
+        "Laplace-threshold partition selection (Wilson et al. 2020; OpenDP's "
+        "make_laplace_threshold). Secure releases: OpenDP's discrete Laplace on a 2⁻¹⁰⁰ "
+        "grid (Canonne, Kamath & Steinke 2020), immune to Mironov's floating-point attack "
+        "(2012)."
+    )

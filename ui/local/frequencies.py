@@ -14,7 +14,7 @@ from dp_core import laplace, local_estimation, unary_encoding
 from dp_core import randomized_response as rr
 from ui.common import charts, formatting
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, settings_area, what_to_notice
+from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
 from ui.local import charts as local_charts
 from ui.local.guarantee import local_guarantee_box
@@ -320,24 +320,28 @@ def closing() -> None:
             "report a category nobody told them about.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"\text{unary: } \varepsilon = \ln\frac{p(1-q)}{(1-p)q};\quad "
-            r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2}+1},\ q = 1-p;\quad "
-            r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^\varepsilon+1}"
-        )
-        st.latex(
-            r"\text{GRR: } p = \frac{e^\varepsilon}{e^\varepsilon + k - 1},\ "
-            r"q = \frac{1}{e^\varepsilon + k - 1}"
-        )
-        st.latex(
-            r"\hat n_v = \frac{C_v - n q}{p - q},\qquad \operatorname{Var}(\hat n_v) = "
-            r"\frac{n_v\,p(1-p) + (n-n_v)\,q(1-q)}{(p-q)^2},\qquad "
-            r"k^* = 3e^\varepsilon + 2"
-        )
-        st.markdown(
-            "Wang, Blocki, Li & Jha (2017), *Locally differentially private protocols for "
-            "frequency estimation*, USENIX Security (GRR is their 'direct encoding'); Erlingsson, "
-            "Pihur & Korolova (2014), RAPPOR. C_v is the number of reports of v (GRR) or of 1 bits "
-            "in column v (unary), exactly Binomial(n_v, p) + Binomial(n − n_v, q)."
-        )
+    formula_box("local_frequencies", _formulas)
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"\text{unary: } \varepsilon = \ln\frac{p(1-q)}{(1-p)q};\quad "
+        r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2}+1},\ q = 1-p;\quad "
+        r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^\varepsilon+1}"
+    )
+    st.latex(
+        r"\text{GRR: } p = \frac{e^\varepsilon}{e^\varepsilon + k - 1},\ "
+        r"q = \frac{1}{e^\varepsilon + k - 1}"
+    )
+    st.latex(
+        r"\hat n_v = \frac{C_v - n q}{p - q},\qquad \operatorname{Var}(\hat n_v) = "
+        r"\frac{n_v\,p(1-p) + (n-n_v)\,q(1-q)}{(p-q)^2},\qquad "
+        r"k^* = 3e^\varepsilon + 2"
+    )
+    st.markdown(
+        "Wang, Blocki, Li & Jha (2017), *Locally differentially private protocols for "
+        "frequency estimation*, USENIX Security (GRR is their 'direct encoding'); Erlingsson, "
+        "Pihur & Korolova (2014), RAPPOR. C_v is the number of reports of v (GRR) or of 1 bits "
+        "in column v (unary), exactly Binomial(n_v, p) + Binomial(n − n_v, q)."
+    )

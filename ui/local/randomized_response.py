@@ -16,7 +16,7 @@ from dp_core import laplace, local_estimation
 from dp_core import randomized_response as rr
 from ui.common import charts, formatting
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, settings_area, what_to_notice
+from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
 from ui.local import charts as local_charts
 from ui.local.guarantee import local_guarantee_box
@@ -470,24 +470,28 @@ def closing() -> None:
             "error stays at 1/ε. That gap is why local DP is used only for very large populations.",
         ]
     )
-    with st.expander("The formula"):
-        st.latex(
-            r"p = P(\text{yes}\mid\text{yes}) = t + (1-t)\,y,\qquad "
-            r"q = P(\text{yes}\mid\text{no}) = (1-t)\,y"
-        )
-        st.latex(
-            r"\varepsilon = \max\left(\ln\frac{p}{q},\ \ln\frac{1-q}{1-p}\right),\qquad "
-            r"t = \tanh(\varepsilon/2),\ y = \tfrac12 \iff p = \frac{e^\varepsilon}"
-            r"{1+e^\varepsilon}"
-        )
-        st.latex(
-            r"\hat n_{\text{yes}} = \frac{\#\text{yes} - n\,q}{p - q}\quad"
-            r"(=2(\#\text{yes} - n/4)\text{ for fair coins}),\qquad "
-            r"\operatorname{Var} = \frac{n_{\text{yes}}\,p(1-p) + n_{\text{no}}\,q(1-q)}{(p-q)^2}"
-        )
-        st.markdown(
-            "Warner (1965), *Randomized response: a survey technique for eliminating evasive "
-            "answer bias*; Dwork & Roth (2014), Sec. 3.2; Wang, Blocki, Li & Jha (2017), "
-            "*Locally differentially private protocols for frequency estimation*. The number of "
-            "yes answers is exactly Binomial(n_yes, p) + Binomial(n_no, q)."
-        )
+    formula_box("randomized_response", _formulas)
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"p = P(\text{yes}\mid\text{yes}) = t + (1-t)\,y,\qquad "
+        r"q = P(\text{yes}\mid\text{no}) = (1-t)\,y"
+    )
+    st.latex(
+        r"\varepsilon = \max\left(\ln\frac{p}{q},\ \ln\frac{1-q}{1-p}\right),\qquad "
+        r"t = \tanh(\varepsilon/2),\ y = \tfrac12 \iff p = \frac{e^\varepsilon}"
+        r"{1+e^\varepsilon}"
+    )
+    st.latex(
+        r"\hat n_{\text{yes}} = \frac{\#\text{yes} - n\,q}{p - q}\quad"
+        r"(=2(\#\text{yes} - n/4)\text{ for fair coins}),\qquad "
+        r"\operatorname{Var} = \frac{n_{\text{yes}}\,p(1-p) + n_{\text{no}}\,q(1-q)}{(p-q)^2}"
+    )
+    st.markdown(
+        "Warner (1965), *Randomized response: a survey technique for eliminating evasive "
+        "answer bias*; Dwork & Roth (2014), Sec. 3.2; Wang, Blocki, Li & Jha (2017), "
+        "*Locally differentially private protocols for frequency estimation*. The number of "
+        "yes answers is exactly Binomial(n_yes, p) + Binomial(n_no, q)."
+    )

@@ -20,7 +20,7 @@ from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.export import address, download_results
 from ui.common.release import guarantee_box, unit_words
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, what_to_notice
+from ui.common.shell import formula_box, page_rng, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
 from ui.planner import board, summary
 from ui.planner import charts as planner_charts
@@ -560,28 +560,32 @@ def closing() -> None:
             "others' only with the same unit.",
         ]
     )
-    with st.expander("The formulas"):
-        st.latex(
-            r"t_{95\%} = b\ln 20 \;\text{(Laplace, } b = \Delta_1/\varepsilon_i),\qquad "
-            r"t_{95\%} = 1.96\,\sigma \;\text{(Gaussian)}"
-        )
-        st.latex(
-            r"\varepsilon_i = \frac{\Delta_1 \ln 20}{t},\qquad "
-            r"\sigma^* = \frac{t}{1.96},\; \varepsilon_i = \varepsilon(\sigma^*, \delta_i)"
-        )
-        st.latex(
-            r"\rho_{\text{Lap}} = \tfrac12 (\Delta/b)^2,\quad \rho_{\text{Gauss}} = "
-            r"\frac{\Delta^2}{2\sigma^2},\quad \varepsilon = \rho + 2\sqrt{\rho\ln(1/\delta)}"
-        )
-        st.markdown(
-            "Basic composition: Dwork & Roth (2014), Thm 3.16. Optimal composition: Kairouz, "
-            "Oh & Viswanath (2015), Thm 3.3; for different mechanisms Murtagh & Vadhan "
-            "(2016), Thm 1.5. zCDP: Bun & Steinke (2016), Prop 1.3, 1.4, 1.6, Lemma 2.3; "
-            "conversion: Canonne, Kamath & Steinke (2020), Cor 13 (OpenDP's). PLDs: Google's "
-            "dp-accounting (Meiser & Mohammadi 2018; Koskela, Jälkö & Honkela 2020). "
-            "Analytic Gaussian: Balle & Wang (2018), Thm 8. Sensitivities: one person with "
-            "up to m rows (the cap) moves a count by m, a sum clipped to [L, U] by "
-            "m·max(|L|, |U|), a histogram by m in L1 and √(q g² + r²) in L2 with at most g "
-            "rows in one category. A mean is a noisy clipped sum over a noisy row count, "
-            "ε_i/2 each; its half-width is the delta method's (Z_sum − μ Z_rows)/N."
-        )
+    formula_box("planner", _formulas, "The formulas")
+
+
+def _formulas() -> None:
+    """The formulas behind the page, with their sources."""
+    st.latex(
+        r"t_{95\%} = b\ln 20 \;\text{(Laplace, } b = \Delta_1/\varepsilon_i),\qquad "
+        r"t_{95\%} = 1.96\,\sigma \;\text{(Gaussian)}"
+    )
+    st.latex(
+        r"\varepsilon_i = \frac{\Delta_1 \ln 20}{t},\qquad "
+        r"\sigma^* = \frac{t}{1.96},\; \varepsilon_i = \varepsilon(\sigma^*, \delta_i)"
+    )
+    st.latex(
+        r"\rho_{\text{Lap}} = \tfrac12 (\Delta/b)^2,\quad \rho_{\text{Gauss}} = "
+        r"\frac{\Delta^2}{2\sigma^2},\quad \varepsilon = \rho + 2\sqrt{\rho\ln(1/\delta)}"
+    )
+    st.markdown(
+        "Basic composition: Dwork & Roth (2014), Thm 3.16. Optimal composition: Kairouz, "
+        "Oh & Viswanath (2015), Thm 3.3; for different mechanisms Murtagh & Vadhan "
+        "(2016), Thm 1.5. zCDP: Bun & Steinke (2016), Prop 1.3, 1.4, 1.6, Lemma 2.3; "
+        "conversion: Canonne, Kamath & Steinke (2020), Cor 13 (OpenDP's). PLDs: Google's "
+        "dp-accounting (Meiser & Mohammadi 2018; Koskela, Jälkö & Honkela 2020). "
+        "Analytic Gaussian: Balle & Wang (2018), Thm 8. Sensitivities: one person with "
+        "up to m rows (the cap) moves a count by m, a sum clipped to [L, U] by "
+        "m·max(|L|, |U|), a histogram by m in L1 and √(q g² + r²) in L2 with at most g "
+        "rows in one category. A mean is a noisy clipped sum over a noisy row count, "
+        "ε_i/2 each; its half-width is the delta method's (Z_sum − μ Z_rows)/N."
+    )
