@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Debian's chromium included, when missing) and run the
-# whole suite: lint, unit and page tests, and the browser tests against a running app.
+# Install everything the tests need (Debian's chromium and, for Spark, Java, when missing) and
+# run the whole suite: lint, unit and page tests, and the browser tests against a running app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +10,14 @@ if ! command -v chromium >/dev/null 2>&1; then
     if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+if ! command -v java >/dev/null 2>&1; then
+    echo "Installing Debian's openjdk-17-jre-headless for the Spark tests..."
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt

@@ -1,0 +1,224 @@
+"""Benchmark: the bounding statistics of 10^7 and 10^8 visits, pandas vs DuckDB vs Spark.
+
+Run from the project root (the 10^8 table takes ~1.3 GB of disk and minutes to write):
+
+    nice -n 19 python3 benchmarks/bench_engines.py                  # 10^7 and 10^8 rows
+    python3 benchmarks/bench_engines.py --rows 1e7 --engines duckdb pandas
+
+A seeded visits table shaped like data/restaurant_week.csv scaled up (visitor_id, day,
+money_spent; data.sources.synthetic) is written as Parquet to a temporary folder. Each
+engine then runs in a fresh process (DuckDB embedded; Spark with a local master, its JVM
+started in that process) and times, as the bounding page asks for them:
+
+1. the contribution histogram: persons by number of days visited (GROUP BY person x day,
+   then person, then k);
+2. per-day capped counts and clipped sums: l0 = 3 days per visitor chosen at random
+   (seeded), linf = 1 visit per day, money clipped to [0, 50]. The profile of step 1 tells
+   that no visitor comes twice a day, so rows are pre-aggregated to (visitor, day) units
+   and only the units are ranked (one window over units, none over rows).
+
+Every engine must return identical statistics (checked). pandas is skipped where its
+working set (about 120 bytes a row) would not fit in half the free memory, and any engine
+that has not finished within --timeout seconds is reported as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+ENGINES = ("pandas", "duckdb", "spark")
+PANDAS_BYTES_PER_ROW = 120
+SEED = 1
+
+
+def free_memory() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def peak_memory() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def tree_cpu() -> float:
+    """CPU seconds (user + system) used so far by this process and its descendants (Spark's
+    JVM included), read from /proc: on a shared machine, CPU time says what the work costs
+    when wall time also counts other people's jobs."""
+    parents, times = {}, {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    mine, grew = {os.getpid()}, True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in mine} - mine
+        mine |= more
+        grew = bool(more)
+    return sum(times.get(pid, 0.0) for pid in mine)
+
+
+def worker(engine: str, path: str) -> None:
+    """Time the two statistics on one engine (in this fresh process); print JSON."""
+    import hashlib
+
+    from data import sources
+    from data.sources.engines import engine_for
+    from dp_core.bounding import Bounding
+
+    source = sources.Source.files(path, engine=engine, spark="local[2]")
+    start = time.perf_counter()
+    runner = engine_for(source)
+    runner.schema()
+    opened = time.perf_counter() - start
+    start, cpu = time.perf_counter(), tree_cpu()
+    histogram = runner.profile("visitor_id", "day").histogram
+    histogram_seconds, histogram_cpu = time.perf_counter() - start, tree_cpu() - cpu
+    start, cpu = time.perf_counter(), tree_cpu()
+    stats = sources.bounded_statistics(
+        source,
+        Bounding(3, 1, 0.0, 50.0),
+        person="visitor_id",
+        group="day",
+        value="money_spent",
+        seed=SEED,
+    )
+    capped_seconds, capped_cpu = time.perf_counter() - start, tree_cpu() - cpu
+    digest = hashlib.sha256(
+        histogram.to_json().encode() + stats.answers.to_json().encode()
+    ).hexdigest()[:12]
+    print(
+        json.dumps(
+            {
+                "open": opened,
+                "histogram": histogram_seconds,
+                "capped": capped_seconds,
+                "histogram_cpu": histogram_cpu,
+                "capped_cpu": capped_cpu,
+                "peak": peak_memory(),
+                "digest": digest,
+                "persons": int(histogram.sum()),
+                "kept": stats.rows_kept,
+            }
+        )
+    )
+    if engine == "spark":
+        sources.stop_spark()
+
+
+def run_engine(engine: str, path: Path, timeout: float, threads: str | None) -> dict:
+    env = dict(os.environ)
+    env.pop("DP_EXPLORER_SPARK", None)
+    env.setdefault("DP_EXPLORER_SPARK_MEMORY", "6g")  # Spark's local driver does the work
+    env.setdefault("DP_EXPLORER_SPARK_PARTITIONS", "16")
+    if threads:
+        env["DP_EXPLORER_DUCKDB_THREADS"] = threads
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker", engine, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            cwd=ROOT,
+        )
+    except subprocess.TimeoutExpired:
+        return {"skipped": f"did not finish within {timeout:.0f} s"}
+    wall = time.perf_counter() - start
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"skipped": "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]}
+    return {**json.loads(lines[-1]), "process": wall}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", nargs="+", default=["1e7", "1e8"])
+    parser.add_argument("--engines", nargs="+", default=list(ENGINES), choices=ENGINES)
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per engine")
+    parser.add_argument("--threads", default=None, help="DuckDB threads (default: all cores)")
+    parser.add_argument("--folder", default=None, help="keep the tables here (default: temp)")
+    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(*args.worker)
+        return
+
+    from data.sources.synthetic import write_visits
+
+    print(f"{os.cpu_count()} cores; DuckDB threads: {args.threads or 'all cores'}")
+    with tempfile.TemporaryDirectory(prefix="bench_engines_", dir=args.folder) as folder:
+        for text in args.rows:
+            rows = int(float(text))
+            path = Path(folder) / f"visits_{rows}.parquet"
+            start = time.perf_counter()
+            write_visits(path, rows, seed=SEED)
+            print(
+                f"\n{rows:,} visits: written in {time.perf_counter() - start:.1f} s, "
+                f"{path.stat().st_size / 2**20:,.0f} MB of Parquet (row groups of 2^20 rows)"
+            )
+            print(
+                f"{'engine':<8} {'histogram':>18} {'capped':>18} {'both':>18} "
+                f"{'start':>7} {'peak RSS':>9}  check"
+            )
+            digests = {}
+            for engine in args.engines:
+                need = rows * PANDAS_BYTES_PER_ROW
+                if engine == "pandas" and need > free_memory() / 2:
+                    print(
+                        f"{engine:<8} skipped: its working set (~{need / 2**30:.0f} GB) is more "
+                        f"than half of the {free_memory() / 2**30:.0f} GB of free memory"
+                    )
+                    continue
+                result = run_engine(engine, path, args.timeout, args.threads)
+                if "skipped" in result:
+                    print(f"{engine:<8} {result['skipped']}")
+                    continue
+                digests[engine] = result["digest"]
+                both = result["histogram"] + result["capped"]
+                both_cpu = result["histogram_cpu"] + result["capped_cpu"]
+                print(
+                    f"{engine:<8} {timing(result['histogram'], result['histogram_cpu'])} "
+                    f"{timing(result['capped'], result['capped_cpu'])} {timing(both, both_cpu)} "
+                    f"{result['open']:>6.1f}s {result['peak'] / 2**20:>7.0f}MB  "
+                    f"{result['persons']:,} visitors, {result['kept']:,} visits kept"
+                )
+            if len(set(digests.values())) > 1:
+                print(f"MISMATCH between engines: {digests}")
+            elif len(digests) > 1:
+                print(f"identical statistics from {', '.join(digests)}")
+    print(
+        "\nwall s (cpu s): wall time, and in brackets the CPU time of the process and its "
+        "children (Spark's JVM); on a machine shared with other jobs, CPU time / cores is what "
+        "the wall time would be on idle cores. start: opening the source (Spark: starting its "
+        "JVM). peak RSS: the Python process (Spark's JVM is a separate process)."
+    )
+
+
+def timing(wall: float, cpu: float) -> str:
+    return f"{wall:>8.2f}s ({cpu:>5.1f}s)"
+
+
+if __name__ == "__main__":
+    main()

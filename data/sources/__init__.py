@@ -1,0 +1,141 @@
+"""Own data of any size: a Source, and the sufficient statistics computed where the data are.
+
+    from data import sources
+    from dp_core.bounding import Bounding
+
+    visits = sources.Source.files("/data/visits/*.parquet")          # DuckDB, embedded
+    sources.profile(visits, "visitor_id", "day").histogram             # persons by days visited
+    stats = sources.bounded_statistics(
+        visits, Bounding(3, 1, 0.0, 50.0), person="visitor_id", group="day",
+        value="money_spent", seed=7,
+    )
+    stats.answers   # per day: true_count, bounded_count, true_persons, bounded_persons,
+                    # true_sum, bounded_sum
+
+A source is a shipped dataset, an uploaded frame, Parquet or CSV files (a file, a folder or
+a glob) or a DuckDB table; the engine is pandas (in memory), DuckDB (embedded, the default
+for files) or Spark (a local master, a Spark master URL or a Spark Connect address, from
+the source or the environment variable DP_EXPLORER_SPARK). Only the statistics reach pandas:
+a few rows per group or per number of contributions, never the rows. For one seed, the three
+engines return identical statistics ("random" selection uses data.sources.keys, a seeded
+order all three compute alike). Every function raises ValueError with a sentence a page can
+show: a path that does not exist, a file that is neither Parquet nor CSV, a missing column,
+an unreachable Spark address.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from data.sources.engines import PandasEngine, engine_for, stop_spark
+from data.sources.results import (
+    BoundedStatistics,
+    CategoryCounts,
+    Column,
+    Profile,
+    Request,
+    Schema,
+)
+from data.sources.source import SPARK_ENV, Source
+
+if TYPE_CHECKING:
+    from dp_core.bounding import Bounding
+
+__all__ = [
+    "SPARK_ENV",
+    "BoundedStatistics",
+    "CategoryCounts",
+    "Column",
+    "Profile",
+    "Request",
+    "Schema",
+    "Source",
+    "bounded_statistics",
+    "category_counts",
+    "contribution_histogram",
+    "kept_rows",
+    "profile",
+    "schema",
+    "statistics",
+    "stop_spark",
+]
+
+
+def schema(source: Source) -> Schema:
+    """The columns (name, engine type, kind) and the row count."""
+    return engine_for(source).schema()
+
+
+def profile(source: Source, person: str | None, group: str | None = None) -> Profile:
+    """Rows, persons, units and the contribution histogram (groups per person with a group
+    column, rows per person without). ``person`` None: each row is a different person."""
+    return engine_for(source).profile(person, group)
+
+
+def contribution_histogram(source: Source, person: str, group: str | None = None) -> pd.Series:
+    """Persons with k contributions, k = 1 .. max (as dp_core.bounding.contribution_histogram)."""
+    return profile(source, person, group).histogram
+
+
+def category_counts(source: Source, column: str, person: str | None = None) -> CategoryCounts:
+    """Rows and distinct persons per category of ``column`` (the input of partition selection;
+    for selection under a cap of l0 categories per person use bounded_statistics'
+    ``bounded_persons`` with max_groups = l0)."""
+    return engine_for(source).category_counts(column, person)
+
+
+def statistics(source: Source, request: Request) -> BoundedStatistics:
+    """Per group, true and bounded counts, distinct persons and sums under ``request``.
+
+    For files and DuckDB tables the results of the last 64 (source, request) pairs are kept:
+    going back to a setting already computed costs nothing. (In-memory frames are not kept
+    alive here; a page caches their results itself.)
+    """
+    if source.kind == "frame":
+        return engine_for(source).bounded(request)
+    return _statistics(source, request)
+
+
+@functools.lru_cache(maxsize=64)
+def _statistics(source: Source, request: Request) -> BoundedStatistics:
+    return engine_for(source).bounded(request)
+
+
+def bounded_statistics(
+    source: Source,
+    bounding: Bounding,
+    *,
+    person: str | None,
+    group: str,
+    value: str | None = None,
+    order: str | None = None,
+    seed: int = 0,
+    groups: Sequence[str] | None = None,
+) -> BoundedStatistics:
+    """``statistics`` with the request spelt out (see data.sources.results.Request)."""
+    request = Request(
+        person=person,
+        group=group,
+        bounding=bounding,
+        value=value,
+        order=order,
+        seed=seed,
+        groups=None if groups is None else tuple(groups),
+    )
+    return statistics(source, request)
+
+
+def kept_rows(source: Source, request: Request) -> pd.Series:
+    """The rows the caps keep, as a boolean Series (the pandas engine: data in memory).
+
+    Rows that tie in the order (identical on every used column) are interchangeable for the
+    statistics; here the earlier row in the table is kept.
+    """
+    engine = engine_for(source)
+    if not isinstance(engine, PandasEngine):
+        engine = PandasEngine(source)
+    return engine.kept_rows(request)

@@ -1,0 +1,331 @@
+"""The statistics of an in-memory table, vectorised with numpy (the path uploads take).
+
+The reference for the SQL engines: the same units, keys and ties (data.sources.keys), so
+DuckDB and Spark return what this returns. A unit is one person's rows in one group. The l0
+cap keeps each person's ``max_groups`` units with the smallest unit keys, the linf cap each
+unit's ``max_per_group`` rows with the smallest row keys:
+
+- "random": unit key hash(seed, person, group), ties by group; row key hash(seed, person,
+  group, value), ties by value;
+- "first": unit key the unit's earliest order value, ties by group; row key (order, value).
+
+Counts keep min(rows, linf) rows of each kept unit; sums clip each kept row to [L, U], or
+with pre-aggregation clip each kept unit's total (linf then only caps counts), as
+dp_core.bounding.bounded_answers does.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+import pandas as pd
+
+from data.sources import keys
+from data.sources.results import (
+    BoundedStatistics,
+    CategoryCounts,
+    Column,
+    Profile,
+    Request,
+    Schema,
+)
+
+# ---------------------------------------------------------------------------------------
+# Kinds and text keys
+# ---------------------------------------------------------------------------------------
+
+
+def kind_of(values: pd.Series) -> str:
+    """The kind of a pandas column (see data.sources.results.Kind)."""
+    dtype = values.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if pd.api.types.is_integer_dtype(dtype):
+        return "integer"
+    if pd.api.types.is_float_dtype(dtype):
+        return "float"
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        return "timestamp"
+    if pd.api.types.is_string_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype):
+        sample = values.dropna()
+        first = sample.iloc[0] if len(sample) else ""
+        if isinstance(first, datetime.datetime):
+            return "timestamp"
+        if isinstance(first, datetime.date):
+            return "date"
+        return "string" if isinstance(first, str) or not len(sample) else "other"
+    return "other"
+
+
+def frame_schema(frame: pd.DataFrame) -> Schema:
+    columns = tuple(
+        Column(str(name), str(frame[name].dtype), kind_of(frame[name])) for name in frame.columns
+    )
+    return Schema(columns, len(frame))
+
+
+def text_keys(values: pd.Series, kind: str) -> pd.Series:
+    """The text a category is compared as (declared labels): whole floats as integers,
+    booleans as True/False, everything else str(value) trimmed (as dp_core.domains)."""
+    values = pd.Series(values).reset_index(drop=True)
+    if kind == "float":
+        numbers = values.to_numpy(dtype=float)
+        whole = np.isfinite(numbers) & (np.abs(numbers) < 2.0**53) & (numbers == np.floor(numbers))
+        text = values.astype(str).to_numpy(dtype=object)
+        text[whole] = numbers[whole].astype(np.int64).astype(str)
+        return pd.Series(text, dtype=object)
+    if kind == "boolean":
+        return pd.Series(np.where(values.to_numpy(dtype=bool), "True", "False"), dtype=object)
+    return values.astype(str).str.strip().astype(object)
+
+
+# ---------------------------------------------------------------------------------------
+# Checks (the SQL engines check the same things in SQL)
+# ---------------------------------------------------------------------------------------
+
+
+def check_missing(frame: pd.DataFrame, columns: dict[str, str | None]) -> None:
+    """ValueError if a person, group, value or order column has missing values."""
+    for role, column in columns.items():
+        if column is None:
+            continue
+        missing = int(frame[column].isna().sum())
+        if missing:
+            raise missing_error(role, column, missing)
+
+
+def missing_error(role: str, column: str, missing: int) -> ValueError:
+    return ValueError(
+        f"the {role} column '{column}' has {missing:,} missing value(s): every row needs a "
+        f"{role}, or its contribution cannot be bounded."
+    )
+
+
+def infinite_error(column: str, count: int) -> ValueError:
+    return ValueError(
+        f"the value column '{column}' has {count:,} infinite or NaN value(s): drop or replace "
+        "them first."
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Vectorised building blocks
+# ---------------------------------------------------------------------------------------
+
+
+def _ranks_in_runs(sorted_ids: np.ndarray) -> np.ndarray:
+    """For ids sorted into runs, each position's rank inside its run (0, 1, ...)."""
+    n = len(sorted_ids)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.ones(n, dtype=bool)
+    starts[1:] = sorted_ids[1:] != sorted_ids[:-1]
+    run_start = np.flatnonzero(starts)
+    return np.arange(n) - run_start[np.cumsum(starts) - 1]
+
+
+def _first_positions(codes: np.ndarray, count: int) -> np.ndarray:
+    """The first position of each code 0 .. count - 1 (codes from pd.factorize)."""
+    first = np.empty(count, dtype=np.int64)
+    positions = np.arange(len(codes) - 1, -1, -1)
+    first[codes[::-1]] = positions  # repeated indices: the last assignment (first row) wins
+    return first
+
+
+def _order_ranks(values: pd.Series) -> np.ndarray:
+    """Dense ranks of the values in sort order (equal values equal ranks)."""
+    return pd.factorize(values, sort=True)[0].astype(np.int64)
+
+
+class _Units:
+    """The rows of a table grouped into units (person x group), with dense codes."""
+
+    def __init__(self, frame: pd.DataFrame, person: str | None, group: str | None) -> None:
+        n = len(frame)
+        self.rows = n
+        if group is None:
+            self.group = np.zeros(n, dtype=np.int64)
+            self.group_values = pd.Index([None])
+        else:
+            self.group, self.group_values = pd.factorize(frame[group], sort=True)
+        n_groups = max(len(self.group_values), 1)
+        if person is None:
+            self.person = np.arange(n, dtype=np.int64)
+            self.persons = n
+        else:
+            self.person, uniques = pd.factorize(frame[person])
+            self.persons = len(uniques)
+        cell = self.person.astype(np.int64) * n_groups + self.group
+        self.unit, cells = pd.factorize(cell)
+        self.count = len(cells)
+        self.first_row = _first_positions(self.unit, self.count)
+        self.unit_person = self.person[self.first_row]
+        self.unit_group = self.group[self.first_row]
+        self.size = np.bincount(self.unit, minlength=self.count)
+
+    def per_unit(self, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.unit, weights=weights, minlength=self.count)
+
+
+def _person_group_codes(frame, request, kinds) -> list[np.ndarray]:
+    codes = []
+    if request.person is not None:
+        codes.append(keys.numpy_code(frame[request.person], kinds[request.person]))
+    codes.append(keys.numpy_code(frame[request.group], kinds[request.group]))
+    return codes
+
+
+def _row_ranks(frame, request, kinds, units: _Units, values: np.ndarray | None) -> np.ndarray:
+    """Each row's rank among its unit's rows by row key (see the module docstring)."""
+    tie = np.zeros(units.rows) if values is None else values
+    if request.bounding.selection == "first":
+        # no order only when each row is a person: every unit is one row
+        no_order = request.order is None
+        key = np.zeros(units.rows) if no_order else _order_ranks(frame[request.order])
+    else:
+        codes = _person_group_codes(frame, request, kinds)
+        if values is not None:
+            codes += keys.numpy_value_codes(values)
+        key = keys.hash_codes(request.seed, codes)
+    order = np.lexsort((tie, key, units.unit))
+    ranks = np.empty(units.rows, dtype=np.int64)
+    ranks[order] = _ranks_in_runs(units.unit[order])
+    return ranks
+
+
+def _unit_ranks(frame, request, kinds, units: _Units) -> np.ndarray:
+    """Each unit's rank among its person's units by unit key."""
+    if request.bounding.selection == "first":
+        earliest = pd.Series(_order_ranks(frame[request.order])).groupby(units.unit).min()
+        key = earliest.to_numpy()  # indexed by unit 0 .. count - 1, in order
+    else:
+        codes = [code[units.first_row] for code in _person_group_codes(frame, request, kinds)]
+        key = keys.hash_codes(request.seed, codes)
+    order = np.lexsort((units.unit_group, key, units.unit_person))
+    ranks = np.empty(units.count, dtype=np.int64)
+    ranks[order] = _ranks_in_runs(units.unit_person[order])
+    return ranks
+
+
+# ---------------------------------------------------------------------------------------
+# The statistics
+# ---------------------------------------------------------------------------------------
+
+
+def profile(frame: pd.DataFrame, person: str | None, group: str | None = None) -> Profile:
+    """Persons and the contribution histogram (see data.sources.results.Profile)."""
+    check_missing(frame, {"person": person, "group": group})
+    units = _Units(frame, person, group)
+    rows_per_person = np.bincount(units.person, minlength=units.persons)
+    if group is None:
+        contributions = rows_per_person
+    else:
+        contributions = np.bincount(units.unit_person, minlength=units.persons)
+    counts = np.bincount(contributions)[1:] if units.persons else np.zeros(0, dtype=np.int64)
+    histogram = pd.Series(
+        counts.astype(np.int64),
+        index=pd.Index(np.arange(1, len(counts) + 1), name="contributions"),
+        name="persons",
+    )
+    return Profile(
+        person=person,
+        group=group,
+        rows=units.rows,
+        persons=units.persons,
+        units=units.count,
+        max_rows_per_person=int(rows_per_person.max()) if units.rows else 0,
+        max_rows_per_unit=int(units.size.max()) if units.rows else 0,
+        histogram=histogram,
+    )
+
+
+def category_counts(
+    frame: pd.DataFrame, column: str, person: str | None, kind: str
+) -> CategoryCounts:
+    """Rows and distinct persons per category, sorted by category."""
+    check_missing(frame, {"person": person, "category": column})
+    units = _Units(frame, person, column)
+    rows = np.bincount(units.group, minlength=len(units.group_values))
+    persons = np.bincount(units.unit_group, minlength=len(units.group_values))
+    index = pd.Index(units.group_values, name=column)
+    counts = pd.DataFrame(
+        {"rows": rows.astype(np.int64), "persons": persons.astype(np.int64)}, index=index
+    )
+    counts["label"] = text_keys(pd.Series(index), kind).to_numpy()
+    return CategoryCounts(column, person, counts)
+
+
+def _in_domain(frame: pd.DataFrame, request: Request, kind: str) -> tuple[np.ndarray, int, int]:
+    labels = text_keys(frame[request.group], kind)
+    inside = labels.isin(request.groups).to_numpy()
+    return inside, int((~inside).sum()), int(labels[~inside].nunique())
+
+
+def bounded(
+    frame: pd.DataFrame, request: Request, kinds: dict[str, str], *, rows_mask: bool = False
+):
+    """BoundedStatistics for ``request`` (with ``rows_mask``: also the kept rows' mask)."""
+    roles = {"person": request.person, "group": request.group, "value": request.value}
+    roles["order"] = request.order if request.bounding.selection == "first" else None
+    check_missing(frame, roles)
+    outside = groups_outside = 0
+    domain_mask = np.ones(len(frame), dtype=bool)
+    if request.groups is not None:
+        domain_mask, outside, groups_outside = _in_domain(frame, request, kinds[request.group])
+        frame = frame[domain_mask]
+    b = request.bounding
+    units = _Units(frame, request.person, request.group)
+    values = None
+    if request.value is not None:
+        values = frame[request.value].to_numpy(dtype=float)
+        bad = int((~np.isfinite(values)).sum())
+        if bad:
+            raise infinite_error(request.value, bad)
+    needs_rows = rows_mask or (
+        values is not None and not b.pre_aggregate and b.max_per_group < units.size.max(initial=0)
+    )
+    row_rank = _row_ranks(frame, request, kinds, units, values) if needs_rows else None
+    max_units = np.bincount(units.unit_person).max(initial=0) if units.count else 0
+    if request.person is not None and b.max_groups < max_units:
+        kept = _unit_ranks(frame, request, kinds, units) < b.max_groups
+    else:
+        kept = np.ones(units.count, dtype=bool)
+    n_groups = len(units.group_values)
+
+    def by_group(weights=None, where=None):
+        index = units.unit_group if where is None else units.unit_group[where]
+        if weights is not None and where is not None:
+            weights = weights[where]
+        return np.bincount(index, weights=weights, minlength=n_groups)
+
+    size = units.size.astype(float)
+    kept_size = np.minimum(units.size, b.max_per_group).astype(float)
+    answers = pd.DataFrame(
+        {
+            "true_count": by_group(size),
+            "bounded_count": by_group(kept_size, kept),
+            "true_persons": by_group(),
+            "bounded_persons": by_group(None, kept),
+        },
+        index=pd.Index(units.group_values, name=request.group),
+    ).astype(np.int64)
+    if values is not None:
+        total = units.per_unit(values)
+        if b.pre_aggregate:
+            unit_sum = np.clip(total, b.lower, b.upper)
+        else:
+            clipped = np.clip(values, b.lower, b.upper)
+            if row_rank is not None:
+                clipped = np.where(row_rank < b.max_per_group, clipped, 0.0)
+            unit_sum = units.per_unit(clipped)
+        answers["true_sum"] = by_group(total)
+        answers["bounded_sum"] = by_group(unit_sum, kept)
+    result = BoundedStatistics(request, answers, outside, groups_outside)
+    if not rows_mask:
+        return result
+    if row_rank is None:  # pragma: no cover - rows_mask forces the ranks
+        raise AssertionError
+    mask = domain_mask.copy()
+    mask[domain_mask] = kept[units.unit] & (row_rank < b.max_per_group)
+    return result, mask
