@@ -260,9 +260,9 @@ def test_k_slider_at_both_ends(page, k, tightest):
     at = set_widget(at, at.select_slider, "attacker_k", k)
     sigma = get_sigma_gaussian(1.0, 1e-5)
     total_delta = k * 1e-5 + 1e-6
-    assert metric(at, "Basic: total ε") == f"{k:.4g}"
+    assert metric(at, "Basic: total ε") == f"{k:,.4g}"  # grouped: 1,000
     advanced = math.sqrt(2 * k * math.log(1e6)) + k * (math.e - 1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}"
+    assert metric(at, "Advanced: total ε") == f"{advanced:,.4g}"
     exact = pld.from_gaussian_mechanism(sigma, value_discretization_interval=1e-5).self_compose(k)
     assert _number(metric(at, "Gaussian, exact: total ε")) == pytest.approx(
         exact.get_epsilon_for_delta(total_delta), rel=2e-3
@@ -348,7 +348,7 @@ def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
     assert f"ε bound ×{odds[1:]}:" in _delta_line(at, "Odds on")  # e^eps
     assert metric(at, "Odds on") == f"×{10 / 9 * math.exp(float(typed)):,.3g}"
     section(at, RELEASES)
-    assert metric(at, "Basic: total ε") == f"{10 * float(typed):.4g}"
+    assert metric(at, "Basic: total ε") == f"{10 * float(typed):,.4g}"
     section(at, FLOATING)  # the worked example at eps = 100: scale 0.01
     assert "One release at ε = " + typed in texts(at)
 
@@ -592,13 +592,13 @@ def test_moving_k_reruns_only_the_many_releases_section(page, calls):
     fragment_rerun(at, inner)
     assert calls == before  # neither the page nor the ε fragment ran
     assert [s.key for s in at.select_slider] == ["attacker_k", "attacker_delta_prime"]
-    assert metric(at, "Basic: total ε") == "1000"
+    assert metric(at, "Basic: total ε") == "1,000"
     assert chart_data(at, "k_now")["label"].tolist() == ["k = 1,000"]
     widget(at.select_slider, "attacker_delta_prime").set_value(1e-12)
     fragment_rerun(at, inner)
     assert calls == before
     advanced = math.sqrt(2 * 1000 * math.log(1e12)) + 1000 * (math.e - 1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}"
+    assert metric(at, "Advanced: total ε") == f"{advanced:,.4g}"
 
 
 def test_new_opendp_releases_redraw_only_the_opendp_bars(page, calls):

@@ -1,31 +1,54 @@
-"""Every number the app writes, formatted in one place.
+"""Every number the app writes, formatted in one place, in the reader's language (Babel).
 
-number(0.25)            -> "0.25"        a setting as the user typed it
-fixed(12.345, 1)        -> "12.3"        a value with fixed decimals, grouped: "3,510.0"
-significant(0.012345)   -> "0.0123"      3 significant digits, grouped, never "3.51e+03"
-probability(4e-5)       -> "4.00e-05"    4 decimals, or 3 significant digits below 0.001
-probability_from_log(-2500.0) -> "1.2e-1086"  a probability too small for a float
-percent(0.999955)       -> "99.9955%"    enough digits to tell it from 0% or 100%
-power_of_ten(1e-5)      -> "10⁻⁵"        a delta
-epsilon(math.inf)       -> "∞"
+    number(0.25)            -> "0.25"        a setting as the user typed it ("0,25" in German)
+    fixed(12.345, 1)        -> "12.3"        a value with fixed decimals, grouped: "3,510.0"
+    significant(0.012345)   -> "0.0123"      3 significant digits, grouped, never "3.51e+03"
+    probability(4e-5)       -> "4e-05"       4 decimals, or 3 significant digits below 0.001
+    probability_from_log(-2500.0) -> "1.2e-1086"  a probability too small for a float
+    percent(0.999955)       -> "99.9955%"    enough digits to tell it from 0% or 100%
+    power_of_ten(1e-5)      -> "10⁻⁵"        a delta
+    epsilon(math.inf)       -> "∞"
+
+Decimal and grouping symbols follow the session's language (ui.common.i18n.number_locale):
+"0,881" and "3.510" in German and Spanish; ``number_locale`` gives charts the same symbols.
 """
 
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
+
+from ui.common.i18n import number_locale as babel_locale
 
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _LOG10 = math.log(10)
 
 
+def _decimal(value: float, pattern: str) -> str:
+    """Babel's locale format of the float's exact value (so rounding matches Python's: 90.45 is
+    stored as 90.4500…03 and rounds up); beyond 10^15 it is written in scientific notation."""
+    if not math.isfinite(value) or abs(value) >= 1e15:
+        return _scientific(value, 3) if math.isfinite(value) else f"{value:g}"
+    return format_decimal(Decimal(value), format=pattern, locale=babel_locale())
+
+
+def _scientific(value: float, digits: int) -> str:
+    """1.23e-05 with the locale's decimal symbol (the exponent is written as in code)."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{mantissa.replace('.', get_decimal_symbol(babel_locale()))}e{exponent}"
+
+
 def number(value: float) -> str:
-    """Short label for a setting: 0.01, 0.25, 1, 12.5 (Python's general format)."""
-    return f"{value:g}"
+    """Short label for a setting: 0.01, 0.25, 1, 12.5, 1e-06 (Python's general format, with
+    the locale's decimal symbol and no grouping)."""
+    return f"{value:g}".replace(".", get_decimal_symbol(babel_locale()))
 
 
 def fixed(value: float, decimals: int = 0) -> str:
     """Grouped thousands with fixed decimals: 3,510 or 12.35."""
-    return f"{value:,.{decimals}f}"
+    return _decimal(value, "#,##0" + ("." + "0" * decimals if decimals else ""))
 
 
 def significant(value: float, digits: int = 3) -> str:
@@ -38,10 +61,9 @@ def significant(value: float, digits: int = 3) -> str:
         return f"{value:g}"
     magnitude = math.floor(math.log10(abs(value)))
     if magnitude < -3 or magnitude >= 15:
-        return f"{value:.{digits - 1}e}"
+        return _scientific(value, digits)
     decimals = max(0, digits - 1 - magnitude)
-    text = f"{round(value, decimals):,.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return _decimal(round(value, decimals), "#,##0" + ("." + "#" * decimals if decimals else ""))
 
 
 def readable(value: float) -> str:
@@ -51,19 +73,19 @@ def readable(value: float) -> str:
 
 def probability(value: float) -> str:
     """4 decimals, or 3 significant digits below 0.001 (so a tiny probability never reads 0)."""
-    return f"{value:.4f}" if value >= 1e-3 else f"{value:.3g}"
+    return _decimal(value, "0.0000") if value >= 1e-3 else _scientific(value, 3)
 
 
 def probability_from_log(log_p: float) -> str:
     """A probability from its natural log: 0.881, 0.250, 4.0e-05, 1.2e-2171 (never a bare 0)."""
     p = math.exp(log_p)
     if p >= 0.001:
-        return f"{p:.3f}"
+        return _decimal(p, "0.000")
     if p >= 1e-300:
-        return f"{p:.1e}"
+        return _scientific(p, 2)
     exponent = math.floor(log_p / _LOG10)
     mantissa = 10 ** (log_p / _LOG10 - exponent)
-    return f"{mantissa:.1f}e{exponent}"
+    return f"{_decimal(mantissa, '0.0')}e{exponent}"
 
 
 def percent(p: float) -> str:
@@ -73,13 +95,13 @@ def percent(p: float) -> str:
     "< 0.0001%" or "> 99.9999%".
     """
     if p <= 0 or p >= 1:
-        return f"{p:.0%}"
+        return f"{round(p * 100):d}%"
     if p < 1e-6:
-        return "< 0.0001%"
+        return f"< {_decimal(0.0001, '0.0000')}%"
     if p > 1 - 1e-6:
-        return "> 99.9999%"
+        return f"> {_decimal(99.9999, '0.0000')}%"
     decimals = max(1, math.ceil(-math.log10(min(p, 1 - p))) - 1)
-    return f"{p * 100:.{decimals}f}%"
+    return f"{_decimal(p * 100, '0.' + '0' * decimals)}%"
 
 
 def power_of_ten(value: float) -> str:
@@ -89,26 +111,42 @@ def power_of_ten(value: float) -> str:
     exponent = math.floor(math.log10(value) + 1e-9)
     mantissa = round(value / 10.0**exponent, 3)
     power = f"10{str(exponent).translate(_SUPERSCRIPTS)}"
-    return power if mantissa == 1 else f"{mantissa:g}×{power}"
+    return power if mantissa == 1 else f"{number(mantissa)}×{power}"
 
 
 def epsilon(value: float) -> str:
     """A total or computed epsilon: 4 significant digits, ∞ when infinite, — when undefined."""
     if math.isnan(value):
         return "—"
-    return "∞" if math.isinf(value) else f"{value:.4g}"
+    if math.isinf(value):
+        return "∞"
+    return significant(value, 4) if abs(value) < 1e15 else _scientific(value, 4)
 
 
 def odds_factor(eps: float) -> str:
     """e^epsilon as a short label, e.g. 2.72 or 2.2e+04 (no overflow for a huge typed epsilon)."""
-    return f"{math.exp(eps):,.3g}" if eps < 700 else f"e^{eps:g}"
+    if eps >= 700:
+        return f"e^{number(eps)}"
+    factor = math.exp(eps)
+    return significant(factor) if factor < 1e15 else _scientific(factor, 3)
+
+
+def count(n: int) -> str:
+    """A whole count, grouped: 1,360 (1.360 in German)."""
+    return fixed(n)
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
-    """1 day, 3 days, 1,360 visitors."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {plural or word + 's'}"
+    """1 day, 3 days, 1,360 visitors (English words: messages use ngettext instead)."""
+    return f"{count(n)} {word}" if n == 1 else f"{count(n)} {plural or word + 's'}"
 
 
 def number_locale() -> dict:
-    """The d3-format number locale charts use (decimal point and thousands separator)."""
-    return {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["", ""]}
+    """The d3-format number locale charts use: the session's decimal and thousands symbols."""
+    locale = babel_locale()
+    return {
+        "decimal": get_decimal_symbol(locale),
+        "thousands": get_group_symbol(locale),
+        "grouping": [3],
+        "currency": ["", ""],
+    }
