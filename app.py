@@ -3,10 +3,12 @@
 import streamlit as st
 
 from ui.common.catalog import available_pages
+from ui.common.i18n import start_language
 from ui.common.shell import sidebar, use_app_navigation
 
 st.set_page_config(page_icon=":material/shield:", layout="wide")
 use_app_navigation()
+start_language()
 
 pages = [
     st.Page(entry.path, title=entry.title, icon=entry.icon, url_path=entry.url_path)

@@ -377,7 +377,8 @@ def test_results_table_and_download_for_each_mechanism(page):
     for mechanism in ("laplace", "analytic"):
         at = set_widget(page, page.radio, "gaussian_mechanism", mechanism)
         assert [b.proto.label for b in at.get("download_button")] == [
-            "Download these results (CSV + settings)"
+            "Download these results (ZIP: CSV, settings, charts)",
+            "One-page report for a privacy board (HTML)",
         ]
     at.session_state["gaussian_table"] = True
     rows = rerun(at).dataframe[0].value

@@ -1,13 +1,16 @@
-"""The app's pages: file, title, icon, section and the one-line story shown on home cards.
+"""The app's pages: file, icon, section and url; titles and questions in the catalogues.
 
 `app.py` builds the navigation from this list and the home page draws a card per entry,
-so a new page is added in one place.
+so a new page is added in one place (its title and question: ``common.page.<url>.title`` and
+``common.page.<url>.question`` in the catalogues).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+
+from ui.common.i18n import N_, _
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,11 +20,23 @@ class PageEntry:
     """One page of the app."""
 
     path: str  # relative to the project root
-    title: str
     icon: str  # Material icon, e.g. ":material/home:"
-    section: str
+    section_id: str  # message id of its group in the navigation
     url_path: str  # equals the file stem, so a first-visit deep link resolves (ui.common.shell)
-    question: str  # the question the page answers, for the home card
+    title_id: str
+    question_id: str  # the question the page answers, for the home card
+
+    @property
+    def title(self) -> str:
+        return _(self.title_id)
+
+    @property
+    def question(self) -> str:
+        return _(self.question_id)
+
+    @property
+    def section(self) -> str:
+        return _(self.section_id)
 
     @property
     def exists(self) -> bool:
@@ -31,75 +46,75 @@ class PageEntry:
 PAGES: tuple[PageEntry, ...] = (
     PageEntry(
         "pages/home.py",
-        "Home",
         ":material/home:",
-        "Start",
+        N_("common.section.start"),
         "home",
-        "What does differential privacy trade, and where do I begin?",
+        N_("common.page.home.title"),
+        N_("common.page.home.question"),
     ),
     PageEntry(
         "pages/laplace.py",
-        "Laplace mechanism",
         ":material/bar_chart:",
-        "Central mechanisms",
+        N_("common.section.central"),
         "laplace",
-        "How much noise does epsilon cost, and how wrong are the answers?",
+        N_("common.page.laplace.title"),
+        N_("common.page.laplace.question"),
     ),
     PageEntry(
         "pages/gaussian.py",
-        "Gaussian mechanism",
         ":material/ssid_chart:",
-        "Central mechanisms",
+        N_("common.section.central"),
         "gaussian",
-        "What does delta buy, and when does Gaussian noise beat Laplace?",
+        N_("common.page.gaussian.title"),
+        N_("common.page.gaussian.question"),
     ),
     PageEntry(
         "pages/exponential.py",
-        "Exponential mechanism",
         ":material/casino:",
-        "Selection",
+        N_("common.section.selection"),
         "exponential",
-        "How likely is a private 'which is most common?' to be right?",
+        N_("common.page.exponential.title"),
+        N_("common.page.exponential.question"),
     ),
     PageEntry(
         "pages/randomized_response.py",
-        "Randomized response",
         ":material/how_to_vote:",
-        "Local DP",
+        N_("common.section.local"),
         "randomized_response",
-        "Can a coin flip protect each survey answer, and what does it cost?",
+        N_("common.page.randomized_response.title"),
+        N_("common.page.randomized_response.question"),
     ),
     PageEntry(
         "pages/local_frequencies.py",
-        "Local frequency estimation",
         ":material/scatter_plot:",
-        "Local DP",
+        N_("common.section.local"),
         "local_frequencies",
-        "How do many people each add noise and still give usable counts?",
+        N_("common.page.local_frequencies.title"),
+        N_("common.page.local_frequencies.question"),
     ),
     PageEntry(
         "pages/bounding.py",
-        "Contribution bounding",
         ":material/content_cut:",
-        "Bounding & budgets",
+        N_("common.section.budgets"),
         "bounding",
-        "How many records per person should count, and what does the week cost?",
+        N_("common.page.bounding.title"),
+        N_("common.page.bounding.question"),
     ),
     PageEntry(
         "pages/attacker.py",
-        "What ε means to an attacker",
         ":material/visibility:",
-        "Bounding & budgets",
+        N_("common.section.budgets"),
         "attacker",
-        "How sure can an attacker become, and how does the budget add up?",
+        N_("common.page.attacker.title"),
+        N_("common.page.attacker.question"),
     ),
     PageEntry(
         "pages/planner.py",
-        "Plan a release",
         ":material/fact_check:",
-        "Bounding & budgets",
+        N_("common.section.budgets"),
         "planner",
-        "What budget do these statistics need, and how accurate will each one be?",
+        N_("common.page.planner.title"),
+        N_("common.page.planner.question"),
     ),
 )
 

@@ -4,7 +4,9 @@ Released labels are part of a release. A shipped dataset's categories are public
 registry entry and card list them). For the user's own file they are either declared (typed
 or pasted: values outside are dropped, declared categories absent from the file are released
 as noisy zeros) or chosen with DP partition selection (dp_core.partition_selection), whose
-(ε, δ) is part of the guarantee.
+(ε, δ) is part of the guarantee. For a data path (read where it lies) the values and the
+distinct persons per category come from the engine (data.sources): only those counts reach
+the app.
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from data import sources
+from data.sources.pandas_engine import text_keys
 from dp_core import domains, partition_selection, release
+from dp_core.bounding import Bounding
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import counted, number, power_of_ten
+from ui.common.shell import DEFAULT_SEED
 from ui.common.widgets import delta_input, epsilon_input
 
 Mode = Literal["public", "declared", "selected"]
@@ -38,13 +44,35 @@ class Categories:
     delta: float = 0.0
 
 
-def _fill_from_file(key: str, frame: pd.DataFrame, column: str) -> None:
-    values = domains.category_keys(frame[column]).dropna().unique()
+def _path_totals(data: DataChoice, column: str) -> sources.CappedTotals:
+    """Rows per category of a data path (text labels, sorted), counted by the engine."""
+    return sources.capped_totals(data.origin, sources.CappedRequest(None, category=column))
+
+
+def _fill_from_file(key: str, data: DataChoice, frame: pd.DataFrame | None, column: str) -> None:
+    if frame is None:
+        values = _path_totals(data, column).totals.index
+    else:
+        values = domains.category_keys(frame[column]).dropna().unique()
     st.session_state[key] = "\n".join(sorted(map(str, values)))
 
 
+def _rows_outside(data: DataChoice, frame: pd.DataFrame | None, column: str, labels) -> tuple:
+    """Rows with an undeclared value, and how many such values (never which)."""
+    if frame is None:
+        over = _path_totals(data, column).over(labels, with_value=False)
+    else:
+        over = domains.counts_over_domain(frame[column], labels)
+    return over.rows_outside, over.distinct_outside
+
+
 def _declared(
-    key: str, frame: pd.DataFrame, column: str, *, selection: bool = True
+    key: str,
+    data: DataChoice,
+    frame: pd.DataFrame | None,
+    column: str,
+    *,
+    selection: bool = True,
 ) -> Categories | None:
     st.text_area(
         f"The categories of `{column}`, one per line (or separated by commas)",
@@ -58,7 +86,7 @@ def _declared(
         "Start from the values in my file",
         key=f"{key}__fill",
         on_click=_fill_from_file,
-        args=(key, frame, column),
+        args=(key, data, frame, column),
         help="For exploring. In a real release the list must come from outside the data "
         "(a code list, a questionnaire), since the values present in a file reveal it.",
     )
@@ -73,19 +101,52 @@ def _declared(
     except ValueError as error:
         st.error(f"Cannot use these categories: {error}")
         return None
-    counted_rows = domains.counts_over_domain(frame[column], labels)
-    if counted_rows.rows_outside:
+    try:
+        outside, distinct = _rows_outside(data, frame, column, labels)
+    except ValueError as error:
+        st.error(f"Cannot count these categories: {error}")
+        return None
+    if outside:
         st.caption(
-            f"{counted_rows.rows_outside:,} rows hold a value that is not declared "
-            f"({counted(counted_rows.distinct_outside, 'other value')}): they are dropped and "
-            "their values are never shown."
+            f"{outside:,} rows hold a value that is not declared "
+            f"({counted(distinct, 'other value')}): they are dropped and their values are "
+            "never shown."
         )
     return Categories("declared", labels)
 
 
+def _person_counts(
+    data: DataChoice, frame: pd.DataFrame | None, column: str, person: str | None, l0: int
+) -> pd.Series:
+    """Distinct persons per category (label), each person in at most ``l0`` categories.
+
+    In memory: the rows given, already capped. A data path: the engine's distinct persons per
+    category once each person keeps a seeded random ``l0`` of their categories
+    (data.sources.bounded_statistics' bounded_persons); rows when each row is a person.
+    """
+    if frame is not None:
+        return partition_selection.distinct_person_counts(frame, column, person, max_partitions=l0)
+    if person is None:
+        counts = sources.category_counts(data.origin, column).counts
+        return (
+            pd.Series(counts["rows"].to_numpy(), index=pd.Index(counts["label"], name=column))
+            .groupby(level=0)
+            .sum()
+        )
+    seed = int(st.session_state.get("seed", DEFAULT_SEED))
+    stats = sources.bounded_statistics(
+        data.origin, Bounding(l0, 1), person=person, group=column, seed=seed
+    )
+    kind = sources.schema(data.origin).column(column, "category").kind
+    labels = text_keys(pd.Series(stats.answers.index), kind)
+    persons = pd.Series(stats.answers["bounded_persons"].to_numpy(), index=labels.to_numpy())
+    persons = persons.groupby(level=0).sum()
+    return persons[persons > 0].rename_axis(column).astype(np.int64)
+
+
 def _selected(
-    key: str, frame: pd.DataFrame, column: str, person: str | None, cap: int, *, secure: bool,
-    rng: np.random.Generator,
+    key: str, data: DataChoice, frame: pd.DataFrame | None, column: str, person: str | None,
+    cap: int, *, secure: bool, rng: np.random.Generator,
 ) -> Categories | None:  # fmt: skip
     cols = st.columns(2)
     with cols[0]:
@@ -94,9 +155,7 @@ def _selected(
         delta = delta_input(f"{key}_delta", label="δ for choosing the categories", default=1e-6)
     l0 = cap if person is not None else 1
     try:
-        counts = partition_selection.distinct_person_counts(
-            frame, column, person, max_partitions=l0
-        )
+        counts = _person_counts(data, frame, column, person, l0)
         labels = [str(label) for label in counts.index]
         if secure:
             chosen = release.threshold_release(
@@ -137,7 +196,7 @@ def pick_categories(
     data: DataChoice,
     column: str,
     *,
-    frame: pd.DataFrame,
+    frame: pd.DataFrame | None,
     cap: int,
     rng: np.random.Generator,
     secure: bool = False,
@@ -145,9 +204,9 @@ def pick_categories(
 ) -> Categories | None:
     """The categories to release for ``column``; None (after a message) while there are none.
 
-    ``frame`` holds the rows after the cap on rows per person; ``selection`` offers DP
-    partition selection (not on local-DP pages, where every person must know the categories
-    before answering).
+    ``frame`` holds the rows after the cap on rows per person (None for a data path: the
+    engine counts); ``selection`` offers DP partition selection (not on local-DP pages, where
+    every person must know the categories before answering).
     """
     public = data.dataset.domains.get(column)
     if public is not None:
@@ -165,5 +224,5 @@ def pick_categories(
         + ("Declare them, or let DP choose them." if selection else "Declare them."),
     )
     if mode == "declared":
-        return _declared(key, frame, column, selection=selection)
-    return _selected(key, frame, column, data.person, cap, secure=secure, rng=rng)
+        return _declared(key, data, frame, column, selection=selection)
+    return _selected(key, data, frame, column, data.person, cap, secure=secure, rng=rng)

@@ -1,8 +1,18 @@
-"""Exports: a page's results as a ZIP of a plain CSV and the settings that reproduce it.
+"""Exports of every page: a ZIP (CSV, settings, charts) and a one-page report for a board.
 
-The CSV opens in a spreadsheet and with ``pandas.read_csv`` as it is (no comment lines),
-with the units the screen shows; ``settings.json`` beside it names the page, the dataset,
-every setting, the noise, the seed and draw, and the address that opens the same view.
+    export_buttons("laplace", data, lambda: Export(...), secure=False)
+
+``Export`` holds what the page shows: the results table with the units on screen, every
+setting, the charts (Vega-Lite specs), the question and the guarantee. It is built only when a
+button is pressed (Streamlit's deferred downloads), so an export costs nothing per rerun.
+
+- The ZIP: ``<stem>.csv`` opens in a spreadsheet and with ``pandas.read_csv`` as it is (no
+  comment lines); ``<stem>.json`` names the page, the dataset, every setting, the noise, the
+  seed and draw, the guarantee and the address that opens the same view; ``charts/`` holds
+  each chart as SVG and PNG (vl-convert).
+- The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
+  the data and unit of privacy, the settings, the guarantee, the accuracy table, the charts
+  and the address.
 """
 
 from __future__ import annotations
@@ -11,18 +21,37 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
 from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
+from ui.common import report
+from ui.common.charts import Spec
 from ui.common.data_picker import DataChoice
+from ui.common.i18n import _, language
 
 
-def file_stem(page: str, data: DataChoice, settings: dict[str, object]) -> str:
+@dataclass(frozen=True)
+class Export:
+    """What a page's exports hold (built on demand)."""
+
+    title: str  # e.g. "Laplace mechanism: diseases"
+    question: str
+    table: pd.DataFrame  # as on screen: the same columns, units and rounding
+    settings: Mapping[str, object]  # every setting that changes what the page shows
+    guarantee: str  # the guarantee sentence, plain text
+    unit: str  # who the guarantee protects
+    charts: Sequence[tuple[str, Spec]] = field(default_factory=tuple)  # (file name, spec)
+    notes: Sequence[str] = field(default_factory=tuple)
+
+
+def file_stem(page: str, data: DataChoice | None, settings: Mapping[str, object]) -> str:
     """e.g. laplace_census_epsilon-1: the page, the dataset and the leading settings."""
-    parts = [page, data.dataset.key.removeprefix("user_")]
+    parts = [page] + ([data.dataset.key.removeprefix("user_")] if data is not None else [])
     for name in ("epsilon", "delta"):
         if name in settings:
             parts.append(f"{name}-{settings[name]}")
@@ -37,49 +66,119 @@ def address() -> str:
     return f"{base}?{query}" if query else base
 
 
-def results_zip(table: pd.DataFrame, settings: dict[str, object], stem: str) -> bytes:
-    """A ZIP holding ``<stem>.csv`` (the table) and ``<stem>.json`` (the settings)."""
+def _png(spec: Spec) -> bytes | None:
+    svg = report.chart_svg(spec)
+    if svg is None:
+        return None
+    import vl_convert  # the SVG came from it, so it is there
+
+    return vl_convert.svg_to_png(svg, scale=2)
+
+
+def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> bytes:
+    """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(f"{stem}.csv", table.to_csv(index=False))
-        archive.writestr(f"{stem}.json", json.dumps(settings, indent=2, ensure_ascii=False))
+        archive.writestr(f"{stem}.csv", export.table.to_csv(index=False))
+        archive.writestr(f"{stem}.json", json.dumps(everything, indent=2, ensure_ascii=False))
+        for name, spec in export.charts:
+            svg = report.chart_svg(spec)
+            if svg is not None:
+                archive.writestr(f"charts/{name}.svg", svg)
+                archive.writestr(f"charts/{name}.png", _png(spec) or b"")
     return buffer.getvalue()
 
 
-def download_results(
-    table: Callable[[], pd.DataFrame],
-    *,
-    page: str,
-    data: DataChoice,
-    settings: dict[str, object],
-    secure: bool,
-) -> None:
-    """A download button for the table and its settings (with seed, draw and the address).
+def board_report(export: Export, everything: Mapping[str, object]) -> str:
+    """The one-page HTML report of this view."""
+    settings = pd.DataFrame(
+        {_("common.export.setting"): list(export.settings), _("common.export.value"): [
+            str(value) for value in export.settings.values()
+        ]}
+    )  # fmt: skip
+    sections = [
+        report.Section(_("common.export.question"), (export.question,)),
+        report.Section(
+            _("common.export.data"),
+            (_("common.export.data_text", dataset=everything["dataset"], unit=export.unit),),
+        ),
+        report.Section(_("common.export.settings"), (report.Table(settings),)),
+        report.Section(_("common.export.guarantee"), (export.guarantee, *export.notes)),
+        report.Section(_("common.export.accuracy"), (report.Table(export.table),)),
+    ]
+    if export.charts:
+        sections.append(
+            report.Section(
+                _("common.export.charts"),
+                tuple(report.Chart(spec) for _name, spec in export.charts),
+            )
+        )
+    return report.html_report(
+        export.title,
+        sections,
+        subtitle=_("common.export.subtitle", day=date.today().isoformat()),
+        footer=_("common.export.footer", address=everything["address"]),
+        language=language(),
+    )
 
-    The ZIP is built when the button is pressed (``table`` is called then), not on every rerun.
+
+def export_buttons(
+    page: str,
+    data: DataChoice | None,
+    build: Callable[[], Export],
+    *,
+    secure: bool,
+    report_button: bool = True,
+) -> None:
+    """Two downloads, built when pressed: the results ZIP and the one-page board report.
+
+    ``report_button=False`` leaves the report to the page (the planner has its own).
     """
     state = st.session_state
-    everything = {
-        "page": page,
-        "dataset": data.dataset.title,
-        **settings,
-        "seed": state.get("seed"),
-        "draw": state.get("draw"),
-        "address": address(),
-    }
-    stem = file_stem(page, data, settings)
-    label = (
-        "Download the release (CSV + settings)"
-        if secure
-        else "Download these results (CSV + settings)"
-    )
-    st.download_button(
-        label,
-        data=lambda: results_zip(table(), everything, stem),
+    link = address()
+    noise = _("common.export.noise_secure") if secure else _("common.export.noise_teaching")
+
+    def everything(export: Export) -> dict[str, object]:
+        return {
+            "page": page,
+            "dataset": data.dataset.title if data is not None else "",
+            **{str(k): v for k, v in export.settings.items()},
+            "guarantee": export.guarantee,
+            "noise": noise,
+            "seed": state.get("seed"),
+            "draw": state.get("draw"),
+            "address": link,
+        }
+
+    def zipped() -> bytes:
+        export = build()
+        return results_zip(export, everything(export), file_stem(page, data, export.settings))
+
+    def html() -> str:
+        export = build()
+        return board_report(export, everything(export))
+
+    stem = file_stem(page, data, {})
+    left, right = st.columns(2) if report_button else (st.container(), None)
+    left.download_button(
+        _("common.export.zip_secure") if secure else _("common.export.zip"),
+        data=zipped,
         file_name=f"{stem}.zip",
         mime="application/zip",
         icon=":material/download:",
         key=f"{page}_download",
-        help="A ZIP of the table as CSV and the settings that reproduce it as JSON."
-        + ("" if secure else " The noisy values are teaching draws from the seed, not a release."),
+        help=_("common.export.zip_help") + ("" if secure else " " + _("common.export.teaching")),
+        width="stretch",
+    )
+    if right is None:
+        return
+    right.download_button(
+        _("common.export.report"),
+        data=html,
+        file_name=f"{stem}_report.html",
+        mime="text/html",
+        icon=":material/description:",
+        key=f"{page}_report",
+        help=_("common.export.report_help"),
+        width="stretch",
     )

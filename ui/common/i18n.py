@@ -110,6 +110,11 @@ def _(msgid: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def N_(msgid: str) -> str:
+    """Mark a message id for the catalogues where it is stored, to be translated later."""
+    return msgid
+
+
 def n_(msgid: str, plural: str, n: int, /, **values: object) -> str:
     """Like ``_`` for a message whose words depend on a count ``n`` (gettext's ngettext)."""
     text = catalogue(language()).ngettext(msgid, plural, n)

@@ -1,7 +1,9 @@
 """The dataset-and-query picker of the central-mechanism pages (Laplace, Gaussian).
 
 Widgets in, a ``QueryChoice`` out: the data, the query's true answers over its released
-categories (dp_core.queries.answer), and how those categories were chosen.
+categories (dp_core.queries.answer), and how those categories were chosen. For a data path
+(read where it lies) the engine computes the per-category totals under the cap
+(data.sources.capped_totals) and dp_core.queries.query_from_totals makes the same Query.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from data import sources
 from data.registry import DATASETS
-from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer
+from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer, query_from_totals
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.shell import DEFAULT_SEED
 
 QUERY_KINDS = {
     "count": "Count per category",
@@ -91,11 +95,40 @@ def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float]:
     return lower, upper
 
 
+def _path_answer(data: DataChoice, spec: QuerySpec, labels=None) -> Query:
+    """The Query of a data path: the engine's totals under the cap (each person keeps
+    ``spec.cap`` rows chosen at random with the sidebar's seed), then dp_core's sensitivities."""
+    request = sources.CappedRequest(
+        data.person,
+        cap=spec.cap if data.person is not None else None,
+        category=spec.category if spec.kind != "predicate" else None,
+        value=spec.value,
+        lower=spec.lower or 0.0,
+        upper=spec.upper or 0.0,
+        predicate=spec.predicate,
+        seed=int(st.session_state.get("seed", DEFAULT_SEED)),
+    )
+    totals = sources.capped_totals(data.origin, request)
+    if spec.kind == "predicate":
+        return query_from_totals(spec, counts=[totals.matches], n_persons=totals.persons)
+    over = totals.over(tuple(labels), with_value=spec.kind != "count")
+    return query_from_totals(
+        spec,
+        labels=over.labels,
+        counts=over.rows,
+        clipped_sums=over.clipped_sums,
+        raw_sums=over.raw_sums,
+        n_persons=totals.persons,
+        rows_outside=over.rows_outside,
+        missing=over.missing,
+    )
+
+
 def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryChoice | None:
     """Dataset and query widgets; the QueryChoice, or None after showing why it cannot run."""
     dataset_col, kind_col = st.columns(2)
     with dataset_col:
-        data = pick_data(page, SHIPPED)
+        data = pick_data(page, SHIPPED, paths=True)
     if data is None:
         return None
     kind = kind_col.radio(
@@ -110,7 +143,10 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
             if not str(spec.predicate[2]).strip():
                 st.info("Type the value to count.")
                 return None
-            query = answer(frame, spec, person=data.person)
+            if data.path:
+                query = _path_answer(data, spec)
+            else:
+                query = answer(frame, spec, person=data.person)
             return QueryChoice(
                 data, query, None, f"number of rows with {spec.predicate_text}", "count"
             )
@@ -140,9 +176,16 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
             cap=cap,
             max_rows_per_category=dataset.max_rows_per_category.get(category),
         )
-        query = answer(
-            frame, spec, categories.labels, person=data.person, count_column=dataset.count_column
-        )
+        if data.path:
+            query = _path_answer(data, spec, categories.labels)
+        else:
+            query = answer(
+                frame,
+                spec,
+                categories.labels,
+                person=data.person,
+                count_column=dataset.count_column,
+            )
     except ValueError as error:
         st.error(f"Cannot run this query: {error}")
         return None

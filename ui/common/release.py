@@ -17,43 +17,34 @@ import streamlit as st
 from dp_core.guarantee import Guarantee, Part
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number, power_of_ten
+from ui.common.i18n import N_, _
 from ui.common.shell import presenter_mode
 
 T = TypeVar("T")  # a release, or several held together (e.g. counts and sums)
-PART_WORDS = {
-    "values": "the {outputs}",
-    "categories": "which categories are shown",
-    "bounds": "the clipping bounds",
-    "cap": "the cap on contributions",
-    "count": "the noisy count",
-    "selection": "the selected answer",
+PART_WORDS = {  # message ids; "values" has an {outputs} placeholder
+    "values": N_("common.part.values"),
+    "categories": N_("common.part.categories"),
+    "bounds": N_("common.part.bounds"),
+    "cap": N_("common.part.cap"),
+    "count": N_("common.part.count"),
+    "selection": N_("common.part.selection"),
 }
 
 
 def secure_toggle(page: str) -> bool:
     """The "secure release" switch: off, teaching draws (numpy, seeded); on, OpenDP noise."""
     return st.toggle(
-        "Secure release (OpenDP noise)",
+        _("common.secure.label"),
         key=f"{page}_secure",
-        help="Off: numpy's floating-point noise from the seed in the sidebar, reproducible and "
-        "good for teaching, but attackable (see the attacker page). On: OpenDP's exact "
-        "samplers with randomness from the operating system, as a real release must be.",
+        help=_("common.secure.help"),
     )
 
 
 def draws_caption(secure: bool, noise: str) -> str:
     """What the noisy values on the page are, in words."""
     if secure:
-        return (
-            f"Noise: {noise}, drawn once per setting from the operating system's randomness "
-            "(not the seed). Each new setting is a new release that spends its own budget."
-        )
-    return (
-        "Noise: numpy's floating-point draws from the seed in the sidebar, for teaching. "
-        "Moving ε rescales one standard draw so the bars move smoothly; a real release draws "
-        "once, and two values published at two ε would give the truth away. Switch on "
-        "“Secure release” for OpenDP noise."
-    )
+        return _("common.noise.secure", noise=noise)
+    return _("common.noise.teaching")
 
 
 def held_release(page: str, inputs: Hashable, make: Callable[[], T]) -> T:
@@ -80,7 +71,7 @@ def release_again_button(page: str) -> None:
         )
 
     st.button(
-        "Release again (spends the budget again)",
+        _("common.release_again"),
         key=f"{page}__release_again_button",
         on_click=again,
         icon=":material/refresh:",
@@ -91,12 +82,12 @@ def unit_words(data: DataChoice) -> str:
     """The unit of privacy in words: who the guarantee protects."""
     dataset = data.dataset
     if dataset.is_count_table:
-        return "each row of the source table (not each person: one may stand behind several)"
+        return _("common.unit.source_row")
     if dataset.person_id is None:
         if data.own:
-            return "each row (each row is taken as a different person)"
-        return f"each record ({dataset.contribution_rule})"
-    return f"each person (`{dataset.person_id}`, with all their rows)"
+            return _("common.unit.own_row")
+        return _("common.unit.record", rule=dataset.contribution_rule)
+    return _("common.unit.person", column=dataset.person_id)
 
 
 def guarantee(data: DataChoice, parts: Sequence[Part]) -> Guarantee:
@@ -110,20 +101,26 @@ def _budget(epsilon: float, delta: float) -> str:
     )
 
 
-def guarantee_box(data: DataChoice, total: Guarantee, *, outputs: str, noise: str) -> None:
-    """The guarantee label: unit, outputs covered, each part's budget and the noise used."""
+def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
+    """The guarantee in one sentence: unit, outputs covered and each part's budget."""
     label = (
         f"({number(round(total.epsilon, 9))}, {power_of_ten(total.delta)})-DP"
         if total.delta > 0
         else f"{number(round(total.epsilon, 9))}-DP"
     )
     covered = "; ".join(
-        f"{PART_WORDS[part.name].format(outputs=outputs)} ({_budget(part.epsilon, part.delta)})"
+        f"{_(PART_WORDS[part.name], outputs=outputs)} ({_budget(part.epsilon, part.delta)})"
         for part in total.parts
     )
-    statement = f"**Guarantee: {label}** for {unit_words(data)}. It covers {covered}" + (
-        ", added up by basic composition." if len(total.parts) > 1 else "."
-    )
+    values = {"label": label, "unit": unit_words(data), "covered": covered}
+    if len(total.parts) > 1:
+        return _("common.guarantee.composed", **values)
+    return _("common.guarantee", **values)
+
+
+def guarantee_box(data: DataChoice, total: Guarantee, *, outputs: str, noise: str) -> None:
+    """The guarantee label: unit, outputs covered, each part's budget and the noise used."""
+    statement = guarantee_text(data, total, outputs=outputs)
     if presenter_mode():  # one line on a projector; the noise in the tooltip
         st.markdown(f":green[:material/verified_user: {statement}]", help=noise)
         return

@@ -185,7 +185,12 @@ def _block(block: Block) -> str:
 
 
 def html_report(
-    title: str, sections: Sequence[Section], *, subtitle: str = "", footer: str = ""
+    title: str,
+    sections: Sequence[Section],
+    *,
+    subtitle: str = "",
+    footer: str = "",
+    language: str = "en",
 ) -> str:
     """A standalone HTML document (inline CSS and SVG, no scripts) that prints on A4."""
     parts = [f"<h1>{_inline(title)}</h1>"]
@@ -198,7 +203,7 @@ def html_report(
     if footer:
         parts.append(f'<p class="footer">{_inline(footer)}</p>')
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{language}"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>"
         f"<body>{''.join(parts)}</body></html>\n"
     )

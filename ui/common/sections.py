@@ -20,6 +20,7 @@ from typing import Any
 
 import streamlit as st
 
+from ui.common.i18n import _
 from ui.common.shell import presenter_mode
 
 
@@ -69,9 +70,9 @@ def _previous_next(state_key: str, labels: list[str]) -> None:
         index = labels.index(st.session_state[state_key]) + by
         st.session_state[state_key] = labels[min(max(index, 0), len(labels) - 1)]
 
-    back, forward, _ = st.columns([1, 1, 3])
+    back, forward, _rest = st.columns([1, 1, 3])
     back.button(
-        "Previous section",
+        _("common.section.previous"),
         icon=":material/arrow_back:",
         key=f"{state_key}__previous",
         on_click=step,
@@ -80,7 +81,7 @@ def _previous_next(state_key: str, labels: list[str]) -> None:
         width="stretch",
     )
     forward.button(
-        "Next section",
+        _("common.section.next"),
         icon=":material/arrow_forward:",
         key=f"{state_key}__next",
         on_click=step,

@@ -16,6 +16,9 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from ui.common.i18n import LANGUAGES, _, language
+from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
+
 DEFAULT_SEED = 2026
 T = TypeVar("T")
 # Streamlit sizes text in rem: a larger root font scales every heading, label and table. For a
@@ -62,7 +65,7 @@ def link_param(name: str, parse: Callable[[str], T], default: T) -> T:
     try:
         return parse(raw)
     except ValueError:
-        st.toast(f"The link's {name} = “{raw}” is not valid; using {default}.")
+        st.toast(_("common.link.invalid", name=name, raw=raw, default=default))
         return default
 
 
@@ -78,6 +81,19 @@ def _draw(raw: str) -> int:
     if value < 0:
         raise ValueError("negative draw")
     return value
+
+
+def language_picker() -> None:
+    """The language of every page, kept in the address (?lang=de)."""
+    st.selectbox(
+        _("common.sidebar.language"),
+        list(LANGUAGES),
+        format_func=LANGUAGES.get,
+        key=LANGUAGE_KEY,
+        label_visibility="collapsed",
+    )
+    if st.query_params.get(LANGUAGE_KEY) != language():
+        st.query_params[LANGUAGE_KEY] = language()
 
 
 def navigation_links() -> None:
@@ -104,35 +120,33 @@ def sidebar() -> None:
         state["draw"] = link_param("draw", _draw, 0)
         state["presenter"] = st.query_params.get("present") == "1"
     with st.sidebar:
+        language_picker()
         navigation_links()
         st.divider()
         st.toggle(
-            "Presenter mode",
+            _("common.sidebar.presenter"),
             key="presenter",
-            help="Larger text and charts, for a projector at the back of a room.",
+            help=_("common.sidebar.presenter.help"),
         )
-        st.markdown("**Random draws**")
+        st.markdown(f"**{_('common.sidebar.draws')}**")
         st.number_input(
-            "Seed",
+            _("common.sidebar.seed"),
             min_value=0,
             max_value=2**32 - 1,
             step=1,
             key="seed",
-            help="The same seed and settings give the same noisy answers, on any machine.",
+            help=_("common.sidebar.seed.help"),
         )
         # A callback, not `if st.button(...)`: it runs before the script, so the new draw
         # survives the rerun that use_app_navigation() may trigger.
         st.button(
-            "Draw new noise",
+            _("common.sidebar.draw_new"),
             icon=":material/casino:",
             width="stretch",
             key="draw_new",
             on_click=_next_draw,
         )
-        st.caption(
-            f"Draw number {state['draw']} with seed {state['seed']}. The address bar holds "
-            "these and the page's ε: share it to show the same chart elsewhere."
-        )
+        st.caption(_("common.sidebar.draw_caption", draw=state["draw"], seed=state["seed"]))
     st.query_params["seed"] = str(state["seed"])
     st.query_params["draw"] = str(state["draw"])
     if state["presenter"]:
@@ -161,11 +175,11 @@ def presenter_bar(title: str) -> None:
 
     heading, pages, leave = st.columns([5, 1, 2], vertical_alignment="center")
     heading.title(title)
-    with pages.popover("Pages", icon=":material/menu:"):
+    with pages.popover(_("common.presenter.pages"), icon=":material/menu:"):
         for entry in available_pages():
             st.page_link(entry.path, label=entry.title, icon=entry.icon)
     leave.button(
-        "Leave presenter mode (Esc)",
+        _("common.presenter.leave"),
         icon=":material/close_fullscreen:",
         key="presenter_leave",
         on_click=_leave_presenter_mode,
@@ -182,11 +196,11 @@ def page_header(title: str, question: str, try_this: str) -> None:
     use_app_navigation()
     if presenter_mode():
         presenter_bar(title)
-        st.markdown(f"**{question}**", help=f"Try this. {try_this}")
+        st.markdown(f"**{question}**", help=_("common.header.try_this", text=try_this))
         return
     st.title(title)
     st.markdown(f"#### {question}")
-    st.info(f"**Try this.** {try_this}", icon=":material/lightbulb:")
+    st.info(_("common.header.try_this.box", text=try_this), icon=":material/lightbulb:")
 
 
 def settings_area() -> st.delta_generator.DeltaGenerator:
@@ -196,17 +210,22 @@ def settings_area() -> st.delta_generator.DeltaGenerator:
     share one screen; the controls are one click away.
     """
     if presenter_mode():
-        return st.expander("Data, query and noise", icon=":material/tune:")
+        return st.expander(_("common.presenter.settings"), icon=":material/tune:")
     return st.container()
 
 
-def formula_box(page: str, draw: Callable[[], None], label: str = "The formula") -> None:
+def formula_box(page: str, draw: Callable[[], None], label: str | None = None) -> None:
     """The formulas, drawn only while their box is open.
 
     KaTeX draws every symbol as an element, and the browser walks every element after each
     slider step: closed, the formulas cost nothing (the attacker page's step halved).
     """
-    box = st.expander(label, key=f"{page}_formula", on_change="rerun", icon=":material/functions:")
+    box = st.expander(
+        label or _("common.formula"),
+        key=f"{page}_formula",
+        on_change="rerun",
+        icon=":material/functions:",
+    )
     if box.open:
         with box:
             draw()
@@ -214,5 +233,5 @@ def formula_box(page: str, draw: Callable[[], None], label: str = "The formula")
 
 def what_to_notice(points: list[str]) -> None:
     """The closing "what to notice" list of a page."""
-    st.subheader("What to notice")
+    st.subheader(_("common.notice"))
     st.markdown("\n".join(f"- {point}" for point in points))

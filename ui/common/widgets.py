@@ -15,7 +15,9 @@ from collections.abc import Callable
 import streamlit as st
 
 from dp_core.validation import check_delta, check_epsilon
+from ui.common.errors import translated
 from ui.common.formatting import number, power_of_ten
+from ui.common.i18n import _
 from ui.common.shell import link_param
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -85,7 +87,7 @@ def slider_with_typed_value(
         try:
             value = parse(typed)
         except ValueError as error:
-            state[error_key] = f"Could not use “{typed}”: {error}"
+            state[error_key] = _("common.typed.refused", typed=typed, error=translated(error))
             return
         state[key] = value
         state[slider_key] = _nearest(options, value)
@@ -102,9 +104,21 @@ def slider_with_typed_value(
             help=help,
         )
     with text_column:
-        st.text_input(f"or type {symbol}", key=text_key, on_change=from_text, help=text_help)
+        st.text_input(
+            _("common.typed.label", symbol=symbol),
+            key=text_key,
+            on_change=from_text,
+            help=text_help,
+        )
     if state[error_key]:
-        st.error(f"{state[error_key]} Still showing {symbol} = {format_func(state[key])}.")
+        st.error(
+            _(
+                "common.typed.error",
+                error=state[error_key],
+                symbol=symbol,
+                value=format_func(state[key]),
+            )
+        )
     if st.query_params.get(key) != number(state[key]):  # each change is a browser history entry
         st.query_params[key] = number(state[key])
     return float(state[key])
@@ -113,7 +127,7 @@ def slider_with_typed_value(
 def epsilon_input(
     key: str = "epsilon",
     *,
-    label: str = "Epsilon (ε)",
+    label: str | None = None,
     default: float = 1.0,
     minimum: float = 0.01,
     maximum: float = 10.0,
@@ -129,29 +143,25 @@ def epsilon_input(
         value = check_epsilon(raw, allow_zero=allow_zero)
         if value != 0 and not TYPED_EPSILON_RANGE[0] <= value <= TYPED_EPSILON_RANGE[1]:
             low, high = TYPED_EPSILON_RANGE
-            raise ValueError(
-                f"type an ε between {low:g} and {high:g}: beyond that the arithmetic stops "
-                "meaning anything (e^100 is about 10^43, and ε = 0.0001 already needs noise "
-                "10,000 times the sensitivity)."
-            )
+            raise ValueError(_("common.typed.epsilon_range", low=number(low), high=number(high)))
         return value
 
     return slider_with_typed_value(
         key,
-        label=label,
+        label=label or _("common.epsilon.label"),
         symbol="ε",
         options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
         default=default,
         parse=parse,
         format_func=number,
-        help=help or "Smaller epsilon = stronger privacy = more noise. Log scale.",
+        help=help or _("common.epsilon.help"),
     )
 
 
 def delta_input(
     key: str = "delta",
     *,
-    label: str = "Delta (δ)",
+    label: str | None = None,
     default: float = 1e-5,
     help: str | None = None,
 ) -> float:
@@ -161,12 +171,12 @@ def delta_input(
     """
     return slider_with_typed_value(
         key,
-        label=label,
+        label=label or _("common.delta.label"),
         symbol="δ",
         options=[10.0**k for k in range(-12, -1)],
         default=default,
         parse=lambda raw: check_delta(raw, allow_zero=False),
         format_func=power_of_ten,
-        help=help or "Smaller delta = less slack on top of e^ε = stronger privacy = more noise.",
-        text_help="e.g. 1e-6 or 3e-7",
+        help=help or _("common.delta.help"),
+        text_help=_("common.delta.text_help"),
     )

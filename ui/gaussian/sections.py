@@ -21,15 +21,17 @@ from dp_core.release import (
     opendp_gaussian_sigma,
 )
 from ui.common import charts, formatting
-from ui.common.export import download_results
+from ui.common.export import Export, export_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import (
     draws_caption,
     guarantee,
     guarantee_box,
+    guarantee_text,
     held_release,
     release_again_button,
     secure_toggle,
+    unit_words,
 )
 from ui.common.sections import Section, story
 from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, settings_area, what_to_notice
@@ -239,13 +241,17 @@ def _guarantee(s: Settings) -> None:
             icon=":material/warning:",
         )
         return
-    query = s.choice.query
-    noun = "noisy mean" if query.kind == "mean" else f"noisy {s.choice.value_name}"
-    outputs = noun if query.kind == "predicate" else f"{len(query.labels)} {noun}s"
     noise = draws_caption(s.secure, noise_name(s.noise))
     if s.secure and s.noise == "gaussian":
         noise += " " + _sigma_sentence(s)
-    guarantee_box(s.choice.data, s.guarantee, outputs=outputs, noise=noise)
+    guarantee_box(s.choice.data, s.guarantee, outputs=_outputs(s), noise=noise)
+
+
+def _outputs(s: Settings) -> str:
+    """What the release publishes, for the guarantee: e.g. "4 noisy counts"."""
+    query = s.choice.query
+    noun = "noisy mean" if query.kind == "mean" else f"noisy {s.choice.value_name}"
+    return noun if query.kind == "predicate" else f"{len(query.labels)} {noun}s"
 
 
 # --- 1. Noisy vs true answers --------------------------------------------------------------
@@ -411,23 +417,33 @@ def noisy_vs_true(s: Settings) -> None:
         )
     if s.secure:
         release_again_button("gaussian")
-    _answers_chart(s, answers)
+    answers_chart = _answers_chart(s, answers)
     table = st.expander("The table", key="gaussian_table", on_change="rerun")
     if table.open:
         with table:
             st.dataframe(_results_table(s, answers), hide_index=True, width="stretch")
-    download_results(
-        lambda: _results_table(s, answers),
-        page="gaussian",
-        data=s.choice.data,
-        settings={
-            "mechanism": name,
-            "query": s.choice.description,
-            "epsilon": eps,
-            "delta": formatting.number(s.values_delta),
-            "sensitivity (L1, L2)": f"{formatting.number(s.l1)}, {formatting.significant(s.l2, 6)}",
-            "noise": noise_name(s.noise) if s.secure else "numpy, seeded (teaching draw)",
-        },
+    export_buttons(
+        "gaussian",
+        s.choice.data,
+        lambda: Export(
+            title=f"Gaussian mechanism: {s.choice.data.dataset.title}",
+            question="What does delta buy, and when does Gaussian noise beat Laplace?",
+            table=_results_table(s, answers),
+            settings={
+                "dataset": s.choice.data.dataset.title,
+                "mechanism": name,
+                "query": s.choice.description,
+                "epsilon": eps,
+                "delta": formatting.number(s.values_delta),
+                "sensitivity (L1, L2)": (
+                    f"{formatting.number(s.l1)}, {formatting.significant(s.l2, 6)}"
+                ),
+                "noise": noise_name(s.noise) if s.secure else "numpy, seeded (teaching draw)",
+            },
+            guarantee=guarantee_text(s.choice.data, s.guarantee, outputs=_outputs(s)),
+            unit=unit_words(s.choice.data),
+            charts=[("answers", answers_chart)],
+        ),
         secure=s.secure,
     )
     if s.l1 != s.l2:
@@ -443,26 +459,25 @@ def noisy_vs_true(s: Settings) -> None:
         )
 
 
-def _answers_chart(s: Settings, answers: Answers) -> None:
+def _answers_chart(s: Settings, answers: Answers) -> charts.Spec:
     labels = s.choice.query.labels
     shown = np.arange(len(labels))
     if len(labels) > SHOWN:  # the largest noisy answers: ordering by them is post-processing
         shown = np.sort(np.argsort(-answers.noisy, kind="stable")[:SHOWN])
         st.caption(f"The chart shows the {SHOWN} largest noisy answers of {len(labels)}.")
     released = "Released (OpenDP)" if s.secure else f"Noisy (± {answers.band})"
-    charts.show(
-        charts.noisy_vs_true(
-            [labels[i] for i in shown],
-            {
-                f"True {s.choice.value_name}": s.choice.query.true_values[shown],
-                released: answers.noisy[shown],
-            },
-            noisy=released,
-            half_width=answers.half_widths[shown],
-            value_title=s.choice.value_name,
-        ),
-        key="gaussian_answers",
+    spec = charts.noisy_vs_true(
+        [labels[i] for i in shown],
+        {
+            f"True {s.choice.value_name}": s.choice.query.true_values[shown],
+            released: answers.noisy[shown],
+        },
+        noisy=released,
+        half_width=answers.half_widths[shown],
+        value_title=s.choice.value_name,
     )
+    charts.show(spec, key="gaussian_answers")
+    return spec
 
 
 def _results_table(s: Settings, answers: Answers) -> pd.DataFrame:

@@ -12,15 +12,17 @@ from dp_core import composition, laplace
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import clipped_mean_release, laplace_release, noise_name
 from ui.common import charts, formatting
-from ui.common.export import download_results
+from ui.common.export import Export, export_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import (
     draws_caption,
     guarantee,
     guarantee_box,
+    guarantee_text,
     held_release,
     release_again_button,
     secure_toggle,
+    unit_words,
 )
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
@@ -57,6 +59,12 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
     return None if choice is None else (choice, secure)
 
 
+def _outputs(choice: QueryChoice) -> str:
+    """What the release publishes, for the guarantee: e.g. "4 noisy counts"."""
+    noun = "noisy mean" if choice.query.kind == "mean" else f"noisy {choice.value_name}"
+    return noun if choice.query.kind == "predicate" else f"{len(choice.query.labels)} {noun}s"
+
+
 @st.fragment
 def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
@@ -65,12 +73,10 @@ def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
     if choice.categories is not None and choice.categories.mode == "selected":
         parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
     settings = Settings(choice, epsilon, secure, guarantee(choice.data, parts))
-    noun = "noisy mean" if choice.query.kind == "mean" else f"noisy {choice.value_name}"
-    outputs = noun if choice.query.kind == "predicate" else f"{len(choice.query.labels)} {noun}s"
     guarantee_box(
         choice.data,
         settings.guarantee,
-        outputs=outputs,
+        outputs=_outputs(choice),
         noise=draws_caption(secure, noise_name("laplace")),
     )
     story("laplace", sections, settings)
@@ -157,31 +163,36 @@ def noisy_vs_true(s: Settings) -> None:
         shown = np.sort(np.argsort(-noisy, kind="stable")[:SHOWN])
         st.caption(f"The chart shows the {SHOWN} largest noisy answers of {len(labels)}.")
     released = "Released (OpenDP)" if s.secure else f"Noisy (± {band_label})"
-    charts.show(
-        charts.noisy_vs_true(
-            [labels[i] for i in shown],
-            {f"True {s.choice.value_name}": query.true_values[shown], released: noisy[shown]},
-            noisy=released,
-            half_width=half_widths[shown],
-            value_title=s.choice.value_name,
-        ),
-        key="laplace_answers",
+    answers_chart = charts.noisy_vs_true(
+        [labels[i] for i in shown],
+        {f"True {s.choice.value_name}": query.true_values[shown], released: noisy[shown]},
+        noisy=released,
+        half_width=half_widths[shown],
+        value_title=s.choice.value_name,
     )
+    charts.show(answers_chart, key="laplace_answers")
     table = st.expander("The table", key="laplace_table", on_change="rerun")
     if table.open:
         with table:
             st.dataframe(_results_table(s, noisy, half_widths), hide_index=True, width="stretch")
-    download_results(
-        lambda: _results_table(s, noisy, half_widths),
-        page="laplace",
-        data=s.choice.data,
-        settings={
-            "mechanism": "Laplace",
-            "query": s.choice.description,
-            "epsilon": eps,
-            "sensitivity (L1)": formatting.number(query.sensitivity),
-            "noise": noise_name("laplace") if s.secure else "numpy, seeded (teaching draw)",
-        },
+    export_buttons(
+        "laplace",
+        s.choice.data,
+        lambda: Export(
+            title=f"Laplace mechanism: {s.choice.data.dataset.title}",
+            question="How much noise does epsilon cost, and how wrong are the published answers?",
+            table=_results_table(s, noisy, half_widths),
+            settings={
+                "dataset": s.choice.data.dataset.title,
+                "query": s.choice.description,
+                "epsilon": eps,
+                "sensitivity (L1)": formatting.number(query.sensitivity),
+                "noise": noise_name("laplace") if s.secure else "numpy, seeded (teaching draw)",
+            },
+            guarantee=guarantee_text(s.choice.data, s.guarantee, outputs=_outputs(s.choice)),
+            unit=unit_words(s.choice.data),
+            charts=[("answers", answers_chart)],
+        ),
         secure=s.secure,
     )
     if query.kind == "sum" and not np.allclose(query.raw_values, query.true_values):

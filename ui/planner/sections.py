@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from data import sources
 from data.registry import load_reference
 from dp_core import accountants, planner
 from dp_core.guarantee import Guarantee, Part
@@ -17,10 +18,10 @@ from ui.common import charts, formatting
 from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
-from ui.common.export import address, download_results
+from ui.common.export import Export, address, export_buttons
 from ui.common.release import guarantee_box, unit_words
 from ui.common.sections import Section, story
-from ui.common.shell import formula_box, page_rng, what_to_notice
+from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
 from ui.planner import board, summary
 from ui.planner import charts as planner_charts
@@ -93,8 +94,61 @@ def _build(
     return tuple(built), tuple(problems)
 
 
+def _path_statistic(
+    data: DataChoice, spec: planner.StatisticSpec, cap: int, labels: tuple[str, ...] | None
+) -> planner.Statistic:
+    """One statistic of a data path: the engine's totals once each person keeps ``cap`` rows
+    (chosen at random with the sidebar's seed), then dp_core's sensitivities."""
+    seed = int(st.session_state.get("seed", DEFAULT_SEED))
+    person_cap = cap if data.person is not None else None
+    if spec.kind == "histogram":
+        if labels is None:
+            raise ValueError(f"“{spec.name}”: a histogram needs its public categories.")
+        request = sources.CappedRequest(data.person, person_cap, category=spec.column, seed=seed)
+        over = sources.capped_totals(data.origin, request).over(labels, with_value=False)
+        return planner.statistic_from_totals(
+            spec, cap=cap, labels=over.labels, counts=over.rows, rows_outside=over.rows_outside
+        )
+    if spec.kind == "count":
+        request = sources.CappedRequest(data.person, person_cap, seed=seed)
+        totals = sources.capped_totals(data.origin, request)
+        return planner.statistic_from_totals(spec, cap=cap, counts=[totals.kept])
+    if spec.lower is None or spec.upper is None or not spec.lower <= spec.upper:
+        raise ValueError(f"“{spec.name}”: give clipping bounds with L below U.")
+    request = sources.CappedRequest(
+        data.person, person_cap, value=spec.column, lower=spec.lower, upper=spec.upper, seed=seed
+    )
+    totals = sources.capped_totals(data.origin, request).totals.sum()
+    return planner.statistic_from_totals(
+        spec,
+        cap=cap,
+        counts=[totals["value_rows"]],
+        clipped_sum=float(totals["clipped_sum"]),
+        raw_sum=float(totals["raw_sum"]),
+    )
+
+
+def _path_build(
+    data: DataChoice,
+    cap: int,
+    specs: tuple[planner.StatisticSpec, ...],
+    labels: dict[str, tuple[str, ...]],
+) -> tuple[tuple[planner.Statistic, ...], tuple[str, ...]]:
+    """The statistics of a data path, as _build's (the engine keeps its last results)."""
+    built, problems = [], []
+    for spec in specs:
+        try:
+            built.append(_path_statistic(data, spec, cap, labels.get(spec.column or "")))
+        except ValueError as error:
+            problems.append(f"“{spec.name}”: {error}")
+    return tuple(built), tuple(problems)
+
+
 def _categories(
-    data: DataChoice, frame: pd.DataFrame, cap: int, specs: tuple[planner.StatisticSpec, ...]
+    data: DataChoice,
+    frame: pd.DataFrame | None,
+    cap: int,
+    specs: tuple[planner.StatisticSpec, ...],
 ) -> tuple[dict[str, tuple[str, ...]], list[tuple[str, str]]] | None:
     """The released categories of every histogram column: public, or declared for an own file."""
     domains: dict[str, tuple[str, ...]] = {}
@@ -119,11 +173,15 @@ def _categories(
 
 def data_controls() -> Controls | None:
     """The data, the cap, the table of statistics and their categories (rerun the page)."""
-    data = pick_data(PAGE, SHIPPED)
+    data = pick_data(PAGE, SHIPPED, paths=True)
     if data is None:
         return None
     about(data)
-    frame, cap = contribution_cap(PAGE, data)
+    try:
+        frame, cap = contribution_cap(PAGE, data)
+    except ValueError as error:
+        st.error(f"Cannot read the contributions per person: {error}", icon=":material/error:")
+        return None
     st.markdown(
         "**The statistics to release.** Add, remove or edit rows; give each a weight or the "
         "accuracy wanted (± at 95%, absolute or as a % of its value)."
@@ -151,15 +209,18 @@ def data_controls() -> Controls | None:
         return None
     domains, modes = categories
     dataset = data.dataset
-    statistics, problems = _build(
-        data.source,
-        cap,
-        parsed.specs,
-        tuple(domains.items()),
-        tuple(dataset.max_rows_per_category.items()),
-        dataset.count_column,
-        frame,
-    )
+    if data.path:
+        statistics, problems = _path_build(data, cap, parsed.specs, domains)
+    else:
+        statistics, problems = _build(
+            data.source,
+            cap,
+            parsed.specs,
+            tuple(domains.items()),
+            tuple(dataset.max_rows_per_category.items()),
+            dataset.count_column,
+            frame,
+        )
     if problems:
         st.error("\n".join(f"- {problem}" for problem in problems), icon=":material/error:")
         return None
@@ -513,21 +574,29 @@ def for_the_board(s: Settings) -> None:
             icon=":material/code:",
             key=f"{PAGE}_script",
         )
-    download_results(
-        lambda: summary.plan_table(s),
-        page=PAGE,
-        data=s.data,
-        settings={
-            "epsilon": formatting.epsilon(s.plan.epsilon),
-            "delta": formatting.power_of_ten(s.plan.delta),
-            "how": summary.MODES[s.mode],
-            "gaussian calibration": summary.CALIBRATIONS[s.calibration]
-            if s.controls.gaussian
-            else "",
-            "cap": s.controls.cap,
-            "noise": "numpy, seeded (teaching draws)",
-        },
+    export_buttons(
+        PAGE,
+        s.data,
+        lambda: Export(
+            title=f"Release plan: {s.data.dataset.title}",
+            question="What budget do these statistics need, and how accurate will each one be?",
+            table=summary.plan_table(s),
+            settings={
+                "dataset": s.data.dataset.title,
+                "epsilon": formatting.epsilon(s.plan.epsilon),
+                "delta": formatting.power_of_ten(s.plan.delta),
+                "how": summary.MODES[s.mode],
+                "gaussian calibration": summary.CALIBRATIONS[s.calibration]
+                if s.controls.gaussian
+                else "",
+                "cap": s.controls.cap,
+                "noise": "numpy, seeded (teaching draws)",
+            },
+            guarantee="",
+            unit=unit_words(s.data),
+        ),
         secure=False,
+        report_button=False,
     )
     st.caption(
         board.DATA_NOTES.get(s.data.dataset.key, "")
