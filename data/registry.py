@@ -373,3 +373,53 @@ def dataset_from_frame(
         numeric=numeric,
         count_column=count_column,
     )
+
+
+def dataset_from_summary(summary, name: str, *, person_id: str | None = None) -> Dataset:
+    """Describe a table read where it lies (data.sources.summary) as a Dataset.
+
+    As ``dataset_from_frame``, from the engine's column summary instead of the rows: text,
+    boolean, date and integer columns with at most MAX_CATEGORIES values are categorical;
+    number columns are numeric with bounds read from the data and rounded outward.
+    """
+    label = str(name).strip() or "My data"
+    if summary.rows == 0:
+        raise ValueError("The table is empty: it needs at least one row and one column.")
+    names = [column.name for column in summary.columns]
+    if person_id is not None and person_id not in names:
+        raise ValueError(f"The person id column {person_id!r} is not in the table.")
+    categorical: list[str] = []
+    numeric: dict[str, tuple[float, float]] = {}
+    for column in summary.columns:
+        if column.name == person_id or column.present == 0:
+            continue
+        few_values = column.distinct is not None
+        if few_values and column.kind in ("integer", "string", "boolean", "date", "timestamp"):
+            categorical.append(column.name)
+        if column.numeric and column.low is not None:
+            lower = _nice_bound(min(column.low, 0.0), up=False)
+            upper = _nice_bound(column.high, up=True)
+            numeric[column.name] = (lower, upper if upper > lower else lower + 1.0)
+    if not categorical and not numeric:
+        raise ValueError(
+            "No usable column: a column needs numbers or at most "
+            f"{MAX_CATEGORIES} distinct text values, and not only missing values."
+        )
+    card = (
+        f"# {label}\n\nYour own table, read where it lies: {summary.rows:,} rows, "
+        f"{len(names)} columns. Only the statistics a page asks for are computed, by the "
+        "engine; the rows never come into the app.\n\n"
+        "The numeric bounds offered were read from the data itself. That is fine for "
+        "exploring, but a real differentially private release must fix its bounds without "
+        "looking at the data, since the bounds themselves reveal something.\n"
+    )
+    return Dataset(
+        key="user_" + (re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "data"),
+        title=label,
+        description=f"Your own table with {summary.rows:,} rows.",
+        card=card,
+        synthetic=False,
+        person_id=person_id,
+        categorical=tuple(categorical),
+        numeric=numeric,
+    )

@@ -76,7 +76,7 @@ def bounded_totals_by_cap(
     """
     statistic = _check_statistic(statistic, bounding)
     caps = check_caps(caps)
-    contribution = unit_contributions(table, statistic, bounding)
+    contribution = table.per_unit(unit_contributions(table, statistic, bounding))
     n_groups = len(table.groups)
     if bounding.selection == "random":
         k = table.unit_groups_of_person
@@ -103,10 +103,12 @@ def bounded_totals_by_upper(
     random = bounding.selection == "random"
     unit_keep = table.unit_keep(bounding.max_groups, random)
     if bounding.pre_aggregate:
-        values, weight, group = table.unit_total, unit_keep, table.unit_group
+        values, weight, group = table.unit_total, table.per_unit(unit_keep), table.unit_group
     else:
         values, group = table.values(), table.row_group
-        weight = unit_keep[table.row_unit] * table.record_keep(bounding.max_per_group, random)
+        weight = table.per_row(
+            unit_keep[table.row_unit] * table.record_keep(bounding.max_per_group, random)
+        )
     return clipped_power_sums(
         values, weight, group, len(table.groups), bounding.lower, uppers, power=1
     )

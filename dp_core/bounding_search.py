@@ -136,7 +136,8 @@ class _GridItems:
     """The items a sum is made of (records, or pre-aggregated unit totals) for the (L, U) grid.
 
     ``values``, ``unit`` (each item's unit) and ``group``; per unit ``pi`` (kept by l0),
-    ``r`` (records), ``record_keep`` per item (kept by linf).
+    ``r`` (records) and ``weight`` (how many equal units it stands for), ``record_keep`` per
+    item (kept by linf).
     """
 
     def __init__(self, table: ContributionTable, bounding: Bounding) -> None:
@@ -152,6 +153,9 @@ class _GridItems:
             self.r = table.unit_size
             self.record_keep = table.record_keep(bounding.max_per_group, random)
         self.group = table.unit_group[self.unit]
+        self.weight = (
+            np.ones(n_units) if table.unit_weight is None else table.unit_weight.astype(float)
+        )
 
 
 def _split_sums(items, weight, index, size, lowers, uppers, power):
@@ -163,7 +167,7 @@ def _split_sums(items, weight, index, size, lowers, uppers, power):
 def _mean_square_bias(table, items, lowers, uppers) -> np.ndarray:
     """Mean over groups of bias^2 for every (L, U): bias = a(L) + capped(U) per group."""
     n_groups = len(table.groups)
-    weight = items.pi[items.unit] * items.record_keep
+    weight = (items.pi * items.weight)[items.unit] * items.record_keep
     raised, capped, plain = _split_sums(items, weight, items.group, n_groups, lowers, uppers, 1)
     a = raised - (plain + table.true_totals("sum"))[:, None]
     mean_square = (a**2).sum(axis=0)[:, None] + (capped**2).sum(axis=0)[None, :] + 2 * a.T @ capped
@@ -182,9 +186,9 @@ def _selection_variance(table, items, bounding, lowers, uppers) -> np.ndarray:
     m, spread = record_sample_spread(items.r, linf)
     r, pi = items.r.astype(float), items.pi
     alpha = pi * spread
-    beta = pi * (1 - pi) * (m / r) ** 2 - alpha / r
+    beta = (pi * (1 - pi) * (m / r) ** 2 - alpha / r) * items.weight
     raised2, capped2, plain2 = _split_sums(
-        items, alpha[items.unit], items.group, n_groups, lowers, uppers, 2
+        items, (alpha * items.weight)[items.unit], items.group, n_groups, lowers, uppers, 2
     )
     variance = (raised2 - plain2[:, None]).sum(axis=0)[:, None] + capped2.sum(axis=0)
     varies = np.flatnonzero(beta != 0)

@@ -99,11 +99,12 @@ def selection_variance_by_cap(
     if bounding.selection == "first":
         return np.zeros((n_groups, caps.size))
     mean, variance = _unit_mean_and_variance(table, statistic, bounding)
+    variance, square = table.per_unit(variance), table.per_unit(mean**2)
     k = table.unit_groups_of_person
     width = int(k.max()) + 1
     cell = table.unit_group * width + k
     by_k_variance = np.bincount(cell, variance, n_groups * width).reshape(n_groups, width)
-    by_k_square = np.bincount(cell, mean**2, n_groups * width).reshape(n_groups, width)
+    by_k_square = np.bincount(cell, square, n_groups * width).reshape(n_groups, width)
     keep = np.minimum(1.0, caps[None, :] / np.maximum(np.arange(width), 1)[:, None])
     return by_k_variance @ keep + by_k_square @ (keep * (1 - keep))
 
@@ -125,7 +126,7 @@ def selection_variance_by_upper(
     if bounding.selection == "first":
         return np.zeros((n_groups, uppers.size))
     keep = table.unit_keep(bounding.max_groups, random=True)
-    one_value = keep * (1 - keep)
+    one_value = table.per_unit(keep * (1 - keep))
     if bounding.pre_aggregate:
         return clipped_power_sums(
             table.unit_total, one_value, table.unit_group, n_groups, lower, uppers, power=2
@@ -147,4 +148,6 @@ def selection_variance_by_upper(
     )
     pi = keep[varies][:, None]
     unit_variance = pi * kept_variance + pi * (1 - pi) * mean**2
+    if table.unit_weight is not None:
+        unit_variance = unit_variance * table.unit_weight[varies][:, None]
     return variance + sum_by(table.unit_group[varies], unit_variance, n_groups)

@@ -5,6 +5,12 @@ l0 cap keeps or drops a person's units whole, the linf cap keeps some of a unit'
 pre-aggregation clips a unit's total. So the bias, the spread of a random choice and the
 noise of every cap and every bound (dp_core.bounding_bias, bounding_spread, bounding_error,
 bounding_search) are computed from these arrays, without going back to the rows or sampling.
+
+A table may also hold each unit once per distinct profile, with a multiplicity
+(``unit_weight``: how many units share the group, the person's number of groups, the rank
+and the values): every quantity is a sum over units, so a unit weighted w counts as w equal
+units. ``weighted_contribution_table`` builds one from such profiles (data.sources computes
+them in SQL for tables that do not fit in memory); the results are those of the full table.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dp_core.bounding import (
 )
 from dp_core.domains import category_keys, check_domain
 
-__all__ = ["ContributionTable", "contribution_table"]
+__all__ = ["ContributionTable", "contribution_table", "weighted_contribution_table"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,8 @@ class ContributionTable:
 
     Rows: group code, value, unit (person x group) index, rank in the unit, unit size.
     Units: group code, the person's number of groups k, the unit's rank among the person's
-    groups (first appearance in order), the unit's total value.
+    groups (first appearance in order), the unit's total value, and how many equal units it
+    stands for (``unit_weight``; None: each unit is one).
     """
 
     groups: pd.Index
@@ -46,6 +53,27 @@ class ContributionTable:
     unit_groups_of_person: np.ndarray
     unit_rank: np.ndarray
     unit_total: np.ndarray | None
+    unit_weight: np.ndarray | None = None
+
+    @property
+    def units(self) -> int:
+        """Units (person x group) the table stands for."""
+        if self.unit_weight is None:
+            return len(self.unit_group)
+        return int(self.unit_weight.sum())
+
+    def per_unit(self, values: np.ndarray) -> np.ndarray:
+        """Per-unit values (1-D, or 2-D with one column per setting) times the units' weights."""
+        if self.unit_weight is None:
+            return values
+        weight = self.unit_weight.astype(float)
+        return values * (weight if values.ndim == 1 else weight[:, None])
+
+    def per_row(self, values: np.ndarray) -> np.ndarray:
+        """Per-row values times the weight of each row's unit."""
+        if self.unit_weight is None:
+            return values
+        return values * self.unit_weight[self.row_unit].astype(float)
 
     @property
     def max_groups_per_person(self) -> int:
@@ -57,8 +85,10 @@ class ContributionTable:
 
     def true_totals(self, statistic: Statistic) -> np.ndarray:
         """Per group, before any bounding: record counts, or sums of the raw values."""
-        weights = None if statistic == "count" else self.values()
-        return np.bincount(self.row_group, weights=weights, minlength=len(self.groups))
+        weights = np.ones(len(self.row_group)) if statistic == "count" else self.values()
+        return np.bincount(
+            self.row_group, weights=self.per_row(weights), minlength=len(self.groups)
+        )
 
     def values(self) -> np.ndarray:
         """Each row's value; ValueError (readable) when the table has no value column."""
@@ -150,4 +180,56 @@ def contribution_table(
         unit_groups_of_person=groups_per_person[unit_person],
         unit_rank=unit_rank,
         unit_total=None if values is None else np.bincount(row_unit, weights=values),
+    )
+
+
+def weighted_contribution_table(
+    groups: Sequence[str],
+    *,
+    unit_group: np.ndarray,
+    unit_groups_of_person: np.ndarray,
+    unit_rank: np.ndarray,
+    unit_size: np.ndarray,
+    unit_weight: np.ndarray,
+    row_value: np.ndarray | None = None,
+    name: str | None = None,
+) -> ContributionTable:
+    """A contribution table from distinct unit profiles, each with its multiplicity.
+
+    ``unit_group``: each profile's group code in ``groups``; ``unit_groups_of_person``: the
+    person's number of groups k; ``unit_rank``: the unit's rank among the person's groups
+    ("first" selection); ``unit_size``: its records r; ``unit_weight``: how many units share
+    the profile; ``row_value``: the profiles' values, each profile's r values consecutively
+    in their order ("first" keeps the earliest). Equal to ``contribution_table`` of the full
+    table for every bias, spread and error (they are sums over units). ``name``: the group
+    column's name.
+    """
+    labels = check_domain(groups)
+    unit_size = np.asarray(unit_size, dtype=np.int64)
+    n_units = len(unit_size)
+    if n_units == 0 or unit_size.min() < 1:
+        raise ValueError("a contribution table needs at least one unit of at least one record.")
+    row_unit = np.repeat(np.arange(n_units, dtype=np.int64), unit_size)
+    starts = np.cumsum(unit_size) - unit_size
+    row_rank = np.arange(len(row_unit), dtype=np.int64) - starts[row_unit]
+    unit_group = np.asarray(unit_group, dtype=np.int64)
+    values = None
+    if row_value is not None:
+        values = np.asarray(row_value, dtype=float)
+        if len(values) != len(row_unit):
+            raise ValueError("give one value per record: the units' sizes add up to the values.")
+    return ContributionTable(
+        groups=pd.Index(labels, name=name),
+        row_group=unit_group[row_unit],
+        row_value=values,
+        row_unit=row_unit,
+        row_rank=row_rank,
+        unit_size=unit_size,
+        unit_group=unit_group,
+        unit_groups_of_person=np.asarray(unit_groups_of_person, dtype=np.int64),
+        unit_rank=np.asarray(unit_rank, dtype=np.int64),
+        unit_total=None
+        if values is None
+        else np.bincount(row_unit, weights=values, minlength=n_units),
+        unit_weight=np.asarray(unit_weight, dtype=np.int64),
     )

@@ -46,7 +46,7 @@ from scipy.stats import norm
 from dp_core.accountants import NoiseRelease, zcdp_epsilon, zcdp_rho_for
 from dp_core.domains import check_domain
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_epsilon_for
-from dp_core.queries import QuerySpec, answer, numeric_column
+from dp_core.queries import QuerySpec, answer, numeric_column, query_from_totals
 from dp_core.sensitivity import clipped_sum_sensitivity
 from dp_core.validation import (
     check_bounds,
@@ -73,6 +73,7 @@ __all__ = [
     "simulate_release",
     "split_budget",
     "standard_draws",
+    "statistic_from_totals",
 ]
 
 Kind = Literal["count", "sum", "mean", "histogram"]
@@ -565,21 +566,75 @@ def build_statistic(
     g = ``max_rows_per_category`` rows in one category (dp_core.sensitivity). Rows missing
     the value are left out of a sum or mean (they change nothing).
     """
-    m = check_positive_int(cap, "the cap on rows per person")
+    check_positive_int(cap, "the cap on rows per person")
     name = spec.name
     if spec.kind == "histogram":
         if labels is None:
             raise ValueError(f"“{name}”: a histogram needs its public categories.")
         query = answer(
             frame,
+            QuerySpec(kind="count", category=spec.column, cap=cap),
+            check_domain(tuple(labels)),
+            count_column=count_column,
+        )
+        return statistic_from_totals(
+            spec,
+            cap=cap,
+            labels=query.labels,
+            counts=query.true_values,
+            rows_outside=query.rows_outside,
+            max_rows_per_category=max_rows_per_category,
+        )
+    if spec.kind == "count":
+        value = float(frame[count_column].sum()) if count_column else float(len(frame))
+        return statistic_from_totals(spec, cap=cap, counts=[value])
+    if count_column is not None:
+        raise ValueError(f"“{name}”: a count table has no values to sum or average.")
+    values = numeric_column(frame, spec.column)
+    values = values[values.notna()].to_numpy(dtype=float)
+    lower, upper = check_bounds(spec.lower, spec.upper)
+    return statistic_from_totals(
+        spec,
+        cap=cap,
+        counts=[float(values.size)],
+        clipped_sum=float(np.clip(values, lower, upper).sum()),
+        raw_sum=float(values.sum()),
+    )
+
+
+def statistic_from_totals(
+    spec: StatisticSpec,
+    *,
+    cap: int,
+    counts: Sequence[float] | np.ndarray,
+    labels: Sequence[str] | None = None,
+    clipped_sum: float = 0.0,
+    raw_sum: float = 0.0,
+    rows_outside: int = 0,
+    max_rows_per_category: int | None = None,
+) -> Statistic:
+    """The Statistic of ``spec`` from totals computed wherever the rows are (``build_statistic``
+    in memory; data.sources in a SQL engine for tables beyond memory).
+
+    ``counts``: a histogram's rows per public label, or the one count (rows; for a sum or a
+    mean, the rows with a value); ``clipped_sum`` and ``raw_sum`` the sum of the values
+    clipped to [L, U] and unclipped. Sensitivities as in ``build_statistic``.
+    """
+    m = check_positive_int(cap, "the cap on rows per person")
+    name = spec.name
+    counts = np.asarray(counts, dtype=float)
+    if spec.kind == "histogram":
+        query = query_from_totals(
             QuerySpec(
                 kind="count",
                 category=spec.column,
                 cap=m,
                 max_rows_per_category=max_rows_per_category,
             ),
-            check_domain(tuple(labels)),
-            count_column=count_column,
+            labels=check_domain(tuple(labels or ())),
+            counts=counts,
+            n_persons=0,
+            rows_outside=rows_outside,
         )
         return Statistic(
             spec,
@@ -590,22 +645,14 @@ def build_statistic(
             rows_outside=query.rows_outside,
         )
     if spec.kind == "count":
-        value = float(frame[count_column].sum()) if count_column else float(len(frame))
-        return Statistic(spec, (name,), (value,), float(m), float(m))
-    if count_column is not None:
-        raise ValueError(f"“{name}”: a count table has no values to sum or average.")
-    values = numeric_column(frame, spec.column)
-    values = values[values.notna()].to_numpy(dtype=float)
+        return Statistic(spec, (name,), (float(counts[0]),), float(m), float(m))
     lower, upper = check_bounds(spec.lower, spec.upper)
-    clipped = np.clip(values, lower, upper)
     row = clipped_sum_sensitivity(lower, upper) * m
     if spec.kind == "sum":
-        return Statistic(
-            spec, (name,), (float(clipped.sum()),), row, row, raw_values=(float(values.sum()),)
-        )
-    n = float(values.size)
-    mean = float(clipped.sum() / max(n, 1.0))
-    raw = float(values.mean()) if values.size else 0.0
+        return Statistic(spec, (name,), (float(clipped_sum),), row, row, raw_values=(raw_sum,))
+    n = float(counts[0])
+    mean = float(clipped_sum / max(n, 1.0))
+    raw = float(raw_sum / n) if n else 0.0
     return Statistic(
         spec, (name,), (mean,), row, row, float(m), float(m), rows=n, raw_values=(raw,)
     )

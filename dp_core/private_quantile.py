@@ -18,6 +18,9 @@ Sheldon 2020), which is what OpenDP's make_private_quantile runs for pure (max-d
 DP; its zCDP version runs the exponential mechanism. Both are eps-DP with OpenDP's
 scale s = 2 Delta / eps: P(c) proportional to exp(score(c) / s) for the exponential one.
 The grid must be public (e.g. 0 to a published maximum), never the data's own values.
+Every function takes ``weights`` too: value i then stands for weights[i] equal values (a
+histogram, or the distinct values of a table too large to hold), with the same result as
+the values repeated.
 """
 
 from __future__ import annotations
@@ -87,6 +90,19 @@ def _check_values(values: ArrayLike) -> np.ndarray:
     return x
 
 
+def _check_weights(weights: ArrayLike | None, size: int) -> np.ndarray | None:
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (size,):
+        raise ValueError(f"give one weight per value ({w.size:,} weights for {size:,} values).")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("the weights must be finite numbers of at least 0.")
+    if w.sum() <= 0:
+        raise ValueError("there are no values: a quantile needs data.")
+    return w
+
+
 def _check_mechanism(mechanism: str) -> Mechanism:
     if mechanism not in ("exponential", "permute_and_flip"):
         raise ValueError(
@@ -95,17 +111,31 @@ def _check_mechanism(mechanism: str) -> Mechanism:
     return mechanism  # type: ignore[return-value]
 
 
-def quantile_scores(values: ArrayLike, candidates: ArrayLike, *, alpha: float) -> np.ndarray:
+def quantile_scores(
+    values: ArrayLike,
+    candidates: ArrayLike,
+    *,
+    alpha: float,
+    weights: ArrayLike | None = None,
+) -> np.ndarray:
     """score(c) = -|(1 - alpha) #(x < c) - alpha #(x > c)|, in values; 0 is best.
 
     OpenDP's make_quantile_score_candidates (there negated and scaled by alpha's
-    denominator); Smith 2011.
+    denominator); Smith 2011. With ``weights``, # counts value i weights[i] times.
     """
     a = check_probability(alpha, "alpha")
-    x = np.sort(_check_values(values))
+    x = _check_values(values)
+    w = _check_weights(weights, x.size)
     grid = check_candidates(candidates)
-    below = np.searchsorted(x, grid, side="left")
-    above = x.size - np.searchsorted(x, grid, side="right")
+    if w is None:
+        x = np.sort(x)
+        below = np.searchsorted(x, grid, side="left")
+        above = x.size - np.searchsorted(x, grid, side="right")
+    else:
+        order = np.argsort(x, kind="stable")
+        x, cumulative = x[order], np.concatenate([[0.0], np.cumsum(w[order])])
+        below = cumulative[np.searchsorted(x, grid, side="left")]
+        above = cumulative[-1] - cumulative[np.searchsorted(x, grid, side="right")]
     return -np.abs(below - a * (below + above))  # = (1 - a) below - a above, one rounding
 
 
@@ -127,6 +157,7 @@ def quantile_probabilities(
     epsilon: float,
     max_rows_per_person: int = 1,
     mechanism: Mechanism = "exponential",
+    weights: ArrayLike | None = None,
 ) -> np.ndarray:
     """Exact P(candidate c is chosen); exponential: exp(eps score / (2 Delta)) normalised.
 
@@ -135,7 +166,7 @@ def quantile_probabilities(
     """
     eps = check_epsilon(epsilon)
     kind = _check_mechanism(mechanism)
-    scores = quantile_scores(values, candidates, alpha=alpha)
+    scores = quantile_scores(values, candidates, alpha=alpha, weights=weights)
     sensitivity = quantile_sensitivity(alpha=alpha, max_rows_per_person=max_rows_per_person)
     if kind == "exponential":
         return exponential_probabilities(scores, eps, sensitivity)
@@ -156,6 +187,7 @@ def private_quantile(
     epsilon: float,
     max_rows_per_person: int = 1,
     mechanism: Mechanism = "exponential",
+    weights: ArrayLike | None = None,
 ) -> float:
     """One eps-DP draw of the alpha-quantile from the public grid (Smith 2011)."""
     p = quantile_probabilities(
@@ -165,6 +197,7 @@ def private_quantile(
         epsilon=epsilon,
         max_rows_per_person=max_rows_per_person,
         mechanism=mechanism,
+        weights=weights,
     )
     return float(check_candidates(candidates)[_draw(rng, p)])
 
@@ -201,6 +234,7 @@ def private_bounds(
     upper_alpha: float = 0.95,
     max_rows_per_person: int = 1,
     mechanism: Mechanism = "exponential",
+    weights: ArrayLike | None = None,
 ) -> PrivateBounds:
     """L = DP lower_alpha-quantile, U = DP upper_alpha-quantile, each with eps/2.
 
@@ -215,7 +249,7 @@ def private_bounds(
     grid = check_candidates(candidates)
     if grid.size < 2:
         raise ValueError("clipping bounds need at least two candidates.")
-    settings = {"epsilon": eps / 2, "max_rows_per_person": max_rows_per_person}
+    settings = {"epsilon": eps / 2, "max_rows_per_person": max_rows_per_person, "weights": weights}
     p_lo = quantile_probabilities(values, grid, alpha=lo_a, mechanism=mechanism, **settings)
     p_hi = quantile_probabilities(values, grid, alpha=hi_a, mechanism=mechanism, **settings)
     i, j = _draw(rng, p_lo), _draw(rng, p_hi)
@@ -262,19 +296,23 @@ def private_cap(
     epsilon: float,
     max_cap: int,
     mechanism: Mechanism = "exponential",
+    weights: ArrayLike | None = None,
 ) -> PrivateCap:
     """An eps-DP alpha-quantile of the per-person contribution counts, from 1 .. max_cap.
 
     ``contributions``: one whole number per person (rows, or distinct groups, per person;
     e.g. np.repeat(h.index, h) for a contribution_histogram h). Each person adds one value,
-    so Delta = max(alpha, 1 - alpha) (Smith 2011; OpenDP's make_private_quantile).
+    so Delta = max(alpha, 1 - alpha) (Smith 2011; OpenDP's make_private_quantile). With
+    ``weights`` (e.g. h.index and h), contribution i stands for weights[i] persons.
     """
     counts = _check_values(contributions)
     if np.any(counts < 0) or np.any(counts != np.round(counts)):
         raise ValueError("the contributions per person must be whole numbers of at least 0.")
     top = check_positive_int(max_cap, "the largest cap offered")
     grid = np.arange(1, top + 1, dtype=float)
-    p = quantile_probabilities(counts, grid, alpha=alpha, epsilon=epsilon, mechanism=mechanism)
+    p = quantile_probabilities(
+        counts, grid, alpha=alpha, epsilon=epsilon, mechanism=mechanism, weights=weights
+    )
     for array in (p, grid):
         array.setflags(write=False)
     return PrivateCap(
@@ -317,6 +355,7 @@ def quantile_spread(
     max_rows_per_person: int = 1,
     mechanism: Mechanism = "exponential",
     coverage: float = 0.9,
+    weights: ArrayLike | None = None,
 ) -> QuantileSpread:
     """E[c] = sum_c c P(c), sd, the equal-tailed ``coverage`` range, and P(best), exactly.
 
@@ -331,9 +370,11 @@ def quantile_spread(
         epsilon=epsilon,
         max_rows_per_person=max_rows_per_person,
         mechanism=mechanism,
+        weights=weights,
     )
-    scores = quantile_scores(values, grid, alpha=alpha)
-    best = scores >= scores.max() - 1e-9 * np.size(values)  # ties, up to rounding
+    scores = quantile_scores(values, grid, alpha=alpha, weights=weights)
+    size = np.size(values) if weights is None else float(np.sum(weights))
+    best = scores >= scores.max() - 1e-9 * size  # ties, up to rounding
     mean = float(p @ grid)
     cdf = np.cumsum(p)
     low, high = np.minimum(np.searchsorted(cdf, [(1 - cov) / 2, (1 + cov) / 2]), grid.size - 1)

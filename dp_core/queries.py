@@ -46,6 +46,7 @@ __all__ = [
     "count_where",
     "numeric_column",
     "predicate_mask",
+    "query_from_totals",
     "release_clipped_mean",
 ]
 
@@ -267,31 +268,19 @@ def answer(
         if spec.predicate is None:
             raise ValueError("a predicate query needs a column, a comparison and a value.")
         column, op, value = spec.predicate
-        records = spec.cap if op != "=" else min(spec.cap, spec.max_rows_per_category or spec.cap)
-        return Query(
-            spec=spec,
-            labels=[spec.predicate_text],
-            true_values=np.array([count_where(predicate_mask(frame, column, op, value))]),
-            per_row_sensitivity=count_sensitivity(),
-            records_per_person=records,
-            rows_l2=float(records),
-            n_persons=n_persons,
-        )
+        count = count_where(predicate_mask(frame, column, op, value))
+        return query_from_totals(spec, counts=[count], n_persons=n_persons)
     if spec.category is None or labels is None:
         raise ValueError("a query per category needs a category column and its categories.")
     if spec.category not in frame.columns:
         raise ValueError(f"there is no column named “{spec.category}”.")
-    records, rows_l2 = capped_contribution_norms(spec.cap, spec.max_rows_per_category)
     if spec.kind == "count":
         weights = frame[count_column] if count_column is not None else None
         counts = counts_over_domain(frame[spec.category], labels, weights)
-        return Query(
-            spec=spec,
-            labels=list(counts.labels),
-            true_values=counts.counts.astype(float),
-            per_row_sensitivity=count_sensitivity(),
-            records_per_person=records,
-            rows_l2=rows_l2,
+        return query_from_totals(
+            spec,
+            labels=counts.labels,
+            counts=counts.counts,
             n_persons=n_persons,
             rows_outside=counts.rows_outside,
             missing=counts.missing,
@@ -302,21 +291,81 @@ def answer(
     sums = clipped_sums_over_domain(
         frame[spec.category], frame[spec.value], labels, spec.lower, spec.upper
     )
-    rows = sums.rows.astype(float)
-    if spec.kind == "sum":
-        true_values = sums.clipped_sums
-    else:  # sum / max(n, 1), as release_clipped_mean: 0 for a category with no rows
-        true_values = sums.clipped_sums / np.maximum(rows, 1.0)
+    return query_from_totals(
+        spec,
+        labels=sums.labels,
+        counts=sums.rows,
+        clipped_sums=sums.clipped_sums,
+        raw_sums=sums.raw_sums,
+        n_persons=n_persons,
+        rows_outside=sums.rows_outside,
+        missing=sums.missing,
+    )
+
+
+def query_from_totals(
+    spec: QuerySpec,
+    *,
+    counts: Sequence[float] | np.ndarray,
+    n_persons: int,
+    labels: Sequence[str] | None = None,
+    clipped_sums: Sequence[float] | np.ndarray | None = None,
+    raw_sums: Sequence[float] | np.ndarray | None = None,
+    rows_outside: int = 0,
+    missing: int = 0,
+) -> Query:
+    """The Query of ``spec`` from its per-category totals, computed wherever the rows are
+    (``answer`` in memory; data.sources in a SQL engine for tables beyond memory).
+
+    ``counts``: rows per released label (the one count of a predicate; summed weights of a
+    count table); with a sum or mean, the rows with a value, ``clipped_sums`` (values clipped
+    to [L, U]) and ``raw_sums``. The rows must hold at most ``spec.cap`` rows per person.
+    Sensitivities as in ``answer``.
+    """
+    counts = np.asarray(counts, dtype=float)
+    if spec.kind == "predicate":
+        records = spec.cap
+        if spec.predicate is not None and spec.predicate[1] == "=":
+            records = min(spec.cap, spec.max_rows_per_category or spec.cap)
+        return Query(
+            spec=spec,
+            labels=[spec.predicate_text],
+            true_values=counts[:1],
+            per_row_sensitivity=count_sensitivity(),
+            records_per_person=records,
+            rows_l2=float(records),
+            n_persons=n_persons,
+        )
+    if labels is None or len(labels) != len(counts):
+        raise ValueError("give one count per released category.")
+    records, rows_l2 = capped_contribution_norms(spec.cap, spec.max_rows_per_category)
+    if spec.kind == "count":
+        return Query(
+            spec=spec,
+            labels=list(labels),
+            true_values=counts,
+            per_row_sensitivity=count_sensitivity(),
+            records_per_person=records,
+            rows_l2=rows_l2,
+            n_persons=n_persons,
+            rows_outside=rows_outside,
+            missing=missing,
+        )
+    if spec.lower is None or spec.upper is None or clipped_sums is None:
+        raise ValueError("a clipped sum or mean needs a value column and bounds [L, U].")
+    sums = np.asarray(clipped_sums, dtype=float)
+    # a mean is sum / max(n, 1), as release_clipped_mean: 0 for a category with no rows
+    true_values = sums if spec.kind == "sum" else sums / np.maximum(counts, 1.0)
     return Query(
         spec=spec,
-        labels=list(sums.labels),
+        labels=list(labels),
         true_values=np.asarray(true_values, dtype=float),
         per_row_sensitivity=clipped_sum_sensitivity(spec.lower, spec.upper),
         records_per_person=records,
         rows_l2=rows_l2,
         n_persons=n_persons,
-        counts=rows,
-        raw_values=sums.raw_sums,
-        rows_outside=sums.rows_outside,
-        missing=sums.missing,
+        counts=counts,
+        raw_values=None if raw_sums is None else np.asarray(raw_sums, dtype=float),
+        rows_outside=rows_outside,
+        missing=missing,
     )

@@ -1,7 +1,7 @@
 """Message catalogues: extract the ids the code uses, update every language, check them.
 
-    python3 scripts/i18n.py update   # extract each domain's ids (Babel) and update its .po files
-    python3 scripts/i18n.py check    # every id has a text in every language, placeholders match
+    python3 scripts/i18n.py update [DOMAIN...]  # extract the ids (Babel) and update the .po files
+    python3 scripts/i18n.py check [DOMAIN...]   # every id has a text in every language
     python3 scripts/i18n.py compile  # write the .mo files (the app also does this at start-up)
     python3 scripts/i18n.py set DOMAIN LANG < texts.json   # {"msgid": "text", ...} into a .po
 
@@ -54,9 +54,9 @@ def po_path(lang: str, domain: str) -> Path:
     return LOCALES / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def update() -> None:
-    """Bring every language's catalogue of every domain in line with the code."""
-    for domain in DOMAINS:
+def update(domains: list[str]) -> None:
+    """Bring every language's catalogue of each domain in line with the code."""
+    for domain in domains:
         template = extract(domain)
         for lang in LANGUAGES:
             path = po_path(lang, domain)
@@ -73,10 +73,10 @@ def update() -> None:
         print(f"{domain}: {len(template)} messages")
 
 
-def problems() -> list[str]:
+def problems(domains: list[str]) -> list[str]:
     """What is missing or inconsistent: ids without text, placeholders that differ."""
     found = []
-    for domain in DOMAINS:
+    for domain in domains:
         used = {message.id for message in extract(domain) if message.id}
         english = _read(po_path("en", domain))
         for msgid in sorted(used - set(english)):
@@ -128,14 +128,15 @@ def set_texts(domain: str, lang: str, texts: dict[str, str]) -> None:
 
 def main() -> None:
     command = sys.argv[1] if len(sys.argv) > 1 else "check"
+    domains = sys.argv[2:] or list(DOMAINS)
     if command == "set":
         set_texts(sys.argv[2], sys.argv[3], json.load(sys.stdin))
     elif command == "update":
-        update()
+        update(domains)
     elif command == "compile":
         compile_catalogues()
     elif command == "check":
-        issues = problems()
+        issues = problems(domains)
         print("\n".join(issues) or "every message has a text in every language")
         sys.exit(1 if issues else 0)
     else:

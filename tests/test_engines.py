@@ -264,3 +264,182 @@ def test_spark_equals_duckdb_and_pandas(parquet, spark_ready):
         spark.category_counts("day", "person").counts,
         pandas_engine.category_counts("day", "person").counts,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# What the pages ask beyond bounded statistics: summaries, capped totals, unit profiles
+# ---------------------------------------------------------------------------------------
+
+
+def gappy_visits() -> pd.DataFrame:
+    """small_visits with missing categories and values (NaN and None) and a text column."""
+    frame = small_visits(4)
+    frame["shop"] = np.where(frame.index % 11 == 0, None, np.where(frame["day"] % 2, "a", "b "))
+    frame["amount"] = frame["money"].where(frame.index % 7 != 0, np.nan)
+    frame.loc[frame.index % 13 == 0, "amount"] = None
+    return frame
+
+
+CAPPED = {
+    "counts per day, cap 3": sources.CappedRequest("person", cap=3, category="day", seed=5),
+    "sums per shop with gaps, cap 2": sources.CappedRequest(
+        "pid", cap=2, category="shop", value="amount", lower=3.0, upper=20.0, seed=9
+    ),
+    "mean per flag, no cap": sources.CappedRequest(
+        "person", category="flag", value="money", lower=0.0, upper=10.0
+    ),
+    "predicate >=, cap 1": sources.CappedRequest(
+        "person", cap=1, predicate=("amount", "≥", 7.5), seed=2
+    ),
+    "predicate = text, cap 4": sources.CappedRequest(
+        "pid", cap=4, predicate=("shop", "=", "b "), seed=2
+    ),
+    "predicate = number": sources.CappedRequest("pid", cap=2, predicate=("day", "=", 3.0)),
+    "each row a person": sources.CappedRequest(None, category="day", value="money", upper=9.0),
+    "whole table": sources.CappedRequest("person", cap=2, value="amount", lower=1.0, upper=8.0),
+}
+
+UNITS = {
+    "values": sources.UnitsRequest("person", "day", ("1", "2", "3", "4", "5", "6"), "money"),
+    "values by minute, declared": sources.UnitsRequest(
+        "pid", "day", ("2", "3", "5", "9"), "money", order="minute"
+    ),
+    "counts only": sources.UnitsRequest("person", "flag", ("True", "False")),
+    "over the limit": sources.UnitsRequest(
+        "pid", "day", ("1", "2", "3", "4", "5", "6"), "money", limit=40
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def gappy(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("gappy") / "gappy.parquet"
+    gappy_visits().to_parquet(path, index=False)
+    return str(path)
+
+
+def same_capped(a: sources.CappedTotals, b: sources.CappedTotals) -> None:
+    pd.testing.assert_frame_equal(a.totals, b.totals, check_exact=False, rtol=1e-12)
+    assert (a.missing, a.kept, a.total, a.persons) == (b.missing, b.kept, b.total, b.persons)
+
+
+def same_units(a: sources.ContributionUnits, b: sources.ContributionUnits) -> None:
+    pd.testing.assert_frame_equal(a.units, b.units)
+    if a.values is None:
+        assert b.values is None
+    else:
+        np.testing.assert_array_equal(a.values, b.values)
+    assert (a.complete, a.rows_outside, a.groups_outside, a.low, a.high) == (
+        b.complete, b.rows_outside, b.groups_outside, b.low, b.high
+    )  # fmt: skip
+
+
+def fresh(path: str, engine: str):
+    return ENGINES[engine](sources.Source.files(path, engine=engine, spark="local[2]"))
+
+
+@pytest.mark.parametrize("name", list(CAPPED))
+def test_capped_totals_duckdb_equals_pandas(gappy, name):
+    same_capped(fresh(gappy, "duckdb").capped(CAPPED[name]), fresh(gappy, "pandas").capped(
+        CAPPED[name]))  # fmt: skip
+
+
+def test_capped_totals_keep_the_cap_and_the_uncapped_truth(gappy):
+    frame = gappy_visits()
+    capped = fresh(gappy, "duckdb").capped(CAPPED["counts per day, cap 3"])
+    rows = frame.groupby("person").size()
+    assert capped.kept == int(np.minimum(rows, 3).sum()) and capped.total == len(frame)
+    assert capped.persons == frame["person"].nunique()
+    uncapped = fresh(gappy, "duckdb").capped(CAPPED["mean per flag, no cap"])
+    expected = frame.groupby("flag")["money"].apply(lambda v: v.clip(0, 10).sum())
+    np.testing.assert_allclose(uncapped.totals["clipped_sum"], expected.sort_index())
+    over = fresh(gappy, "pandas").capped(CAPPED["sums per shop with gaps, cap 2"])
+    domain = over.over(("a", "c"), with_value=True)
+    assert domain.rows[1] == 0 and domain.distinct_outside == 1  # "b " is outside
+    assert domain.missing == over.missing + int(
+        (over.totals["rows"] - over.totals["value_rows"]).sum()
+    )
+
+
+@pytest.mark.parametrize("name", list(UNITS))
+def test_unit_profiles_duckdb_equal_pandas(parquet, name):
+    same_units(fresh(parquet, "duckdb").units(UNITS[name]), fresh(parquet, "pandas").units(
+        UNITS[name]))  # fmt: skip
+
+
+def test_unit_profiles_give_the_full_tables_trade_offs(visits, parquet):
+    """The weighted table from the profiles answers every sweep as the table in memory."""
+    from dp_core import bounding_search
+    from dp_core.bounding_noise import NoisePlan
+    from dp_core.bounding_table import contribution_table, weighted_contribution_table
+
+    labels = ("1", "2", "3", "4", "5", "6")
+    units = fresh(parquet, "duckdb").units(UNITS["values"])
+    assert units.complete and units.units["weight"].sum() == len(visits.groupby(["person", "day"]))
+    table = weighted_contribution_table(
+        labels,
+        unit_group=units.units["group"],
+        unit_groups_of_person=units.units["k"],
+        unit_rank=units.units["rank"],
+        unit_size=units.units["size"],
+        unit_weight=units.units["weight"],
+        row_value=units.values,
+    )
+    full = contribution_table(visits, "person", "day", "money", groups=labels)
+    from dp_core.bounding import contribution_histogram
+
+    pd.testing.assert_series_equal(units.histogram, contribution_histogram(visits, "person", "day"))
+    plan = NoisePlan(0.5, joint=True)
+    for bounding in (Bounding(2, 2, 3.0, 20.0), Bounding(3, 1, 0.0, 12.0, pre_aggregate=True)):
+        for statistic in ("count", "sum"):
+            pd.testing.assert_frame_equal(
+                bounding_search.cap_tradeoff(table, statistic, bounding, plan, caps=range(1, 7)),
+                bounding_search.cap_tradeoff(full, statistic, bounding, plan, caps=range(1, 7)),
+                rtol=1e-9,
+            )
+        uppers = np.linspace(4.0, 40.0, 9)
+        pd.testing.assert_frame_equal(
+            bounding_search.upper_tradeoff(table, bounding, plan, uppers=uppers),
+            bounding_search.upper_tradeoff(full, bounding, plan, uppers=uppers),
+            rtol=1e-9,
+        )
+
+
+def test_unit_profiles_over_the_limit_keep_the_histogram(parquet):
+    units = fresh(parquet, "duckdb").units(UNITS["over the limit"])
+    assert not units.complete and units.values is None
+    full = fresh(parquet, "duckdb").units(UNITS["values"])
+    pd.testing.assert_series_equal(units.histogram, full.histogram)
+    assert units.max_records_per_unit == full.max_records_per_unit
+    assert (units.low, units.high) == (full.low, full.high)
+
+
+def test_summaries_agree(gappy):
+    duck, pandas_ = fresh(gappy, "duckdb").summary(200), fresh(gappy, "pandas").summary(200)
+    assert duck == pandas_
+    shop = duck.column("shop")
+    assert (shop.kind, shop.distinct, shop.present) == ("string", 2, len(gappy_visits()) - 54)
+    assert duck.column("amount").low == 2.0 and duck.column("person").distinct == 70
+    assert fresh(gappy, "duckdb").summary(20).column("person").distinct is None
+
+
+def test_bad_requests_get_sentences(gappy):
+    engine = fresh(gappy, "duckdb")
+    with pytest.raises(ValueError, match="“shop” is not numeric, so it cannot be summed"):
+        engine.capped(sources.CappedRequest("pid", value="shop", upper=1.0))
+    with pytest.raises(ValueError, match="the category column 'nope' is not in the table"):
+        engine.capped(sources.CappedRequest("pid", category="nope"))
+    with pytest.raises(ValueError, match="the value column 'amount' has"):
+        engine.units(sources.UnitsRequest("pid", "day", ("1",), "amount"))
+    with pytest.raises(ValueError, match="the group column 'shop' has 54 missing"):
+        engine.units(sources.UnitsRequest("pid", "shop", ("a",)))
+
+
+def test_spark_pages_statistics_equal_pandas(parquet, gappy, spark_ready):
+    for name in ("sums per shop with gaps, cap 2", "predicate = text, cap 4"):
+        same_capped(fresh(gappy, "spark").capped(CAPPED[name]), fresh(gappy, "pandas").capped(
+            CAPPED[name]))  # fmt: skip
+    spark = fresh(parquet, "spark")
+    for name in ("values by minute, declared", "over the limit"):
+        same_units(spark.units(UNITS[name]), fresh(parquet, "pandas").units(UNITS[name]))
+    assert spark.summary(200) == fresh(parquet, "pandas").summary(200)

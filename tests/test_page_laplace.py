@@ -1,6 +1,7 @@
 """The Laplace page through AppTest: sliders at both ends, every query, own data, bad input."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -278,3 +279,38 @@ def test_partition_selection_hides_the_one_person_category_and_counts_its_cost(a
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
     assert "Guarantee: (1.5, 10⁻⁶)-DP" in box
     assert "suppressed" in texts(at)
+
+
+# --- Exercises ----------------------------------------------------------------------------------
+
+
+def _reveal(at, key: str) -> str:
+    at.session_state[f"exercise_{key}"] = True
+    rerun(at)
+    widget(at.toggle, f"exercise_{key}_show").set_value(True)
+    return rerun(at).info[-1].value
+
+
+def test_the_half_width_exercise_states_the_number_the_page_shows(at) -> None:
+    _epsilon(at, 0.5)
+    shown = re.search(r"within ±(\S+) of the true count", texts(at)).group(1)
+    assert _reveal(at, "laplace.half_width").startswith(f"±{shown}:")
+    widget(at.number_input, "exercise_laplace.half_width_given").set_value(float(shown))
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.number_input, "exercise_laplace.half_width_given").set_value(3.0)
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+
+
+def test_the_same_noise_exercise_is_false_as_the_bands_show(at) -> None:
+    assert "False." in _reveal(at, "laplace.same_noise")
+    assert answers(at)["half"].nunique() == 1  # one band length for every count
+    widget(at.radio, "exercise_laplace.same_noise_given").set_value("false")
+    assert any(s.value == "Right." for s in rerun(at).success)
+
+
+def test_the_budget_exercise_matches_privacy_spent(at) -> None:
+    section(at, "4. The averaging attack")
+    widget(at.select_slider, "laplace_repeats").set_value(100)
+    rerun(at)
+    spent = metric(at, "Privacy spent").removeprefix("ε = ")
+    assert _reveal(at, "laplace.spent").startswith(f"100 × 1 = {spent}:")

@@ -21,6 +21,12 @@ engines return identical statistics ("random" selection uses data.sources.keys, 
 order all three compute alike). Every function raises ValueError with a sentence a page can
 show: a path that does not exist, a file that is neither Parquet nor CSV, a missing column,
 an unreachable Spark address.
+
+For the pages beyond bounding: ``summary`` (which columns can be categories or summed, and
+their range), ``sample`` (a few rows, to propose the person column), ``capped_totals`` (per
+category, rows, clipped sums and predicate counts under a cap on rows per person: the
+Laplace, Gaussian and planner pages) and ``contribution_units`` (the distinct contribution
+units of the released groups: every bounding trade-off, exactly, from a few thousand rows).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from data.sources.capped import CappedRequest, CappedTotals, DomainTotals
+from data.sources.describe import ColumnSummary, TableSummary
 from data.sources.engines import PandasEngine, engine_for, stop_spark
 from data.sources.results import (
     BoundedStatistics,
@@ -40,7 +48,8 @@ from data.sources.results import (
     Request,
     Schema,
 )
-from data.sources.source import SPARK_ENV, Source
+from data.sources.source import SPARK_ENV, Source, is_uri
+from data.sources.units import ContributionUnits, UnitsRequest
 
 if TYPE_CHECKING:
     from dp_core.bounding import Bounding
@@ -48,20 +57,31 @@ if TYPE_CHECKING:
 __all__ = [
     "SPARK_ENV",
     "BoundedStatistics",
+    "CappedRequest",
+    "CappedTotals",
     "CategoryCounts",
     "Column",
+    "ColumnSummary",
+    "ContributionUnits",
+    "DomainTotals",
     "Profile",
     "Request",
     "Schema",
     "Source",
+    "TableSummary",
+    "UnitsRequest",
     "bounded_statistics",
+    "capped_totals",
     "category_counts",
     "contribution_histogram",
+    "contribution_units",
     "kept_rows",
     "profile",
+    "sample",
     "schema",
     "statistics",
     "stop_spark",
+    "summary",
 ]
 
 
@@ -139,3 +159,54 @@ def kept_rows(source: Source, request: Request) -> pd.Series:
     if not isinstance(engine, PandasEngine):
         engine = PandasEngine(source)
     return engine.kept_rows(request)
+
+
+def summary(source: Source, limit: int = 200) -> TableSummary:
+    """Per column: kind, values present, distinct values (exact up to ``limit``; None above)
+    and a number column's finite range. Approximate counts first, so an id column of 10^8
+    values costs a few kB."""
+    if source.kind == "frame":
+        return engine_for(source).summary(limit)
+    return _summary(source, limit)
+
+
+@functools.lru_cache(maxsize=16)
+def _summary(source: Source, limit: int) -> TableSummary:
+    return engine_for(source).summary(limit)
+
+
+def sample(source: Source, rows: int = 2000) -> pd.DataFrame:
+    """The first ``rows`` rows (no scan of the rest): to propose a person column by its name
+    and values. Local files and DuckDB tables are read through DuckDB whatever the engine (no
+    Spark session for a peek); a URI through the source's engine."""
+    reader = source
+    if source.kind in ("files", "duckdb") and not is_uri(source.location):
+        reader = source.with_engine("duckdb")
+    return engine_for(reader).sample(rows)
+
+
+def capped_totals(source: Source, request: CappedRequest) -> CappedTotals:
+    """Per category: rows, clipped and raw sums and predicate matches once each person keeps
+    ``request.cap`` rows (data.sources.capped). Files and DuckDB tables: the last 64 kept."""
+    if source.kind == "frame":
+        return engine_for(source).capped(request)
+    return _capped(source, request)
+
+
+@functools.lru_cache(maxsize=64)
+def _capped(source: Source, request: CappedRequest) -> CappedTotals:
+    return engine_for(source).capped(request)
+
+
+def contribution_units(source: Source, request: UnitsRequest) -> ContributionUnits:
+    """The distinct contribution units of the released groups, with how many units share each
+    (data.sources.units); dp_core.bounding_table.weighted_contribution_table makes the table
+    every bounding trade-off is computed from."""
+    if source.kind == "frame":
+        return engine_for(source).units(request)
+    return _units(source, request)
+
+
+@functools.lru_cache(maxsize=16)
+def _units(source: Source, request: UnitsRequest) -> ContributionUnits:
+    return engine_for(source).units(request)

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 
-from data.sources import pandas_engine, sql
+from data.sources import capped, describe, pandas_engine, sql, units
 from data.sources.keys import KEY_KINDS, Dialect, SparkDialect
 from data.sources.results import (
     NUMERIC_KINDS,
@@ -133,6 +133,39 @@ class PandasEngine:
         frame, kinds = self._request_frame(request)
         _, mask = pandas_engine.bounded(frame, request, kinds, rows_mask=True)
         return pd.Series(mask, index=frame.index, name="kept")
+
+    def summary(self, limit: int) -> describe.TableSummary:
+        return describe.frame_summary(self._frame(None), self.schema(), limit)
+
+    def sample(self, rows: int) -> pd.DataFrame:
+        if self.source.kind == "files" and self.source.file_format == "parquet":
+            import pyarrow.parquet as pq
+
+            head = next(pq.ParquetFile(self.source.paths()[0]).iter_batches(batch_size=rows), None)
+            return head.to_pandas() if head is not None else self._frame(None).head(0)
+        return self._frame(None).head(rows)
+
+    def capped(self, request: capped.CappedRequest) -> capped.CappedTotals:
+        kinds = capped.request_kinds(self.schema(), request)
+        used = [request.person, request.category, request.value]
+        used += [request.predicate[0]] if request.predicate else []
+        frame = self._frame(list(dict.fromkeys(c for c in used if c is not None)))
+        pandas_engine.check_missing(frame, {"person": request.person})
+        persons = len(frame) if request.person is None else int(frame[request.person].nunique())
+        return capped.pandas_totals(frame, request, kinds, persons)
+
+    def units(self, request: units.UnitsRequest) -> units.ContributionUnits:
+        kinds = units.request_kinds(self.schema(), request)
+        used = [request.person, request.group, request.value, request.order]
+        frame = self._frame(list(dict.fromkeys(c for c in used if c is not None)))
+        roles = {"person": request.person, "group": request.group, "value": request.value}
+        pandas_engine.check_missing(frame, {**roles, "order": request.order})
+        if request.value is not None:
+            values = frame[request.value].to_numpy(dtype=float)
+            bad = int((~np.isfinite(values)).sum())
+            if bad:
+                raise pandas_engine.infinite_error(request.value, bad)
+        return units.pandas_units(frame, request, kinds)
 
     def _request_frame(self, request: Request) -> tuple[pd.DataFrame, dict[str, str]]:
         request_kinds(self.schema(), request)
@@ -254,6 +287,65 @@ class SqlEngine:
         outside = raw[~raw["d"].astype(bool)]
         answers = finish_answers(inside, request, kinds[request.group])
         return BoundedStatistics(request, answers, int(outside["true_count"].sum()), len(outside))
+
+    def summary(self, limit: int) -> describe.TableSummary:
+        schema = self.schema()
+        first = self._query(describe.summary_sql(self.dialect, self.relation, schema)).iloc[0]
+        few = describe.candidates(first, schema, limit)
+        exact = None
+        if few:
+            text = describe.distinct_sql(self.dialect, self.relation, schema, few)
+            exact = self._query(text).iloc[0]
+        return describe.summary_from_rows(first, exact, schema, limit)
+
+    def sample(self, rows: int) -> pd.DataFrame:
+        return self._query(f"SELECT * FROM {self.relation} LIMIT {int(rows)}")
+
+    def capped(self, request: capped.CappedRequest) -> capped.CappedTotals:
+        kinds = capped.request_kinds(self.schema(), request)
+        if request.person is None:
+            total = persons = self.schema().rows
+            window = False
+        else:
+            known = self.profile(request.person, None)  # raises for missing persons
+            total, persons = known.rows, known.persons
+            window = request.cap is not None and known.max_rows_per_person > int(request.cap)
+        text = capped.totals_sql(self.dialect, self.relation, request, kinds, window=window)
+        return capped.finish(self._query(text), request, total, persons)
+
+    def units(self, request: units.UnitsRequest) -> units.ContributionUnits:
+        kinds = units.request_kinds(self.schema(), request)
+        checks = self._query(units.outside_sql(self.dialect, self.relation, request, kinds))
+        checks = checks.iloc[0]
+        for role, column in (("person", request.person), ("group", request.group),
+                             ("value", request.value), ("order", request.order)):  # fmt: skip
+            count = int(checks[f"missing_{role}"])
+            if count and column is not None:
+                raise pandas_engine.missing_error(role, column, count)
+        if int(checks["bad_value"]):
+            raise pandas_engine.infinite_error(request.value, int(checks["bad_value"]))
+        with_values = request.value is not None
+        raw = self._query(
+            units.units_sql(self.dialect, self.relation, request, kinds, values=with_values)
+        )
+        complete = len(raw) <= request.limit
+        if not complete:
+            raw = self._query(
+                units.units_sql(self.dialect, self.relation, request, kinds, values=False)
+            )
+        if raw.empty:
+            raise ValueError("no row is in the released groups.")
+        value_range = (None, None)
+        if with_values:
+            value_range = (float(raw["lo"].min()), float(raw["hi"].max()))
+        return units.finish(
+            raw,
+            request,
+            kinds[request.group],
+            complete=complete,
+            outside=(int(checks["rows_outside"]), int(checks["groups_outside"])),
+            value_range=value_range,
+        )
 
 
 def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Profile:

@@ -1,8 +1,10 @@
 """The bounding page's inputs: the data and how to speak of it, the noise plan, and the bounds.
 
-``data_controls`` (they rerun the whole page): the dataset or the user's CSV, the group and
-value columns, the released groups (public, declared or DP-selected), the noise, the plan,
-the selection, pre-aggregation, and the two switches (DP cap and bounds, secure release).
+``data_controls`` (they rerun the whole page): the dataset, the user's CSV or a data path
+(read where it lies by DuckDB or Spark: its released groups reduced by the engine to distinct
+contribution units, data.sources.contribution_units), the group and value columns, the
+released groups (public, declared or DP-selected), the noise, the plan, the selection,
+pre-aggregation, and the two switches (DP cap and bounds, secure release).
 ``bounds_controls`` (in the page's fragment): the caps l0 and linf and the clipping bounds,
 from sliders or chosen with DP quantiles (dp_core.private_quantile).
 """
@@ -17,10 +19,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from data import sources
 from data.registry import MAX_CATEGORIES
 from dp_core import bounding, domains, private_quantile
 from dp_core.bounding import Bounding
-from dp_core.bounding_table import ContributionTable, contribution_table
+from dp_core.bounding_table import (
+    ContributionTable,
+    contribution_table,
+    weighted_contribution_table,
+)
 from ui.common import formatting
 from ui.common.categories import Categories, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
@@ -84,11 +91,13 @@ class BoundingData:
 
     ``value`` is None when no column can be summed (``value_error`` says why): counts only.
     ``natural``: the value's range, public for shipped data, read from the file for the
-    user's own (a leak the page states).
+    user's own (a leak the page states). For a data path ``frame`` is None and ``units``
+    holds the engine's distinct contribution units; ``table`` is then their weighted
+    contribution table, or None when there were too many distinct units to bring back.
     """
 
     data: DataChoice
-    frame: pd.DataFrame
+    frame: pd.DataFrame | None
     person: str | None
     group: str
     value: str | None
@@ -97,12 +106,30 @@ class BoundingData:
     categories: Categories
     words: Words
     natural: tuple[float, float] | None
-    table: ContributionTable  # the rows reduced to contribution units
+    table: ContributionTable | None  # the rows reduced to contribution units
     histogram: pd.Series | None  # persons by number of groups (None: one row per person)
+    units: sources.ContributionUnits | None = None  # a data path's units, from the engine
 
     @property
     def labels(self) -> tuple[str, ...]:
         return self.categories.labels
+
+    @property
+    def rows(self) -> int:
+        """Rows in the released groups."""
+        return len(self.frame) if self.units is None else self.units.rows
+
+    @property
+    def max_groups_per_person(self) -> int:
+        if self.units is not None:
+            return self.units.max_groups_per_person
+        return self.table.max_groups_per_person
+
+    @property
+    def max_records_per_unit(self) -> int:
+        if self.units is not None:
+            return self.units.max_records_per_unit
+        return self.table.max_records_per_unit
 
     @property
     def key(self) -> tuple:
@@ -193,7 +220,37 @@ def groups_per_person(key: tuple, _frame: pd.DataFrame) -> pd.Series:
     return bounding.contribution_histogram(_frame, person, group)
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)
+def path_table(key: tuple, _units: sources.ContributionUnits) -> ContributionTable | None:
+    """The weighted contribution table of a data path's units (None when incomplete)."""
+    if not _units.complete:
+        return None
+    units = _units.units
+    return weighted_contribution_table(
+        key[-1],
+        unit_group=units["group"].to_numpy(),
+        unit_groups_of_person=units["k"].to_numpy(),
+        unit_rank=units["rank"].to_numpy(),
+        unit_size=units["size"].to_numpy(),
+        unit_weight=units["weight"].to_numpy(),
+        row_value=_units.values,
+        name=key[2],
+    )
+
+
+def path_seed() -> int:
+    """The seed of a data path's random selection: the sidebar's seed and draw, as the
+    in-memory page's numpy draw of the kept records."""
+    return int(page_rng(PAGE, "bounding").integers(2**62))
+
+
 # --- page-level controls --------------------------------------------------------------------------
+
+
+def _column_names(data: DataChoice) -> list[str]:
+    if data.path:
+        return list(sources.schema(data.origin).names)
+    return list(data.frame.columns)
 
 
 def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str, str | None]:
@@ -207,7 +264,7 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
         index=groups.index(preset.group) if preset else 0,
         key=f"{PAGE}_group_{data.source}",
     )
-    values = [c for c in data.frame.columns if c not in (dataset.person_id, person, group)]
+    values = [c for c in _column_names(data) if c not in (dataset.person_id, person, group)]
     default = preset.value if preset else next((c for c in dataset.numeric if c in values), None)
     value = cols[1].selectbox(
         "Value to sum",
@@ -255,7 +312,7 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
     """The released groups: public for shipped data, declared or DP-selected for the user's."""
     frame = data.frame
     selected = st.session_state.get(f"{PAGE}_cats_{data.source}_{group}_mode") == "selected"
-    if data.own and selected:  # DP selection needs a bound on groups per person
+    if data.own and selected and not data.path:  # DP selection needs a bound on groups per person
         frame = bounding.cap_contributions(
             frame, person, group_column=group, max_groups_per_id=SELECTION_L0
         )
@@ -269,12 +326,24 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
         secure=secure,
     )
     if data.own and selected:
+        which = (
+            "one of their groups, chosen at random with the seed"
+            if data.path
+            else "their first group in the file"
+        )
         st.caption(
-            "For choosing the groups, each person counts in their first group in the file only "
-            "(l0 = 1), so one person moves one count by one; the answers below then use every "
-            "group of the released ones."
+            f"For choosing the groups, each person counts in {which} only (l0 = 1), so one "
+            "person moves one count by one; the answers below then use every group of the "
+            "released ones."
         )
     return categories
+
+
+def _first_order(data: BoundingData) -> str:
+    """The order "first" keeps the earliest records in: days, the table's, or the group's."""
+    if data.data.path:
+        return f"`{data.order}`"  # a table read where it lies has no row order of its own
+    return "day" if data.order else "table"
 
 
 def _choices(data: BoundingData, words: Words, secure: bool) -> Choices:
@@ -298,7 +367,7 @@ def _choices(data: BoundingData, words: Words, secure: bool) -> Choices:
         ["random", "first"],
         format_func=lambda s: {
             "random": "a random choice (its spread adds to the error)",
-            "first": f"the first in {'day' if data.order else 'table'} order (no spread)",
+            "first": f"the first in {_first_order(data)} order (no spread)",
         }[s],
         key=f"{PAGE}_selection",
     )
@@ -327,7 +396,7 @@ def _choices(data: BoundingData, words: Words, secure: bool) -> Choices:
 def data_controls() -> tuple[BoundingData, Choices] | None:
     """The data, the columns, the released groups and the plan: they rerun the whole page."""
     secure = secure_toggle(PAGE)
-    data = pick_data(PAGE, list(PRESETS))
+    data = pick_data(PAGE, list(PRESETS), paths=True)
     if data is None:
         return None
     about(data)
@@ -346,14 +415,19 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
             f"{MAX_CATEGORIES} distinct values."
         )
         return None
-    group, value = _columns(data, preset, words)
+    try:
+        group, value = _columns(data, preset, words)
+    except ValueError as error:
+        st.error(f"Cannot read the columns: {error}")
+        return None
     person = preset.person if preset else data.person
     _rows_per_person_caption(data, person, words)
-    try:
-        bounding.check_bounding_frame(data.frame, person, group)
-    except ValueError as error:
-        st.error(f"Cannot bound this table: {error}")
-        return None
+    if not data.path:
+        try:
+            bounding.check_bounding_frame(data.frame, person, group)
+        except ValueError as error:
+            st.error(f"Cannot bound this table: {error}")
+            return None
     categories = _groups(data, person, group, secure)
     if categories is None:
         return None
@@ -364,6 +438,9 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
             "least two."
         )
         return None
+    if data.path:
+        released = _path_data(data, person, group, value, categories, words)
+        return None if released is None else (released, _choices(released, words, secure))
     frame, outside = _released(data.source, group, categories.labels, data.frame)
     if outside and categories.mode != "declared":  # declared: said where declared
         st.caption(f"{outside:,} rows fall outside the released groups: they are left out.")
@@ -382,6 +459,59 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
     return released, _choices(released, words, secure)
 
 
+def _path_units(data: DataChoice, person: str, group: str, labels, value, order):
+    request = sources.UnitsRequest(person, group, labels, value=value, order=order)
+    return sources.contribution_units(data.origin, request)
+
+
+def _path_data(
+    data: DataChoice,
+    person: str,
+    group: str,
+    value: str | None,
+    categories: Categories,
+    words: Words,
+) -> BoundingData | None:
+    """A data path's released groups reduced by the engine to distinct contribution units:
+    the histogram, the caps' ranges, the value's range and every trade-off come from them."""
+    order = group  # "first": the earliest groups (a table read where it lies has no row order)
+    labels = categories.labels
+    value_error = None
+    try:
+        with st.spinner("Counting the contributions per person where the data lie…"):
+            try:
+                units = _path_units(data, person, group, labels, value, order)
+            except ValueError as error:
+                if value is None:
+                    raise
+                value_error, value = str(error), None
+                units = _path_units(data, person, group, labels, None, order)
+    except ValueError as error:
+        st.error(f"Cannot bound this table: {error}")
+        return None
+    if value is None and value_error is None:
+        value_error = "there is no other column to sum."
+    if units.rows_outside and categories.mode != "declared":  # declared: said where declared
+        st.caption(
+            f"{units.rows_outside:,} rows fall outside the released groups: they are left out."
+        )
+    key = (data.source, person, group, value, order, labels)
+    table = path_table(key, units)
+    if table is None:
+        st.caption(
+            f"This table has more than {units.request.limit:,} distinct contribution units "
+            f"(a {words.person}'s {words.record}s in a {words.group}, with their values): the "
+            "answers and the contributions come from the engine, but the expected errors and "
+            "the trade-offs, which need every unit, are not shown."
+        )
+    natural = None
+    if value is not None:  # as _natural: the dataset's range (here read from the data)
+        natural = data.dataset.numeric.get(value) or (units.low, units.high)
+        natural = (float(natural[0]), float(natural[1]))
+    fields = (person, group, value, value_error, order, categories, words, natural)
+    return BoundingData(data, None, *fields, table, units.histogram, units)
+
+
 # --- caps and bounds (inside the page's fragment) -----------------------------------------------
 
 
@@ -392,7 +522,7 @@ def _step(low: float, high: float) -> float:
 
 def _cap_sliders(data: BoundingData, private: bool):
     """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons."""
-    words, n, table = data.words, len(data.labels), data.table
+    words, n = data.words, len(data.labels)
     if data.person is None:
         return 1, 1
     controls = data.data.source if not data.data.own else f"{data.data.source}_{data.group}_{n}"
@@ -404,7 +534,7 @@ def _cap_sliders(data: BoundingData, private: bool):
             f"the public range 1 to {n}."
         )
     else:
-        most = table.max_groups_per_person
+        most = data.max_groups_per_person
         max_groups = cols[0].slider(
             f"Cap on {words.group}s per {words.person} (l0)",
             1,
@@ -422,11 +552,11 @@ def _cap_sliders(data: BoundingData, private: bool):
     max_per_group = cols[1].slider(
         f"Cap on {words.record}s per {words.person} per {words.group} (linf)",
         1,
-        max(table.max_records_per_unit, 5),
+        max(data.max_records_per_unit, 5),
         1,
         key=f"{PAGE}_max_per_group_{controls}",
     )
-    if table.max_records_per_unit == 1:
+    if data.max_records_per_unit == 1:
         cols[1].caption(
             f"No {words.person} here has two {words.record}s in one {words.group}, yet a higher "
             "cap still multiplies the noise: the sensitivity must hold for any data, not just "
@@ -472,6 +602,8 @@ def bounds_controls(
             max_groups = private.cap.cap
         if private.bounds is not None:
             lower, upper = private.bounds.lower, private.bounds.upper
+        elif data.value is not None:  # a data path too large for DP bounds
+            lower, upper = _bounds_slider(data)
     elif data.value is not None:
         lower, upper = _bounds_slider(data)
     if data.value_error:
@@ -506,15 +638,33 @@ class _Asked:
     pre_aggregate: bool
 
 
-def _bound_values(data: BoundingData, cap: int, asked: _Asked) -> tuple[np.ndarray, int]:
-    """The values the DP bounds are read from, each person capped (first rows kept).
+def _table_bound_values(
+    table: ContributionTable, cap: int, asked: _Asked
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """As _bound_values from a (weighted) contribution table: the values of each person's
+    first ``cap`` units (their first linf records, or their totals), with their weights."""
+    weight = np.ones(len(table.unit_group)) if table.unit_weight is None else table.unit_weight
+    kept_units = table.unit_rank < cap
+    if asked.pre_aggregate:
+        return table.unit_total[kept_units], weight[kept_units], cap
+    kept = kept_units[table.row_unit] & (table.row_rank < asked.max_per_group)
+    return table.values()[kept], weight[table.row_unit][kept], cap * asked.max_per_group
+
+
+def _bound_values(
+    data: BoundingData, cap: int, asked: _Asked
+) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The values the DP bounds are read from, each person capped (first rows kept), their
+    weights (None: each value once) and the most values one person has.
 
     Records (a person keeps cap x linf of them), or with pre-aggregation one total per
-    person and kept group (cap of them): the values and that most per person.
+    person and kept group (cap of them). A data path reads them off its units' table.
     """
     person, group, value, frame = data.person, data.group, data.value, data.frame
+    if data.units is not None:
+        return _table_bound_values(data.table, cap, asked)
     if person is None:
-        return frame[value].to_numpy(dtype=float), 1
+        return frame[value].to_numpy(dtype=float), None, 1
     kept = bounding.cap_contributions(
         frame,
         person,
@@ -525,23 +675,23 @@ def _bound_values(data: BoundingData, cap: int, asked: _Asked) -> tuple[np.ndarr
     )
     if asked.pre_aggregate:
         totals = bounding.person_group_totals(kept, person, group, value)
-        return totals["total"].to_numpy(dtype=float), cap
-    return kept[value].to_numpy(dtype=float), cap * asked.max_per_group
+        return totals["total"].to_numpy(dtype=float), None, cap
+    return kept[value].to_numpy(dtype=float), None, cap * asked.max_per_group
 
 
 def _choose(data: BoundingData, asked: _Asked, rng_for) -> PrivateChoice:
     """The DP cap, then the DP bounds on the data capped by it; and where such draws land."""
     cap = cap_spread = bounds = lower_spread = upper_spread = None
-    if asked.cap_alpha is not None:
-        contributions = np.repeat(data.histogram.index.to_numpy(), data.histogram.to_numpy())
-        quantile = {"alpha": asked.cap_alpha, "epsilon": asked.cap_epsilon}
+    if asked.cap_alpha is not None:  # one value per person: k, weighted by the histogram
+        contributions, persons = data.histogram.index.to_numpy(), data.histogram.to_numpy()
+        quantile = {"alpha": asked.cap_alpha, "epsilon": asked.cap_epsilon, "weights": persons}
         n = len(data.labels)
         cap = private_quantile.private_cap(rng_for("cap"), contributions, max_cap=n, **quantile)
         cap_spread = private_quantile.quantile_spread(contributions, range(1, n + 1), **quantile)
     if asked.bound_alphas is not None:
-        values, most = _bound_values(data, cap.cap if cap else 1, asked)
+        values, weights, most = _bound_values(data, cap.cap if cap else 1, asked)
         grid, (low, high) = candidates(data), asked.bound_alphas
-        each = {"max_rows_per_person": most}
+        each = {"max_rows_per_person": most, "weights": weights}
         bounds = private_quantile.private_bounds(
             rng_for("bounds"),
             values,
@@ -584,7 +734,12 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
                 value=0.9,
                 key=f"{PAGE}_cap_quantile",
             )
-    if data.value is not None:
+    if data.value is not None and data.table is None:
+        cols[1].caption(
+            "Choosing the bounds with DP needs every contribution unit's values, which this "
+            "table has too many of: set the bounds with the slider below."
+        )
+    elif data.value is not None:
         with cols[1]:
             bounds_epsilon = epsilon_input(
                 f"{PAGE}_bounds_epsilon", label="ε for choosing the bounds", default=0.2

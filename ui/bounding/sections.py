@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from data import sources
 from dp_core import accounting, bounding, bounding_noise, bounding_search
 from dp_core.bounding import Bounding, release_sensitivity
 from dp_core.bounding_error import expected_group_errors
@@ -26,6 +27,7 @@ from ui.bounding.inputs import (
     PrivateChoice,
     Words,
     bounds_controls,
+    path_seed,
     remembered,
     seed_and_draw,
 )
@@ -60,7 +62,8 @@ class Settings:
     guarantee: Guarantee
 
     @property
-    def table(self) -> ContributionTable:
+    def table(self) -> ContributionTable | None:
+        """The contribution units (None: a data path with too many to bring back)."""
         return self.data.table
 
     @property
@@ -187,6 +190,22 @@ def _bounded_answers(
     )
 
 
+def _path_answers(data: BoundingData, bounds: Bounding) -> pd.DataFrame:
+    """Per group, the truth and the truth after bounding, computed by the engine where the
+    data lie (data.sources.bounded_statistics; "random" keeps a seeded choice)."""
+    stats = sources.bounded_statistics(
+        data.data.origin,
+        bounds,
+        person=data.person,
+        group=data.group,
+        value=data.value if bounds.clipped else None,
+        order=data.order,
+        seed=path_seed(),
+        groups=data.labels,
+    )
+    return stats.answers
+
+
 def _noise_words(noise: GroupNoise, words: Words) -> str:
     """Laplace noise with scale 4 / 0.5 = 8, or Gaussian noise with σ = ..., in words."""
     gaussian = noise.mechanism == "gaussian"
@@ -207,10 +226,10 @@ def _noise_words(noise: GroupNoise, words: Words) -> str:
 
 def _metrics(s: Settings, answers: pd.DataFrame) -> list[tuple[int, str, str, str]]:
     """(column, label, value, note): records dropped, persons over the cap, the sensitivities."""
-    w, b, frame = s.words, s.bounding, s.data.frame
+    w, b, rows = s.words, s.bounding, s.data.rows
     dropped = int(answers["true_count"].sum() - answers["bounded_count"].sum())
     label = f"{w.record.capitalize()}s dropped by the caps"
-    metrics = [(0, label, f"{dropped:,}", f"{dropped / len(frame):.1%} of {len(frame):,}")]
+    metrics = [(0, label, f"{dropped:,}", f"{dropped / rows:.1%} of {rows:,}")]
     if s.data.person is not None:
         over = bounding.cap_summary(s.data.histogram, [b.max_groups]).iloc[0]
         label = f"{w.person.capitalize()}s with more than {counted(b.max_groups, w.group)}"
@@ -269,7 +288,14 @@ def noisy_answers(s: Settings) -> None:
     """Section 1: the truth, the truth after bounding and the noisy answers, per statistic."""
     w = s.words
     key = (s.data.key, s.bounding, *seed_and_draw())
-    answers = remembered("answers", key, lambda: _bounded_answers(*key, s.data.frame))
+    if s.data.units is not None:
+        try:
+            answers = remembered("answers", key, lambda: _path_answers(s.data, s.bounding))
+        except ValueError as error:
+            st.error(f"Cannot compute the answers: {error}")
+            return
+    else:
+        answers = remembered("answers", key, lambda: _bounded_answers(*key, s.data.frame))
     metrics = remembered("metrics", (key, s.plan.mechanism), lambda: _metrics(s, answers))
     cols = st.columns(4)
     for column, label, value, note in metrics:
@@ -303,12 +329,27 @@ def noisy_answers(s: Settings) -> None:
         f"{readable(n.std)} for the {s.statistics[name]}" for name, n in s.noises.items()
     )
     st.markdown(
-        f"**Bounding dropped {dropped:,} of {len(s.data.frame):,} {w.record}s; the noise on "
+        f"**Bounding dropped {dropped:,} of {s.data.rows:,} {w.record}s; the noise on "
         f"each {w.group} has standard deviation {noise}.**"
     )
 
 
 def _answers_table(s: Settings, name: str, answers: pd.DataFrame, noisy: np.ndarray) -> None:
+    if s.table is None:
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    s.words.group: list(s.data.labels),
+                    "true, all records": answers[f"true_{name}"].to_numpy(),
+                    "true after bounding": answers[f"bounded_{name}"].to_numpy(),
+                    "released" if s.choices.secure else "noisy": noisy,
+                }
+            ).round(1),
+            hide_index=True,
+            width="stretch",
+        )
+        st.caption(_TOO_MANY_UNITS)
+        return
     errors = expected_group_errors(s.table, name, s.bounding, s.plan)
     st.dataframe(
         pd.DataFrame(
@@ -487,10 +528,21 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
     )
 
 
+_TOO_MANY_UNITS = (
+    "The expected errors need every contribution unit (a person's records in a group, with "
+    "their values), and this table has more distinct units than the engine brings back "
+    "(data.sources.units.DEFAULT_LIMIT): with fewer distinct values (e.g. rounded amounts) or "
+    "the data in memory (a CSV upload) they are computed exactly."
+)
+
+
 @st.fragment
 def bias_against_noise(s: Settings) -> None:
     """Section 3: the expected error of every cap and every bound, the best starred."""
     w = s.words
+    if s.table is None:
+        st.info(_TOO_MANY_UNITS)
+        return
     statistics = s.statistics
     chosen = st.radio(
         "Statistic",

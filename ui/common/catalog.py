@@ -53,6 +53,14 @@ PAGES: tuple[PageEntry, ...] = (
         N_("common.page.home.question"),
     ),
     PageEntry(
+        "pages/workshop.py",
+        ":material/school:",
+        N_("common.section.start"),
+        "workshop",
+        N_("common.page.workshop.title"),
+        N_("common.page.workshop.question"),
+    ),
+    PageEntry(
         "pages/laplace.py",
         ":material/bar_chart:",
         N_("common.section.central"),

@@ -28,6 +28,7 @@ LOCALES = ROOT / "locales"
 # Each catalogue (domain) and the source files whose messages it holds (globs from the root).
 DOMAINS = {
     "common": ["app.py", "ui/common/*.py", "ui/home.py", "pages/home.py", "data/*.py"],
+    "workshop": ["pages/workshop.py", "ui/workshop/*.py"],
     "laplace": ["pages/laplace.py", "ui/laplace/*.py"],
     "gaussian": ["pages/gaussian.py", "ui/gaussian/*.py"],
     "exponential": ["pages/exponential.py", "ui/exponential/*.py"],

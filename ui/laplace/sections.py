@@ -12,6 +12,7 @@ from dp_core import composition, laplace
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import clipped_mean_release, laplace_release, noise_name
 from ui.common import charts, formatting
+from ui.common.exercises import exercise_box
 from ui.common.export import Export, export_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import (
@@ -28,6 +29,7 @@ from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input, log_grid
 from ui.laplace import charts as laplace_charts
+from ui.laplace.exercises import EXERCISES
 
 SHOWN = 30  # bars in a chart; the table lists every group
 GRID = np.array(log_grid(0.01, 10))
@@ -201,6 +203,9 @@ def noisy_vs_true(s: Settings) -> None:
             "bias is the price of a bounded sensitivity. Widen [L, U] to shrink it, at the cost "
             "of more noise."
         )
+    for exercise in EXERCISES:
+        if exercise.section == "answers":
+            exercise_box(exercise, s)
 
 
 def _results_table(s: Settings, noisy: np.ndarray, half_widths: np.ndarray) -> pd.DataFrame:
@@ -348,6 +353,9 @@ def averaging_attack(s: Settings) -> None:
         "again must count every answer against the budget (sequential composition), or return "
         "the same cached answer."
     )
+    for exercise in EXERCISES:
+        if exercise.section == "averaging":
+            exercise_box(exercise, s)
 
 
 def closing() -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from data import sources
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
 from ui.common.release import unit_words
@@ -79,11 +80,12 @@ def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -
     """The one-page HTML report of the plan (charts as SVG when vl-convert can draw them)."""
     plan, data = s.plan, s.data
     dataset = data.dataset
-    rows = (
-        f"{int(data.frame[dataset.count_column].sum()):,}"
-        if dataset.count_column
-        else (f"{len(data.frame):,}")
-    )
+    if data.path:
+        rows = f"{sources.summary(data.origin).rows:,}"
+    elif dataset.count_column:
+        rows = f"{int(data.frame[dataset.count_column].sum()):,}"
+    else:
+        rows = f"{len(data.frame):,}"
     categories = ", ".join(
         f"`{column}` {'public (published codes)' if mode == 'public' else 'declared in advance'}"
         for column, mode in s.controls.categories

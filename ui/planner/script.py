@@ -125,6 +125,24 @@ DATA = dp.user_domain({domain_name!r}, lambda frame: isinstance(frame, pd.DataFr
 PERSONS = dp.user_distance({distance_name!r})
 
 
+def read_table(path: str) -> pd.DataFrame:
+    # A CSV file, Parquet (a file, a folder or a pattern) or a DuckDB table (file.duckdb:table).
+    # OpenDP computes on the rows in memory: the whole table is read.
+    head, _, table = path.rpartition(":")
+    if head.lower().endswith((".duckdb", ".ddb", ".db")):
+        import duckdb
+
+        with duckdb.connect(head, read_only=True) as con:
+            return con.table(table).df()
+    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
+        return pd.read_csv(path, sep="\t" if ".tsv" in path.lower() else ",")
+    if any(ch in path for ch in "*?["):
+        import glob
+
+        return pd.concat([pd.read_parquet(p) for p in sorted(glob.glob(path))], ignore_index=True)
+    return pd.read_parquet(path)
+
+
 def capped(frame: pd.DataFrame) -> pd.DataFrame:
     # Each person keeps their first CAP rows in file order (as the app's cap does).
     if PERSON is None or CAP is None:
@@ -281,14 +299,14 @@ def simulate(frame: pd.DataFrame, runs: int) -> list[dict]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default={data_file!r}, help="the CSV file to release from")
+    parser.add_argument("--data", default={data_file!r}, help="the table to release from")
     parser.add_argument("--json", help="also write the guarantee and release to this file")
     parser.add_argument(
         "--simulate", type=int, default=0,
         help="data owner only: compare this many releases with the true values (no release)",
     )
     args = parser.parse_args(argv)
-    frame = pd.read_csv(args.data)
+    frame = read_table(args.data)
     stated = guarantee()
     result = {{"guarantee": {{"rows": stated["rows"], "total": stated["total"]}}}}
     print("OpenDP's privacy maps, for one person (d_in = 1):")

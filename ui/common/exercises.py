@@ -1,0 +1,107 @@
+"""Exercises with answers, in the teaching notebooks' style, next to the chart that answers them.
+
+    HALVE = Exercise(
+        key="laplace.halve",
+        page="laplace",
+        section="answers",
+        question=N_("laplace.exercise.halve.question"),
+        kind="number",
+        solve=lambda s: Answer(2.0, _("laplace.exercise.halve.answer", ...)),
+        tolerance=0.05,
+    )
+    exercise_box(HALVE, settings)   # inside the section that answers it
+
+A question is answered by moving the page's own controls. ``solve`` reads the page's settings
+(the same object the section draws from) and returns the right answer with an explanation
+that quotes the number the chart shows; so the stated answer is always the page's own. A
+numeric answer can be typed and checked (within a relative tolerance); a choice (true/false,
+"which mechanism") is picked and checked; the answer is revealed on request. Every page lists
+its exercises in ``EXERCISES`` (ui/<page>/exercises.py); the Workshop page lists them all in
+teaching order with a link to each page and section.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import streamlit as st
+
+from ui.common.i18n import _
+
+Kind = Literal["number", "choice"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The right answer (a number, or a choice's key) and why, in the reader's language."""
+
+    value: float | str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question of a page, where it is answered, and how to find its answer."""
+
+    key: str  # unique, e.g. "laplace.halve"; also the widgets' key prefix
+    page: str  # url path of the page
+    section: str  # key of the section that answers it (ui.common.sections.Section.key)
+    question: str  # message id
+    kind: Kind
+    solve: Callable[[Any], Answer]  # the page's settings -> the answer
+    choices: Sequence[tuple[str, str]] = field(default_factory=tuple)  # (key, message id)
+    tolerance: float = 0.02  # relative, for typed numbers
+
+    def is_right(self, given: float | str, answer: Answer) -> bool:
+        """Whether a typed number is within the tolerance, or the picked choice is the one."""
+        if self.kind == "choice":
+            return given == answer.value
+        right = float(answer.value)
+        return math.isclose(float(given), right, rel_tol=self.tolerance, abs_tol=1e-9)
+
+
+def exercise_box(exercise: Exercise, settings: Any) -> None:
+    """The exercise in an expander: the question, a place to answer, the answer on request."""
+    box = st.expander(
+        _("common.exercise.title", question=_(exercise.question)),
+        icon=":material/school:",
+        key=f"exercise_{exercise.key}",
+        on_change="rerun",
+    )
+    if not box.open:
+        return
+    answer = exercise.solve(settings)
+    with box:
+        given = _given(exercise)
+        if given is not None:
+            if exercise.is_right(given, answer):
+                st.success(_("common.exercise.right"), icon=":material/check_circle:")
+            else:
+                st.warning(_("common.exercise.wrong"), icon=":material/help:")
+        if st.toggle(_("common.exercise.show"), key=f"exercise_{exercise.key}_show"):
+            st.info(answer.explanation, icon=":material/lightbulb:")
+
+
+def _given(exercise: Exercise) -> float | str | None:
+    """The participant's answer, once given (None before)."""
+    key = f"exercise_{exercise.key}_given"
+    if exercise.kind == "choice":
+        picked = st.radio(
+            _("common.exercise.pick"),
+            [choice for choice, _msg in exercise.choices],
+            format_func=lambda choice: _(dict(exercise.choices)[choice]),
+            index=None,
+            key=key,
+            horizontal=True,
+        )
+        return picked
+    typed = st.number_input(_("common.exercise.type"), value=None, format="%g", key=key)
+    return None if typed is None else float(typed)
+
+
+def solved(exercise: Exercise, settings: Any) -> Answer:
+    """The answer the page states for these settings (what the tests compare with)."""
+    return exercise.solve(settings)

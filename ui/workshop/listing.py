@@ -1,0 +1,55 @@
+"""The Workshop page's listing: every page's exercises in teaching order, with links."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import streamlit as st
+
+from ui.common.catalog import available_pages
+from ui.common.exercises import Exercise
+from ui.common.i18n import _
+
+# Each page package lists its exercises in ui/<package>/exercises.py (EXERCISES).
+MODULES = {
+    "laplace": "ui.laplace.exercises",
+    "gaussian": "ui.gaussian.exercises",
+    "exponential": "ui.exponential.exercises",
+    "randomized_response": "ui.local.exercises",
+    "local_frequencies": "ui.local.exercises",
+    "bounding": "ui.bounding.exercises",
+    "attacker": "ui.attacker.exercises",
+    "planner": "ui.planner.exercises",
+}
+
+
+def all_exercises() -> list[Exercise]:
+    """Every exercise, in the catalogue's page order, then in each page's own order."""
+    found: list[Exercise] = []
+    for entry in available_pages():
+        module_name = MODULES.get(entry.url_path)
+        if module_name is None or importlib.util.find_spec(module_name) is None:
+            continue
+        module = importlib.import_module(module_name)
+        found.extend(e for e in module.EXERCISES if e.page == entry.url_path)
+    return found
+
+
+def listing() -> None:
+    """A numbered list: page, question, and a link to the section that answers it."""
+    pages = {entry.url_path: entry for entry in available_pages()}
+    current = None
+    for number, exercise in enumerate(all_exercises(), start=1):
+        entry = pages[exercise.page]
+        if exercise.page != current:
+            current = exercise.page
+            st.subheader(entry.title)
+        cols = st.columns([5, 2], vertical_alignment="center")
+        cols[0].markdown(f"**{number}.** {_(exercise.question)}")
+        cols[1].page_link(
+            entry.path,
+            label=_("workshop.open"),
+            icon=":material/arrow_forward:",
+            query_params={f"{exercise.page}_section": exercise.section},
+        )
