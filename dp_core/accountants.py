@@ -42,8 +42,11 @@ from typing import Literal
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
-from dp_core.composition import optimal_composition_epsilon
-from dp_core.gaussian import gaussian_epsilon_for
+from dp_core.composition import (
+    gaussian_composed_epsilons,
+    optimal_composition_delta,
+    optimal_composition_epsilon,
+)
 from dp_core.validation import check_delta, check_epsilon, check_sensitivity
 
 __all__ = [
@@ -195,12 +198,15 @@ def optimal_total_delta(pairs: Sequence[tuple[float, float]], total_epsilon: flo
 
     delta(eps') = 1 - prod(1 - delta_i) (1 - sum_l max(0, P1(l) - e^eps' P0(l))), P0(l) =
     P1(l) e^-l, over the loss l of composed randomized response (Murtagh & Vadhan 2016,
-    Thm 1.5; Kairouz, Oh & Viswanath 2015, Thm 3.3 when all are equal).
+    Thm 1.5). Equal mechanisms go through ``dp_core.composition.optimal_composition_delta``
+    (the same formula, Kairouz, Oh & Viswanath 2015, Thm 3.3).
     """
     eps, deltas = _pairs(pairs)
     target = float(total_epsilon)
     if not target >= 0:
         raise ValueError("the total epsilon must be a number of at least 0.")
+    if np.all(eps == eps[0]) and np.all(deltas == deltas[0]):
+        return float(optimal_composition_delta(float(eps[0]), float(deltas[0]), eps.size, target))
     levels, masses = _rr_loss_distribution(eps)
     above = levels > target
     rr = float(np.sum(masses[above] * -np.expm1(target - levels[above])))
@@ -384,12 +390,17 @@ def pld_epsilon(
 def gaussian_exact_epsilon(releases: Sequence[NoiseRelease], delta: float) -> float:
     """Exact epsilon at delta when every release is Gaussian: one Gaussian with
     mu = sqrt(sum (Delta_i / sigma_i)^2) (Dong, Roth & Su 2019, Cor 3.3), exact profile
-    (Balle & Wang 2018, Thm 8)."""
+    (Balle & Wang 2018, Thm 8), through ``dp_core.composition.gaussian_composed_epsilons``
+    (k equal releases are its sigma / sqrt(k); different ones one release of noise 1 / mu)."""
     items = _releases(releases)
     if any(r.mechanism != "gaussian" for r in items):
         raise ValueError("the exact Gaussian total needs every release to be Gaussian.")
+    d = check_delta(delta, allow_zero=False)
+    multipliers = {r.noise_multiplier for r in items}
+    if len(multipliers) == 1:
+        return float(gaussian_composed_epsilons(multipliers.pop(), len(items), d))
     mu = math.sqrt(sum(1.0 / r.noise_multiplier**2 for r in items))
-    return gaussian_epsilon_for(1.0 / mu, check_delta(delta, allow_zero=False))
+    return float(gaussian_composed_epsilons(1.0 / mu, 1, d))
 
 
 # --- side by side ----------------------------------------------------------------------

@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.validation import check_bounds, check_positive_int
+
 COUNT_SENSITIVITY = 1.0  # adding or removing one record moves one count by 1
 
 
@@ -50,3 +52,70 @@ def share_of_largest_local_sensitivity(counts: ArrayLike) -> float:
 
 
 SHARE_OF_LARGEST_GLOBAL_SENSITIVITY = 1.0  # over all datasets: (1, 0) -> (1, 1), see module
+
+
+# --- A score that is not a count: the average of a clipped value per group ---------------------
+
+
+def floored_clipped_means(
+    values: ArrayLike,
+    groups: ArrayLike,
+    candidates: ArrayLike,
+    *,
+    lower: float,
+    upper: float,
+    min_group_size: int,
+) -> np.ndarray:
+    """Score of each candidate group: its clipped mean, with a public floor on the group size.
+
+    s_r = L + sum_{i in r} (clip(x_i, L, U) - L) / max(n_r, n_min)
+
+    One value per person (each person is in one group, with one row). For a group of at least
+    n_min persons this is exactly the mean of the clipped values; a smaller group is scored
+    as if the missing persons had the value L (pulled towards L, a bias of small groups);
+    an empty group scores L. Sensitivity: ``floored_clipped_mean_sensitivity``.
+    """
+    lo, hi = check_bounds(lower, upper)
+    floor = check_positive_int(min_group_size, "the smallest group size")
+    x = np.asarray(values, dtype=float)
+    g = np.asarray(groups)
+    if x.shape != g.shape or x.ndim != 1:
+        raise ValueError("values and groups must be two columns of the same length.")
+    if np.isnan(x).any():
+        raise ValueError("every value must be a number (fill or drop the empty ones first).")
+    lifted = np.clip(x, lo, hi) - lo
+    scores = []
+    for candidate in np.asarray(candidates):
+        members = g == candidate
+        scores.append(lo + lifted[members].sum() / max(int(members.sum()), floor))
+    return np.array(scores, dtype=float)
+
+
+def floored_clipped_mean_sensitivity(lower: float, upper: float, min_group_size: int) -> float:
+    """Delta = (U - L) / n_min: the most one person added or removed moves any group's score.
+
+    Neighbours: one person added or removed, with their one value x (anything: it is clipped
+    to [L, U]), in one group r; every other group's score stays. Write w = clip(x) - L in
+    [0, U - L], n for the size of r in the larger dataset, S for its sum of clip - L there.
+    (a) n <= n_min: both denominators are n_min, so s_r moves by w / n_min <= (U - L) / n_min,
+        attained by x >= U.
+    (b) n > n_min: s_r moves by |S/n - (S - w)/(n - 1)| = |(n - 1) w - (S - w)| / (n (n - 1)),
+        and S - w (the other n - 1 persons) lies in [0, (n - 1)(U - L)], so the move is at
+        most (U - L) / n < (U - L) / n_min.
+    So Delta = (U - L) / n_min over all datasets, with no group size known in advance; it is
+    not monotonic (a low value lowers the mean), so the rate is epsilon / (2 Delta). (Replacing
+    one person's value, a neighbour relation the page does not use, gives the same bound: a
+    group then gains or loses w - w' with |w - w'| <= U - L over the same max(n, n_min).)
+
+    Why the floor: the plain clipped mean of a group of n persons moves by up to
+    (U - L) / n, the replace-one bound diffprivlib's tools.mean uses with n public
+    (sensitivity = (upper - lower) / array.size). Group sizes are not public here, and the
+    smallest group can have one person (or none), so without the floor Delta = U - L;
+    reading n from the data would make Delta itself depend on the data, which is not DP.
+    Without clipping no Delta exists: one person's value can be anything.
+    Sources: Dwork & Roth 2014, Def 3.4 (Delta u of the exponential mechanism); diffprivlib,
+    tools.mean (Holohan et al. 2019).
+    """
+    lo, hi = check_bounds(lower, upper)
+    floor = check_positive_int(min_group_size, "the smallest group size")
+    return (hi - lo) / floor

@@ -1,24 +1,19 @@
 """What epsilon means to an attacker: posterior bound, best membership test, composition, and
 the floating-point attack on the app's own noise."""
 
-from ui.attacker import floating_point, sections
+from ui.attacker import floating_point, releases, sections
+from ui.common.catalog import entry
+from ui.common.i18n import _
 from ui.common.sections import Section
 from ui.common.shell import page_header
 
-page_header(
-    "What ε means to an attacker",
-    "If an attacker sees a differentially private answer, how sure can they become that Alice "
-    "is in the data, and how does that change when the data are released many times?",
-    "Keep the prior at 50% and move ε from 0.1 to 10: watch how sure the attacker can become. "
-    "Then, under “Many releases”, move k to 1,000 and see which accounting keeps the total "
-    "smallest.",
-)
+page_header(entry("attacker").title, entry("attacker").question, _("attacker.try_this"))
 sections.explore(
     [
-        Section("guess", "The attacker's guess", sections.attackers_guess),
-        Section("test", "The best membership test", sections.membership_test),
-        Section("releases", "Many releases", sections.many_releases),
-        Section("floating-point", "The floating-point attack", floating_point.floating_point),
+        Section("guess", _("attacker.section.guess"), sections.attackers_guess),
+        Section("test", _("attacker.section.test"), sections.membership_test),
+        Section("releases", _("attacker.section.releases"), releases.many_releases),
+        Section("floating-point", _("attacker.section.floating"), floating_point.floating_point),
     ]
 )
 sections.closing()

@@ -2,26 +2,29 @@
 
 import streamlit as st
 
+from ui.common.catalog import entry
+from ui.common.i18n import _
 from ui.common.sections import Section
 from ui.common.shell import page_header
 from ui.laplace import sections
 
-page_header(
-    "Laplace mechanism",
-    "How much noise does epsilon cost, and how wrong are the published answers?",
-    "Set ε to 0.1, then to 10, and watch the error bars. Then count a small category "
-    "(HIV in the diseases data) and compare its relative error with the largest one.",
-)
+header = st.container()  # drawn above the controls, once they say which data were chosen
 controls = sections.data_controls()
+with header:
+    page_header(
+        entry("laplace").title,
+        entry("laplace").question,
+        sections.try_this(None if controls is None else controls[0]),
+    )
 if controls is None:
     st.stop()
 sections.explore(
     *controls,
     [
-        Section("answers", "Noisy vs true answers", sections.noisy_vs_true),
-        Section("noise", "The noise itself", sections.noise_itself),
-        Section("error", "Error against ε", sections.error_against_epsilon),
-        Section("averaging", "The averaging attack", sections.averaging_attack),
+        Section("answers", _("laplace.section.answers"), sections.noisy_vs_true),
+        Section("noise", _("laplace.section.noise"), sections.noise_itself),
+        Section("error", _("laplace.section.error"), sections.error_against_epsilon),
+        Section("averaging", _("laplace.section.averaging"), sections.averaging_attack),
     ],
 )
 sections.closing()

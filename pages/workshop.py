@@ -2,10 +2,11 @@
 
 import streamlit as st
 
+from ui.common.catalog import entry
 from ui.common.i18n import _
 from ui.common.shell import page_header
 from ui.workshop.listing import listing
 
-page_header(_("workshop.title"), _("workshop.question"), _("workshop.try_this"))
+page_header(entry("workshop").title, entry("workshop").question, _("workshop.try_this"))
 st.markdown(_("workshop.how"))
 listing()

@@ -77,7 +77,11 @@ def problems(domains: list[str]) -> list[str]:
     """What is missing or inconsistent: ids without text, placeholders that differ."""
     found = []
     for domain in domains:
-        used = {message.id for message in extract(domain) if message.id}
+        used = {
+            message.id[0] if isinstance(message.id, tuple) else message.id
+            for message in extract(domain)
+            if message.id
+        }
         english = _read(po_path("en", domain))
         for msgid in sorted(used - set(english)):
             found.append(f"{domain}: {msgid} is used in the code but has no English text")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Debian's chromium and, for Spark, Java, when missing) and
+# Install everything the tests need (Debian's chromium, for Spark Java, and CJK fonts, when missing) and
 # run the whole suite: lint, unit and page tests, and the browser tests against a running app.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,14 @@ if ! command -v java >/dev/null 2>&1; then
     if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+fi
+
+if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+    echo "Installing Debian's fonts-noto-cjk for the Japanese and Chinese screenshots..."
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt

@@ -129,3 +129,10 @@ def upload_file(at: AppTest, page: str, data: bytes, name: str = "own.csv") -> A
     rerun(at)
     at.file_uploader(key=f"{page}_upload").set_value((name, data, "text/csv"))
     return rerun(at)
+
+
+def download(files: dict, stem: str, suffix: str):
+    """The one download named ``<stem>…<suffix>`` (file names also carry ε and δ from the
+    address, e.g. laplace_diseases_epsilon-1.zip)."""
+    (name,) = [n for n in files if n.startswith(stem) and n.endswith(suffix)]
+    return files[name]

@@ -10,15 +10,21 @@ one-person category uploaded; a shared address reopens the same view; presenter 
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
+import pandas as pd
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
@@ -35,6 +41,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+SHOTS = ROOT / "tests" / "screenshots"  # written by the tests, to look at (git-ignored)
 MAIN = "[data-testid='stMain']"
 SLIDERS = f"{MAIN} [data-testid='stSlider'] input[type='range']"
 OWN_DATA_PAGES = ["laplace", "gaussian", "exponential", "randomized_response", "local_frequencies",
@@ -53,8 +60,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def server() -> Iterator[str]:
+@contextlib.contextmanager
+def running_app() -> Iterator[str]:
     """A fresh `streamlit run app.py` on a free port; its base URL."""
     port = _free_port()
     process = subprocess.Popen(
@@ -77,9 +84,25 @@ def server() -> Iterator[str]:
     else:
         process.kill()
         pytest.fail("the streamlit server did not start within 60 s")
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """A server of its own: for what happens at a server's very first visit."""
+    with running_app() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[str]:
+    """One server for the tests that do not depend on being its first visitor."""
+    with running_app() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -167,18 +190,18 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
     page.close()
 
 
-def test_home_answers_at_slash_home(server, browser) -> None:
+def test_home_answers_at_slash_home(app, browser) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{server}/home")
+    page.goto(f"{app}/home")
     settled(page)
     assert page.locator("h1").first.inner_text().strip() == "DP Explorer"
     assert "Page not found" not in page.locator("body").inner_text()
     page.close()
 
 
-def test_a_shared_link_opens_with_its_settings_and_the_address_follows(server, browser) -> None:
+def test_a_shared_link_opens_with_its_settings_and_the_address_follows(app, browser) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{server}/laplace?laplace_epsilon=0.1&seed=7&draw=2")
+    page.goto(f"{app}/laplace?laplace_epsilon=0.1&seed=7&draw=2")
     settled(page)
     assert "within ±30 of the true count 95% of the time" in main_text(page)
     assert "Draw number 2 with seed 7" in page.locator("[data-testid='stSidebar']").inner_text()
@@ -194,14 +217,14 @@ def test_a_shared_link_opens_with_its_settings_and_the_address_follows(server, b
     "url_path", [p for p in OWN_DATA_PAGES if p in {e.url_path for e in available_pages()}]
 )
 def test_an_own_csv_with_a_one_person_category_never_shows_that_category(
-    server, browser, url_path, tmp_path
+    app, browser, url_path, tmp_path
 ) -> None:
     csv = tmp_path / "patients.csv"
     csv.write_text(PATIENTS)
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/{url_path}")
+    page.goto(f"{app}/{url_path}")
     settled(page)
     # The dataset picker: choose "Your own CSV file…".
     picker = page.locator(f"{MAIN} [data-testid='stSelectbox']").first
@@ -224,14 +247,137 @@ def test_an_own_csv_with_a_one_person_category_never_shows_that_category(
 
 
 @pytest.mark.parametrize("entry", available_pages(), ids=lambda e: e.url_path)
-def test_presenter_mode_fits_a_projector(server, browser, entry, tmp_path) -> None:
+def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
-    page.goto(f"{server}/{entry.url_path}?present=1")
+    page.goto(f"{app}/{entry.url_path}?present=1")
     settled(page)
     assert not page.locator("[data-testid='stSidebar']").is_visible()
-    charts = page.locator(f"{MAIN} [data-testid='stVegaLiteChart']")
-    if charts.count():
-        box = charts.first.bounding_box()
+    # The open section's first chart (or the table that leads it) is wholly on the screen.
+    shown = page.locator(f"{MAIN} [data-testid='stVegaLiteChart'], {MAIN} [data-testid='stTable']")
+    if shown.count():
+        box = shown.first.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
-    page.screenshot(path=str(tmp_path / f"{entry.url_path}-presenter.png"))
+    # The section pad sits in the top right corner, clear of the page's controls.
+    pad = page.locator("[class*='__section__nav']")
+    if pad.count():
+        corner = pad.first.bounding_box()
+        assert corner is not None and corner["y"] < 80 and corner["x"] > 1920 / 2, corner
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{entry.url_path}-presenter.png"))
+    page.close()
+
+
+# --- Links and exports ------------------------------------------------------------------------
+# Per page, three or more settings changed as a user would (widget keys are the address's
+# parameter names): ("slider", key, steps), ("select", key, option), ("radio", key, option),
+# ("toggle", key), ("tab", label), ("type", key, text).
+Action = tuple
+LINKS: dict[str, list[Action]] = {}
+
+
+def act(page: Page, action: Action) -> None:
+    """Do one user action on a widget found by its key (Streamlit's st-key-<key> class)."""
+    kind, *args = action
+    if kind == "tab":
+        page.get_by_role("tab", name=args[0]).click()
+    else:
+        box = page.locator(f"{MAIN} .st-key-{args[0]}").first
+        if kind == "slider":
+            box.locator("input[type='range']").first.focus()
+            for _ in range(abs(args[1])):
+                page.keyboard.press("ArrowRight" if args[1] > 0 else "ArrowLeft")
+        elif kind == "select":
+            box.locator("input").first.click()
+            page.get_by_role("option", name=args[1], exact=True).click()
+        elif kind == "radio":
+            box.locator("label").filter(has_text=args[1]).first.click()
+        elif kind == "toggle":
+            box.locator("label").first.click()
+        elif kind == "type":
+            box.locator("input, textarea").first.fill(args[1])
+            box.locator("input, textarea").first.press("Enter")
+    settled(page)
+
+
+def shown_numbers(page: Page) -> list[str]:
+    """Every number written in the main area, in order."""
+    return re.findall(r"[−-]?\d[\d,.]*", main_text(page))
+
+
+@pytest.mark.parametrize("url_path", sorted(LINKS))
+def test_a_copied_address_reopens_the_same_view_and_its_export_reads(
+    app, browser, url_path, tmp_path
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app}/{url_path}")
+    settled(page)
+    for action in LINKS[url_path]:
+        act(page, action)
+    address, numbers = page.url, shown_numbers(page)
+    for action in LINKS[url_path]:
+        if action[0] != "tab":
+            assert f"{action[1]}=" in address, (action, address)
+    page.close()
+
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})  # another screen
+    other = fresh.new_page()
+    other.goto(address)
+    settled(other)
+    assert shown_numbers(other) == numbers
+    button = other.locator(f".st-key-{url_path}_download button")
+    if button.count():
+        with other.expect_download() as download:
+            button.first.click()
+        archive = zipfile.ZipFile(download.value.path())
+        csv = next(name for name in archive.namelist() if name.endswith(".csv"))
+        table = pd.read_csv(archive.open(csv))  # no options: a spreadsheet opens it as it is
+        assert len(table) and not table.columns.str.startswith("#").any()
+        settings = json.loads(archive.read(csv.removesuffix(".csv") + ".json"))
+        assert parse_qs(urlsplit(settings["address"]).query) == parse_qs(urlsplit(address).query)
+    fresh.close()
+
+
+# --- Languages ----------------------------------------------------------------------------------
+
+
+def test_a_link_with_lang_es_opens_in_spanish(app, browser) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app}/laplace?lang=es")
+    settled(page)
+    assert page.locator("h1").first.inner_text().strip() == "Mecanismo de Laplace"
+    assert "Épsilon" in main_text(page) or "épsilon" in main_text(page)
+    page.close()
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize("url_path", ["laplace", "local_frequencies"])
+def test_japanese_and_chinese_glyphs_are_drawn(app, browser, lang, url_path) -> None:
+    """The CJK text is drawn with a font that has its glyphs: no tofu boxes, real widths."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app}/{url_path}?lang={lang}")
+    settled(page)
+    title = page.locator("h1").first
+    text = title.inner_text()
+    assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), text
+    # A missing glyph is drawn as the font's "no glyph" box, the same for every missing
+    # character: each character of the title must look different from an unassigned one.
+    tofu = page.evaluate(
+        """(text) => {
+            const draw = (ch) => {
+                const canvas = document.createElement('canvas');
+                canvas.width = canvas.height = 40;
+                const c = canvas.getContext('2d');
+                c.font = '32px ' + getComputedStyle(document.querySelector('h1')).fontFamily;
+                c.fillText(ch, 2, 32);
+                return canvas.toDataURL();
+            };
+            const missing = draw('\u0378');
+            return [...text].filter(ch => /[\u3040-\u30ff\u4e00-\u9fff]/.test(ch))
+                            .filter(ch => draw(ch) === missing);
+        }""",
+        text,
+    )
+    assert not tofu, f"drawn as boxes: {tofu}"
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{url_path}-{lang}.png"))
     page.close()

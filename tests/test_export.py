@@ -2,12 +2,13 @@
 
 import io
 import json
+import re
 import zipfile
 
 import numpy as np
 import pandas as pd
 
-from ui.common import charts
+from ui.common import charts, report
 from ui.common.export import Export, board_report, file_stem, results_zip
 
 TABLE = pd.DataFrame(
@@ -59,5 +60,58 @@ def test_file_names_name_the_page_dataset_and_settings() -> None:
     from ui.common.data_picker import DataChoice
 
     data = DataChoice(DATASETS["census"], pd.DataFrame(), "census")
-    assert file_stem("laplace", data, {"epsilon": "0.5"}) == "laplace_census_epsilon-0.5"
+    address = {"home_epsilon": "2", "laplace_epsilon": "0.5", "seed": "7"}
+    assert file_stem("laplace", data, address) == "laplace_census_epsilon-0.5"
     assert np.isfinite(TABLE["noisy count"]).all()
+
+
+GERMAN = {"number": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["", ""]}}
+POINTS = pd.DataFrame({"x": [0.25, 1.5], "y": [1200.0, 3400.0]})
+
+
+def _points_spec() -> charts.Spec:
+    x, y = charts.quantitative("x", "ε"), charts.quantitative("y", "n")
+    return charts.chart(charts.layer("points", "point", x=x, y=y), datasets={"points": POINTS})
+
+
+def _ticks(svg: str) -> list[str]:
+    return re.findall(r">([0-9.,]+)</text>", svg)
+
+
+def _german_chart() -> None:
+    """A page that draws one chart in German (AppTest runs this function as the script)."""
+    import pandas as pd
+    import streamlit as st
+
+    from ui.common import charts
+
+    st.session_state["lang"] = "de"
+    points = pd.DataFrame({"x": [0.25, 1.5], "y": [1200.0, 3400.0]})
+    x, y = charts.quantitative("x", "ε"), charts.quantitative("y", "n")
+    spec = charts.chart(charts.layer("points", "point", x=x, y=y), datasets={"points": points})
+    charts.show(spec, key="german")
+
+
+def test_chart_ticks_use_the_readers_decimal_and_group_symbols() -> None:
+    from apptest_helpers import charts as page_charts
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_german_chart)
+    at.run()
+    assert not at.exception, at.exception
+    ((spec, data),) = page_charts(at)
+    assert spec["config"]["locale"] == GERMAN
+    # Vega-Lite draws the ticks with these symbols (vl-convert runs the same Vega).
+    ticks = _ticks(report.chart_svg({**spec, "datasets": data}))
+    assert "0,5" in ticks and "1.500" in ticks and "0.5" not in ticks
+
+
+def test_exported_charts_keep_the_readers_number_symbols(monkeypatch) -> None:
+    from ui.common import export
+
+    monkeypatch.setattr(export, "number_locale", lambda: GERMAN["number"])
+    german = Export(**{**EXPORT.__dict__, "charts": [("points", _points_spec())]})
+    archive = zipfile.ZipFile(io.BytesIO(results_zip(german, EVERYTHING, "points")))
+    ticks = _ticks(archive.read("charts/points.svg").decode())
+    assert "0,5" in ticks and "1.500" in ticks
+    assert "0,5" in _ticks(board_report(german, EVERYTHING))

@@ -4,10 +4,13 @@ section, bad input, the floating-point attack, and which parts rerun when a slid
 from __future__ import annotations
 
 import functools
+import io
 import math
 import re
+import zipfile
 
 import numpy as np
+import pandas as pd
 import pytest
 from apptest_helpers import (
     chart_data,
@@ -71,6 +74,29 @@ def curve(at, dataset: str, name_start: str, x: str, y: str) -> tuple[np.ndarray
     return rows[x].to_numpy(dtype=float), rows[y].to_numpy(dtype=float)
 
 
+ROWS = {
+    "Basic": "basic composition",
+    "Advanced": "advanced composition",
+    "Optimal": "optimal composition",
+    "zCDP": "zero-concentrated DP",
+    "PLD": "privacy loss distributions",
+    "Gaussian": "the exact accounting of the Gaussian",
+}
+
+
+def totals_table(at):
+    """Section 3's table of totals at k, as shown (one row per accounting)."""
+    table = next(d.value for d in at.dataframe if "accounting" in d.value.columns)
+    return table.set_index("accounting")
+
+
+def total(at, row: str) -> str:
+    """The total ε the table shows for one accounting (a key of ROWS)."""
+    table = totals_table(at)
+    name = next(n for n in table.index if n.startswith(ROWS[row]))
+    return table.loc[name, "total ε"]
+
+
 def series_names(at, *datasets: str) -> list[str]:
     return [name for d in datasets for name in chart_data(at, d)["series"].unique()]
 
@@ -111,16 +137,16 @@ def test_defaults_posterior_advantage_and_composition(page):
     # k = 10 releases, delta' = 1e-6
     section(at, RELEASES)
     shown = texts(at)
-    assert metric(at, "Basic: total ε") == "10"
+    assert total(at, "Basic") == "10"
     advanced = math.sqrt(2 * 10 * math.log(1e6)) + 10 * (e - 1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}" == "33.81"
+    assert total(at, "Advanced") == f"{advanced:.4g}" == "33.81"
     exact = pld.from_gaussian_mechanism(sigma, value_discretization_interval=1e-5).self_compose(10)
-    shown_gaussian = _number(metric(at, "Gaussian, exact: total ε"))
+    shown_gaussian = _number(total(at, "Gaussian"))
     assert shown_gaussian == pytest.approx(exact.get_epsilon_for_delta(10 * 1e-5 + 1e-6), rel=2e-3)
-    assert "exact accounting of the Gaussian mechanism gives the best total" in shown
+    assert "the exact accounting of the Gaussian mechanism gives less" in shown
     # the optimal total is within 0.01% of k eps here, at a larger delta: basic wins the tie
-    assert _number(metric(at, "Optimal")) == pytest.approx(10, rel=1e-4)
-    assert "For other (1, 10⁻⁵)-DP mechanisms the best bound here is basic composition" in shown
+    assert _number(total(at, "Optimal")) == pytest.approx(10, rel=1e-4)
+    assert "for any (1, 10⁻⁵)-DP mechanisms, basic composition (k·ε) gives the best total" in shown
     assert f"at most {_posterior(0.5, shown_gaussian + SLACK):.1%} sure" in shown
     assert "except on outputs whose total chance is at most 10δ = 1.01×10⁻³" in shown
     assert metric(at, "Noise on the average of 10") == f"{sigma / math.sqrt(10):.4g}"
@@ -196,7 +222,7 @@ def test_epsilon_slider_at_both_ends(page, eps, high, low, laplace_accuracy):
         abs=1e-12,
     )
     section(at, RELEASES)
-    assert metric(at, "Basic: total ε") == f"{10 * eps:.4g}"
+    assert total(at, "Basic") == f"{10 * eps:.4g}"
 
 
 @pytest.mark.parametrize(
@@ -225,7 +251,7 @@ def test_certain_prior_has_nothing_to_learn(page, prior, side):
     assert len(charts(at)) == 1
     section(at, RELEASES)  # no posterior statement for the total either
     assert "What that total means to the attacker" not in texts(at)
-    assert metric(at, "Basic: total ε") == "10"
+    assert total(at, "Basic") == "10"
 
 
 def test_pure_dp_toggle(page):
@@ -243,10 +269,7 @@ def test_pure_dp_toggle(page):
     assert len(series_names(at, "roc", "simulated")) == 4
     assert not any(name.startswith("Gaussian") for name in series_names(at, "roc", "simulated"))
     section(at, RELEASES)
-    assert (
-        metric(at, "Advanced: total ε")
-        == f"{math.sqrt(20 * math.log(1e6)) + 10 * (math.e - 1):.4g}"
-    )
+    assert total(at, "Advanced") == f"{math.sqrt(20 * math.log(1e6)) + 10 * (math.e - 1):.4g}"
     assert "basic composition (k·ε) gives the best total: ε = 10 (δ = 0)" in texts(at)
     assert metric(at, "Any test on 10 answers") == f"{_posterior(0.5, 10):.4%}"
     assert metric(at, "Noise on one answer (Laplace std)") == f"{math.sqrt(2):.4g}"
@@ -260,11 +283,11 @@ def test_k_slider_at_both_ends(page, k, tightest):
     at = set_widget(at, at.select_slider, "attacker_k", k)
     sigma = get_sigma_gaussian(1.0, 1e-5)
     total_delta = k * 1e-5 + 1e-6
-    assert metric(at, "Basic: total ε") == f"{k:,.4g}"  # grouped: 1,000
+    assert total(at, "Basic") == f"{k:,.4g}"  # grouped: 1,000
     advanced = math.sqrt(2 * k * math.log(1e6)) + k * (math.e - 1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:,.4g}"
+    assert total(at, "Advanced") == f"{advanced:,.4g}"
     exact = pld.from_gaussian_mechanism(sigma, value_discretization_interval=1e-5).self_compose(k)
-    assert _number(metric(at, "Gaussian, exact: total ε")) == pytest.approx(
+    assert _number(total(at, "Gaussian")) == pytest.approx(
         exact.get_epsilon_for_delta(total_delta), rel=2e-3
     )
     assert tightest in texts(at)
@@ -278,22 +301,22 @@ def test_small_epsilon_many_releases_advanced_beats_basic_and_optimal_wins(page)
     section(at, RELEASES)
     at = set_widget(at, at.select_slider, "attacker_k", 1000)
     advanced = math.sqrt(2 * 1000 * math.log(1e6)) * 0.1 + 100 * math.expm1(0.1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}" == "27.14"
+    assert total(at, "Advanced") == f"{advanced:.4g}" == "27.14"
     shown = texts(at)
     assert "Advanced composition is below k·ε here" in shown
     # k* = 2 ln(1e6) / (2 - e^0.1)^2 (Dwork & Roth Thm 3.20 solved for k)
     assert f"= {2 * math.log(1e6) / (2 - math.exp(0.1)) ** 2:,.1f}" in shown
     one = pld.from_privacy_parameters(DifferentialPrivacyParameters(0.1, 0.0))
     optimal = one.self_compose(1000).get_epsilon_for_delta(1e-6)
-    assert _number(metric(at, "Optimal")) == pytest.approx(optimal, rel=1e-3)
-    shown_optimal = metric(at, "Optimal")
+    assert _number(total(at, "Optimal")) == pytest.approx(optimal, rel=1e-3)
+    shown_optimal = total(at, "Optimal")
     best = "optimal composition (Kairouz, Oh & Viswanath) gives the best total: ε = "
     assert best + shown_optimal in shown
     at = set_widget(at, at.select_slider, "attacker_delta_prime", 1e-12)
     advanced = math.sqrt(2 * 1000 * math.log(1e12)) * 0.1 + 100 * math.expm1(0.1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:.4g}"
+    assert total(at, "Advanced") == f"{advanced:.4g}"
     at = set_widget(at, at.select_slider, "attacker_delta_prime", 1e-3)
-    assert metric(at, "Advanced: total ε") == (
+    assert total(at, "Advanced") == (
         f"{math.sqrt(2 * 1000 * math.log(1e3)) * 0.1 + 100 * math.expm1(0.1):.4g}"
     )
 
@@ -304,8 +327,8 @@ def test_void_total_delta_is_explained(page):
     at = set_widget(at, at.select_slider, "attacker_k", 1000)
     warnings = " ".join(w.value for w in at.warning)
     assert "the total guarantee is empty" in warnings
-    assert metric(at, "Advanced: total ε") == metric(at, "Gaussian, exact: total ε") == "—"
-    assert metric(at, "Basic: total ε") == "—"  # 1000 x 0.01 = 1: no guarantee either
+    assert total(at, "Advanced") == total(at, "Gaussian") == "—"
+    assert total(at, "Basic") == "—"  # 1000 x 0.01 = 1: no guarantee either
 
 
 @pytest.mark.parametrize("typed", ["0", "-1", "abc"])
@@ -324,7 +347,7 @@ def test_bad_delta_is_explained(page, typed, message):
     errors = " ".join(e.value for e in at.error)
     assert message in errors and "Still showing δ = 10⁻⁵" in errors
     section(at, RELEASES)
-    assert metric(at, "Basic: total ε") == "10"
+    assert total(at, "Basic") == "10"
 
 
 def test_new_draw_changes_only_the_simulation(page):
@@ -348,7 +371,7 @@ def test_huge_typed_epsilon_does_not_overflow(page, typed, odds):
     assert f"ε bound ×{odds[1:]}:" in _delta_line(at, "Odds on")  # e^eps
     assert metric(at, "Odds on") == f"×{10 / 9 * math.exp(float(typed)):,.3g}"
     section(at, RELEASES)
-    assert metric(at, "Basic: total ε") == f"{10 * float(typed):,.4g}"
+    assert total(at, "Basic") == f"{10 * float(typed):,.4g}"
     section(at, FLOATING)  # the worked example at eps = 100: scale 0.01
     assert "One release at ε = " + typed in texts(at)
 
@@ -420,8 +443,8 @@ def test_optimal_composition_on_the_page(page):
     at = set_widget(at, at.select_slider, "attacker_k", 100)
     one = pld.from_privacy_parameters(DifferentialPrivacyParameters(0.1, 0.0))
     exact = one.self_compose(100).get_epsilon_for_delta(1e-6)  # dp-accounting: 4.7746
-    assert metric(at, "Optimal") == f"{exact:.4g}" == "4.775"
-    assert metric(at, "Advanced: total ε") == "6.308"  # Dwork-Rothblum-Vadhan
+    assert total(at, "Optimal") == f"{exact:.4g}" == "4.775"
+    assert total(at, "Advanced") == "6.308"  # Dwork-Rothblum-Vadhan
     shown = texts(at)
     assert "optimal composition (Kairouz, Oh & Viswanath) gives the best total: ε = 4.775" in shown
     assert "advanced composition grows like √k" not in shown.lower() and "linearly in k" in shown
@@ -592,13 +615,13 @@ def test_moving_k_reruns_only_the_many_releases_section(page, calls):
     fragment_rerun(at, inner)
     assert calls == before  # neither the page nor the ε fragment ran
     assert [s.key for s in at.select_slider] == ["attacker_k", "attacker_delta_prime"]
-    assert metric(at, "Basic: total ε") == "1,000"
+    assert total(at, "Basic") == "1,000"
     assert chart_data(at, "k_now")["label"].tolist() == ["k = 1,000"]
     widget(at.select_slider, "attacker_delta_prime").set_value(1e-12)
     fragment_rerun(at, inner)
     assert calls == before
     advanced = math.sqrt(2 * 1000 * math.log(1e12)) + 1000 * (math.e - 1)
-    assert metric(at, "Advanced: total ε") == f"{advanced:,.4g}"
+    assert total(at, "Advanced") == f"{advanced:,.4g}"
 
 
 def test_new_opendp_releases_redraw_only_the_opendp_bars(page, calls):
@@ -623,3 +646,146 @@ def test_the_formulas_are_drawn_when_their_box_is_opened(page):
     assert len(at.latex) == 7
     assert "Kairouz, Oh & Viswanath (2015), Thm 3.3" in texts(at)
     assert "Mironov, *On significance of the least significant bits" in texts(at)
+
+
+# --- The accountants, the address, exports, German numbers, exercises ---------------------------
+def test_the_totals_are_the_planners_accountants(page):
+    from dp_core import accountants
+    from dp_core.gaussian import analytic_gaussian_sigma
+
+    at = section(page, RELEASES)
+    sigma = analytic_gaussian_sigma(1.0, 1.0, 1e-5)
+    release = accountants.NoiseRelease("gaussian", sigma, 1.0, 1.0, 1e-5)
+    found = {t.key: t for t in accountants.compare_accountants([release] * 10, 10 * 1e-5 + 1e-6)}
+    for row, key in (("Optimal", "optimal"), ("zCDP", "zcdp"), ("PLD", "pld")):
+        assert total(at, row) == f"{found[key].epsilon:.4g}"
+    assert total(at, "Gaussian") == f"{found['gaussian'].epsilon:.4g}"
+    assert set(totals_table(at)["total δ"]) == {"10⁻⁴", "1.01×10⁻⁴"}  # basic: k·δ
+    # the chart's optimal curve at k = 10 is the table's optimal total
+    ks, optimal = curve(at, "totals", "optimal", "k", "epsilon")
+    assert f"{optimal[ks == 10].item():.4g}" == total(at, "Optimal")
+
+
+LINK = {
+    "attacker_pure": "true",
+    "attacker_epsilon": "0.1",
+    "attacker_prior": "0.2",
+    "attacker_k": "100",
+    "attacker_delta_prime": "10⁻⁹",
+}
+
+
+def _first_section(at):
+    """What section 1 shows: its metrics, chart data and sentences."""
+    return (
+        [(m.label, m.value) for m in at.metric],
+        [data for _, data in charts(at)],
+        texts(at),
+    )
+
+
+def test_a_link_with_the_settings_opens_what_moving_the_controls_shows():
+    moved = open_page("attacker")
+    set_widget(moved, moved.toggle, "attacker_pure", True)
+    set_widget(moved, moved.select_slider, EPS_SLIDER, 0.1)
+    set_widget(moved, moved.slider, "attacker_prior", 0.2)
+    linked = open_page("attacker", query=LINK)
+    (metrics, data, shown), (metrics_l, data_l, shown_l) = map(_first_section, (moved, linked))
+    assert metrics == metrics_l and shown == shown_l
+    assert metrics[0] == ("Highest posterior after any output", "21.6%")  # e^0.1 odds on 1:4
+    for ours, theirs in zip(data, data_l, strict=True):
+        for name in ours:
+            pd.testing.assert_frame_equal(ours[name], theirs[name])
+    section(moved, RELEASES)
+    set_widget(moved, moved.select_slider, "attacker_k", 100)
+    set_widget(moved, moved.select_slider, "attacker_delta_prime", 1e-9)
+    linked = open_page("attacker", query={**LINK, "attacker_section": "releases"})
+    pd.testing.assert_frame_equal(totals_table(moved), totals_table(linked))
+    pd.testing.assert_frame_equal(chart_data(moved, "totals"), chart_data(linked, "totals"))
+    assert texts(moved) == texts(linked)
+    assert total(linked, "Basic") == "10" and chart_data(linked, "k_now")["label"].item() == (
+        "k = 100"
+    )
+
+
+def _zip_csv(export) -> pd.DataFrame:
+    """The CSV of the ZIP the export button builds, read as a spreadsheet would."""
+    from ui.common.export import results_zip
+
+    archive = zipfile.ZipFile(io.BytesIO(results_zip(export, {"address": "x"}, "attacker")))
+    assert {"charts/posterior.svg", "charts/composition.svg"} & set(archive.namelist())
+    return pd.read_csv(io.BytesIO(archive.read("attacker.csv")))
+
+
+def test_the_exports_hold_the_tables_as_shown(page):
+    from ui.attacker import releases, sections
+
+    s = sections.Settings(1.0, False, 1e-5, 0.5, get_sigma_gaussian(1.0, 1e-5))
+    chart = sections._posterior_chart(s, sections.posterior(s, s.prior))
+    guess = _zip_csv(sections.posterior_export(s, chart))
+    at_half = guess.set_index("prior (%)").loc[50.0]
+    assert f"{at_half['highest posterior (%)']:.1f}%" == metric(page, "Highest posterior")
+    assert f"{at_half['highest at ε, only when δ = 0 (%)']:.1f}%" == "73.1%"
+    assert list(guess["prior (%)"]) == [1, 5, 10, 25, 50, 75, 90, 95, 99]
+    r = releases.ReleaseSettings(s, 10, 1e-6)
+    export = releases.composition_export(r, chart)
+    assert export.settings["k: number of releases"] == "10"
+    table = _zip_csv(export).set_index("accounting")
+    at = section(page, RELEASES)
+    shown = totals_table(at)
+    assert list(table.index) == list(shown.index)
+    for name in table.index:
+        assert f"{table.loc[name, 'total ε']:.4g}" == shown.loc[name, "total ε"].replace(",", "")
+    assert table["total δ"].tolist() == [1e-4] + [1.01e-4] * 5
+
+
+def test_german_numbers_have_a_decimal_comma():
+    at = open_page("attacker", query={"lang": "de"})
+    assert [m.value for m in at.metric] == ["75,1%", "24,9%", "×3,02"]
+
+
+def _reveal(at, key: str) -> str:
+    at.session_state[f"exercise_{key}"] = True
+    rerun(at)
+    widget(at.toggle, f"exercise_{key}_show").set_value(True)
+    return rerun(at).info[-1].value
+
+
+def _verdict(at, elements, key: str, value) -> str:
+    widget(elements, f"exercise_{key}_given").set_value(value)
+    rerun(at)
+    return " ".join([s.value for s in at.success] + [w.value for w in at.warning])
+
+
+def test_the_posterior_exercise_states_the_highest_posterior_shown(page):
+    at = set_widget(page, page.toggle, "attacker_pure", True)
+    shown = metric(at, "Highest posterior after any output")
+    assert shown == "73.1%"
+    assert _reveal(at, "attacker.posterior").startswith(f"{shown}:")
+    assert "Right." in _verdict(at, at.number_input, "attacker.posterior", 73.1)
+    assert "Not quite" in _verdict(at, at.number_input, "attacker.posterior", 75.1)
+
+
+def test_the_hundred_releases_exercise_quotes_the_optimal_total(page):
+    at = set_widget(page, page.toggle, "attacker_pure", True)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    at = section(at, RELEASES)
+    at = set_widget(at, at.select_slider, "attacker_k", 100)
+    answer = _reveal(at, "attacker.hundred")
+    assert total(at, "Basic") == "10" and total(at, "Optimal") == "4.775"
+    assert answer.startswith("True.") and "optimal composition gives only ε = 4.775" in answer
+    assert "Right." in _verdict(at, at.radio, "attacker.hundred", "true")
+    assert "Not quite" in _verdict(at, at.radio, "attacker.hundred", "false")
+
+
+@pytest.mark.parametrize(("eps", "larger"), [(1.0, "basic"), (10.0, "same")])
+def test_the_basic_or_optimal_exercise_compares_the_table(page, eps, larger):
+    at = set_widget(page, page.select_slider, EPS_SLIDER, eps)
+    at = section(at, RELEASES)
+    at = set_widget(at, at.select_slider, "attacker_k", 100)
+    basic, optimal = total(at, "Basic"), total(at, "Optimal")
+    answer = _reveal(at, "attacker.larger")
+    assert basic in answer and optimal in answer
+    assert (_number(optimal) < _number(basic) * (1 - 1e-4)) == (larger == "basic")
+    assert "Right." in _verdict(at, at.radio, "attacker.larger", larger)
+    assert "Not quite" in _verdict(at, at.radio, "attacker.larger", "optimal")

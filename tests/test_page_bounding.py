@@ -516,8 +516,8 @@ def test_own_csv_needs_a_person_column(at):
 
 def test_own_csv_caps_and_sensitivities_by_hand(at):
     upload(at, VISITS)
-    assert by_prefix(at.selectbox, "bounding_group_upload").value == "group"
-    assert by_prefix(at.selectbox, "bounding_value_upload").value == "amount"
+    assert by_prefix(at.selectbox, "bounding_group_own").value == "group"
+    assert by_prefix(at.selectbox, "bounding_value_own").value == "amount"
     assert metric(at, "Rows dropped by the caps") == "1"  # p1's second row in A (linf = 1)
     assert metric(at, "Sensitivity of one group's sum") == "100"  # bounds [0, 100] from the data
     assert metric(at, "Sensitivity of all groups' sums (L1)") == "300"  # 3 groups x 100
@@ -525,15 +525,15 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
     assert "a real release must fix its clipping bounds in advance" in texts(at)
     assert "The cap started at 3, the most groups anyone has in your file" in texts(at)
     widget(at.radio, "bounding_selection").set_value("first")
-    by_prefix(at.slider, "bounding_max_groups_upload").set_value(1)
+    by_prefix(at.slider, "bounding_max_groups_own").set_value(1)
     rerun(at)
     # first group only: p0 drops B, C; p1 keeps one row of A, drops A and B; p3 drops B, C
     assert metric(at, "Rows dropped by the caps") == "6"
     assert metric(at, "Persons with more than 1 group") == "3"
     np.testing.assert_array_equal(bars(at, 0)["True after bounding"], [3, 0, 1])
     np.testing.assert_array_equal(bars(at, 1)["True after bounding"], [16, 0, 40])
-    by_prefix(at.slider, "bounding_max_groups_upload").set_value(2)
-    by_prefix(at.slider, "bounding_max_per_group_upload").set_value(2)
+    by_prefix(at.slider, "bounding_max_groups_own").set_value(2)
+    by_prefix(at.slider, "bounding_max_per_group_own").set_value(2)
     widget(at.radio, "bounding_mechanism").set_value("gaussian")
     rerun(at)
     assert metric(at, "Sensitivity of one group's sum") == "200"  # 2 rows x 100
@@ -555,7 +555,7 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
 def test_own_csv_bad_input_gets_a_message(at, data, declare, value, message):
     upload(at, data, declare=declare)
     if value:
-        by_prefix(at.selectbox, "bounding_value_upload").set_value(value)
+        by_prefix(at.selectbox, "bounding_value_own").set_value(value)
         rerun(at)
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     if value:  # the counts still work

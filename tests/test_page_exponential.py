@@ -3,15 +3,22 @@ sampled runs, several ε, the curves, the pitfall (a fragment), own files and ba
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from collections import Counter
 from unittest import mock
 
 import numpy as np
+import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, widget
+from apptest_helpers import chart_data, charts, download, metric, open_page, rerun, texts, widget
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import local_script_runner
 
-from data.registry import category_counts
+from data.registry import DATASETS, category_counts, load_dataset
+from dp_core.exponential import exponential_probabilities
+from dp_core.selection_scores import floored_clipped_means
 
 EPS_TEXT = "exponential_epsilon__text"
 EPS_SLIDER = "exponential_epsilon__slider"
@@ -20,11 +27,12 @@ PUBLISHED = {  # the Swiss teaching notebooks' disease table (/work/shared/READM
     "1": {"Diabetes": "0.119", "Hepatitis": "4.0e-05", "Flu": "0.881", "HIV": "8.9e-06"},
     "0": {"Diabetes": "0.250", "Hepatitis": "0.250", "Flu": "0.250", "HIV": "0.250"},
 }
-TABLE, EPSILONS, CURVES, PITFALL = (
+TABLE, EPSILONS, CURVES, PITFALL, HOURS = (
     "1. The probability table",
     "2. Several ε side by side",
     "3. How often is the answer right?",
     "4. The sensitivity pitfall",
+    "5. Average hours per week",
 )
 MECHANISMS = {"Exponential mechanism", "Permute-and-flip", "Report-noisy-max, Laplace noise"}
 
@@ -234,12 +242,12 @@ def test_industry_groups_read_0_950_at_0_1_and_the_curves(page):
     x, y = em["epsilon"].to_numpy(), em["p"].to_numpy()
     assert x.min() > 0 and x.max() == pytest.approx(20)  # log axis leaves out 0
     assert np.interp(0.1, x, y) == pytest.approx(0.9501, abs=5e-3)
-    widget(at.radio, "exponential_axis").set_value("linear, 0 to 20")
+    widget(at.radio, "exponential_axis").set_value("linear")
     at = rerun(at)
     curves = chart_data(at, "curves")
     em = curves[curves["series"] == "Exponential mechanism"]
     assert em["epsilon"].iloc[0] == 0 and em["p"].iloc[0] == pytest.approx(1 / 119)
-    widget(at.radio, "exponential_axis").set_value("log scale")
+    widget(at.radio, "exponential_axis").set_value("log")
     section(dataset(rerun(at), "diseases"), TABLE)
 
 
@@ -273,6 +281,22 @@ def test_other_shipped_columns_use_their_public_domain(page):
     at = rerun(at)
     assert list(main_table(at).index) == [str(n) for n in range(1, 17)]
     dataset(at, "diseases")
+
+
+def test_census_marital_status_is_a_candidate_column(page):
+    """The notebook's "which marital status is most common?" on the census."""
+    at = dataset(page, "census")
+    widget(at.selectbox, "exponential_column_census").set_value("marital_status")
+    at = set_epsilon(section(rerun(at), TABLE), "0.01")
+    table = main_table(at)
+    counts = category_counts("census", "marital_status")
+    assert list(table.index) == list(DATASETS["census"].domains["marital_status"])
+    assert table["true count"].to_dict() == counts.to_dict()
+    assert "the public categories of `marital_status`" in texts(at)
+    shares = np.exp(0.005 * (counts - counts.max()))  # ε / (2Δ), Δ = 1: one row per person
+    assert metric(at, "P(true best answer)") == f"{shares.max() / shares.sum():.3f}"
+    widget(at.selectbox, "exponential_column_census").set_value("occupation")
+    set_epsilon(dataset(rerun(at), "diseases"), "1")
 
 
 # --- The sensitivity pitfall ------------------------------------------------------------------
@@ -529,7 +553,7 @@ def test_a_declared_one_person_category_is_a_candidate():
     assert list(table.index) == ["Flu", "Cold", "Rare", "Measles"]
     assert table.loc["Rare", "true count"] == 1
     assert table.loc["Measles", "true count"] == 0  # declared, absent: a candidate with 0
-    assert "1 of them is absent from the data, a candidate with count 0" in texts(at)
+    assert "1 of them absent from the data (count 0, still a candidate)" in texts(at)
     assert "reveals that each" not in texts(at)  # declared, not read off the file
     assert "Guarantee: 1-DP" in at.success[0].value
     assert "which categories are shown" not in at.success[0].value
@@ -580,3 +604,255 @@ def test_own_file_with_a_single_category_warns():
     at = declare(upload(b"colour\nred\nred\n"), "colour", "red")
     assert "Only one candidate (red)" in " ".join(w.value for w in at.warning)
     assert main_table(at)["probability"].tolist() == ["1.000"]
+
+
+# --- The textbook bound and the notebooks' sample sizes ------------------------------------------
+
+
+def bound_metric(at):
+    return next(m for m in at.metric if m.label.startswith("Textbook"))
+
+
+def test_the_textbook_bound_says_when_it_is_vacuous(page):
+    counts = category_counts("diseases", "disease")
+    best, worst = int(counts.max()), int(counts.min())
+    at = set_epsilon(section(page, TABLE), "0.1")
+    bound = bound_metric(at)
+    assert bound.value == "87.6" and bound.delta == "vacuous here"  # every count is at most 28
+    assert f"is vacuous here: the worst answer is only {best} − {worst} = {best - worst}" in (
+        texts(at)
+    )
+    at = set_epsilon(at, "1")
+    bound = bound_metric(at)
+    assert float(bound.value) < best - worst and not bound.delta
+    assert f"The bound says an answer {bound.value} or more below the best" in texts(at)
+    assert "vacuous" not in texts(at)
+
+
+def test_sampled_runs_offer_the_notebooks_sizes(page):
+    at = section(page, TABLE)
+    slider = widget(at.select_slider, "exponential_draws")
+    assert {"10", "200", "1,000"} <= set(slider.options)
+    slider.set_value(200)
+    at = rerun(at)
+    assert main_table(at)["sampled runs"].sum() == 200
+    assert address(at, "exponential_draws") == "200"
+    widget(at.select_slider, "exponential_draws").set_value(1_000)
+    at = rerun(at)
+    assert "exponential_draws" not in at.query_params  # the default stays out
+
+
+# --- The address holds the settings --------------------------------------------------------------
+
+
+def address(at, key: str) -> str:
+    """The address's value for ``key`` (AppTest gives a list for a repeated parameter)."""
+    value = at.query_params[key]
+    return value[-1] if isinstance(value, list) else value
+
+
+def table_view(at) -> dict:
+    """What the probability table section shows: metrics, texts, the table and the chart."""
+    return {
+        "metrics": [(m.label, m.value) for m in at.metric],
+        "texts": texts(at),
+        "table": main_table(at),
+        "exact": chart_data(at, "exact"),
+        "sampled": chart_data(at, "sampled"),
+    }
+
+
+def test_a_link_with_the_settings_shows_what_moving_the_controls_shows():
+    link = {
+        "exponential_epsilon": "0.5",
+        "exponential_monotonic": "true",
+        "exponential_draws": "200",
+        "exponential_runs": "3",
+    }
+    linked = open_page("exponential", query=link)
+    at = set_epsilon(open_page("exponential"), "0.5")
+    widget(at.toggle, "exponential_monotonic").set_value(True)
+    rerun(at)
+    widget(at.select_slider, "exponential_draws").set_value(200)
+    rerun(at)
+    widget(at.slider, "exponential_runs").set_value(3)
+    at = rerun(at)
+    moved, opened = table_view(at), table_view(linked)
+    assert moved["metrics"] == opened["metrics"] and moved["texts"] == opened["texts"]
+    assert "3 × 0.5 = **ε = 1.5**" in opened["texts"]
+    assert opened["table"]["sampled runs"].sum() == 200
+    for name in ("table", "exact", "sampled"):
+        pd.testing.assert_frame_equal(moved[name], opened[name])
+    for key in ("exponential_epsilon", "exponential_draws"):  # written by the page itself;
+        assert address(at, key) == link[key], key  # the bound widgets' by the browser
+
+
+def test_a_link_opens_the_hours_section_with_its_bounds_and_floor():
+    link = {
+        "exponential_section": "hours",
+        "exponential_hours_bounds": ["20", "60"],
+        "exponential_hours_floor": "200",
+        "exponential_epsilon": "2",
+    }
+    linked = open_page("exponential", query=link)
+    at = set_epsilon(section(open_page("exponential"), HOURS), "2")
+    widget(at.slider, "exponential_hours_bounds").set_value((20, 60))
+    widget(at.number_input, "exponential_hours_floor").set_value(200)
+    at = rerun(at)
+    assert metric(linked, "Sensitivity Δ") == metric(at, "Sensitivity Δ") == "0.2"
+    assert [(m.label, m.value) for m in linked.metric] == [(m.label, m.value) for m in at.metric]
+    pd.testing.assert_frame_equal(linked.table[0].value, at.table[0].value)
+    pd.testing.assert_frame_equal(chart_data(linked, "hours"), chart_data(at, "hours"))
+
+
+# --- A score other than a count: average hours per occupation -----------------------------------
+
+
+def test_hours_scores_and_probabilities_follow_the_floored_clipped_mean(page):
+    at = set_epsilon(section(page, HOURS), "1")
+    census = load_dataset("census")
+    occupations = list(at.table[0].value.index)
+    scores = floored_clipped_means(
+        census["hours_per_week"], census["occupation"], occupations,
+        lower=0, upper=100, min_group_size=100,
+    )  # fmt: skip
+    assert metric(at, "Sensitivity Δ") == "1"  # (100 − 0) / 100
+    table = at.table[0].value
+    np.testing.assert_allclose(table["score"].astype(float), scores, atol=0.005)
+    assert table.loc["Armed-Forces", "persons"] == "9"
+    assert table.loc["Armed-Forces", "score"] == f"{scores[occupations.index('Armed-Forces')]:.2f}"
+    p = exponential_probabilities(scores, 1.0, 1.0)  # ε / (2Δ): not monotonic
+    np.testing.assert_allclose(chart_data(at, "hours")["p"], p)
+    assert metric(at, "P(true best answer)") == f"{p[np.argmax(scores)]:.3f}"
+    best = int(np.argmax(scores))
+    assert metric(at, "Highest score") == f"{scores[best]:.2f}"
+    assert f"names {occupations[best]}, the occupation with the highest score" in texts(at)
+    assert "Fewer persons than n_min = 100: Armed-Forces." in texts(at)
+    assert "The trap of the unclipped mean." in texts(at)
+    assert "reports 10,000 hours joins Armed-Forces (9 persons)" in texts(at)
+    assert "the selected answer (ε = 1)" in at.success[-1].value
+    assert "each person (`person_id`, with all their rows)" in at.success[-1].value
+
+
+def test_hours_monotonic_switch_does_not_reach_the_mean(page):
+    at = set_epsilon(section(page, HOURS), "1")
+    off = chart_data(at, "hours")
+    widget(at.toggle, "exponential_monotonic").set_value(True)
+    at = rerun(at)
+    pd.testing.assert_frame_equal(off, chart_data(at, "hours"))
+    widget(at.toggle, "exponential_monotonic").set_value(False)
+    section(rerun(at), TABLE)
+
+
+def test_hours_with_equal_bounds_gives_a_message_not_a_traceback(page):
+    at = section(page, HOURS)
+    widget(at.slider, "exponential_hours_bounds").set_value((40, 40))
+    at = rerun(at)
+    assert "must be below the upper bound U" in errors(at)
+    widget(at.slider, "exponential_hours_bounds").set_value((0, 100))
+    section(rerun(at), TABLE)
+
+
+# --- Languages ------------------------------------------------------------------------------------
+
+
+def test_in_german_numbers_have_a_decimal_comma_and_texts_are_german():
+    at = open_page("exponential", query={"lang": "de"})
+    assert metric(at, "P(wirklich beste Antwort)") == "0,881"
+    assert at.tabs[0].label == "1. Die Wahrscheinlichkeitstabelle"
+    assert at.table[0].value.index.name == "Kandidat"
+
+
+# --- The export ---------------------------------------------------------------------------------
+
+
+def downloads(query: dict[str, str] | None = None):
+    """The page and the files the two download buttons give (their own callbacks)."""
+    made = {}
+    register = MediaFileManager.add_deferred
+
+    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
+        made[file_name] = data_callable
+        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
+
+    with mock.patch.object(MediaFileManager, "add_deferred", spy):
+        at = open_page("exponential", query=query)
+    return at, {name: make() for name, make in made.items()}
+
+
+def test_the_export_csv_opens_with_pandas_as_the_table_on_screen():
+    at, files = downloads({"exponential_epsilon": "0.1"})
+    screen = main_table(at)
+    archive = zipfile.ZipFile(io.BytesIO(download(files, "exponential_diseases", ".zip")))
+    csv = archive.read("exponential_diseases_epsilon-0.1.csv")
+    back = pd.read_csv(io.BytesIO(csv)).set_index("candidate")  # no options
+    assert list(back.index) == list(screen.index)
+    assert back["true count"].tolist() == screen["true count"].tolist()
+    np.testing.assert_allclose(back["probability"], screen["probability"].astype(float), atol=5e-4)
+    assert back["sampled runs"].tolist() == screen["sampled runs"].tolist()
+    np.testing.assert_allclose(back["sampled share of 1,000"], screen["sampled share of 1,000"])
+    np.testing.assert_allclose(10 ** back["log10 probability"], back["probability"], rtol=1e-2)
+    settings = json.loads(archive.read("exponential_diseases_epsilon-0.1.json"))
+    assert settings["epsilon"] == "0.1" and settings["sensitivity Δ"] == "1"
+    assert settings["sampled runs N"] == 1000 and settings["rate λ"] == "ε/(2Δ)"
+    assert "Guarantee: 0.1-DP" in settings["guarantee"]
+    assert "charts/probabilities.svg" in archive.namelist()
+    assert "log10 probability" in download(files, "exponential_diseases", "_report.html")
+
+
+def test_the_hours_export_reads_back_as_the_table():
+    at, files = downloads({"exponential_section": "hours"})
+    archive = zipfile.ZipFile(io.BytesIO(download(files, "exponential_census", ".zip")))
+    (name,) = [n for n in archive.namelist() if n.endswith(".csv")]
+    back = pd.read_csv(io.BytesIO(archive.read(name))).set_index("occupation")
+    screen = at.table[0].value
+    assert back["persons"].tolist() == [int(v.replace(",", "")) for v in screen["persons"]]
+    np.testing.assert_allclose(back["score"], screen["score"].astype(float))
+    settings = json.loads(archive.read(name.replace(".csv", ".json")))
+    assert settings["lower bound L"] == "0" and settings["Smallest group size n_min"] == 100
+
+
+# --- Exercises -----------------------------------------------------------------------------------
+
+
+def reveal(at, key: str) -> str:
+    at.session_state[f"exercise_{key}"] = True
+    rerun(at)
+    widget(at.toggle, f"exercise_{key}_show").set_value(True)
+    return rerun(at).info[-1].value
+
+
+def test_the_halving_exercise_states_the_number_the_table_shows():
+    at = set_epsilon(section(open_page("exponential"), TABLE), "1")
+    full = metric(at, "P(true best answer)")
+    at = set_epsilon(at, "0.5")
+    half = metric(at, "P(true best answer)")
+    assert float(half) < float(full) == 0.881
+    answer = reveal(at, "exponential.halve")
+    assert answer.startswith(f"{half}:") and f"against {full} at ε = 1" in answer
+    widget(at.number_input, "exercise_exponential.halve_given").set_value(float(half))
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.number_input, "exercise_exponential.halve_given").set_value(float(full))
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+
+
+def test_the_publishes_exercise_is_false():
+    at = section(open_page("exponential"), TABLE)
+    assert reveal(at, "exponential.publishes").startswith("False.")
+    widget(at.radio, "exercise_exponential.publishes_given").set_value("true")
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+    widget(at.radio, "exercise_exponential.publishes_given").set_value("false")
+    assert any(s.value == "Right." for s in rerun(at).success)
+
+
+def test_the_hours_exercise_matches_the_sensitivity_metric():
+    at = section(open_page("exponential"), HOURS)
+    widget(at.slider, "exponential_hours_bounds").set_value((20, 60))
+    widget(at.number_input, "exponential_hours_floor").set_value(200)
+    at = rerun(at)
+    shown = metric(at, "Sensitivity Δ")
+    assert reveal(at, "exponential.hours").startswith(f"{shown}: Δ = (U − L) / n_min")
+    widget(at.number_input, "exercise_exponential.hours_given").set_value(float(shown))
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.number_input, "exercise_exponential.hours_given").set_value(0.4)
+    assert any("Not quite" in w.value for w in rerun(at).warning)

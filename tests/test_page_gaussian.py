@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import functools
+import io
+import json
 import math
+import re
+import zipfile
 
 import numpy as np
+import pandas as pd
 import pytest
 import streamlit.testing.v1.local_script_runner as local_script_runner
 from apptest_helpers import (
@@ -20,6 +25,7 @@ from apptest_helpers import (
     widget,
 )
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
+from streamlit.runtime.media_file_manager import MediaFileManager
 
 from dp_core import analytic_gaussian_sigma
 from dp_core.release import opendp_gaussian_sigma
@@ -144,7 +150,7 @@ def test_mechanism_switch(page):
     assert metric(at, "95% half-width") == _shown(math.log(20))
     np.testing.assert_allclose(answers(at)["half"], math.log(20))
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
-    assert any("only for epsilon below 1" in w.value for w in at.warning)
+    assert any("only for ε below 1" in w.value for w in at.warning)
     assert not at.success  # no release, so no guarantee
     assert not charts(at)  # the noisy answers are withheld, the rest stays
     assert "does not apply" in " ".join(i.value for i in at.info)
@@ -517,3 +523,192 @@ def test_presenter_mode_folds_the_data_controls_and_keeps_the_sliders_in_view():
     assert "Data, query and noise" in [e.label for e in at.expander]
     assert [s.key for s in at.select_slider][:2] == [EPS_SLIDER, DELTA_SLIDER]
     assert metric(at, "Noise standard deviation") == "3.731"
+
+
+# --- The address ----------------------------------------------------------------------------------
+LINK = {
+    "gaussian_epsilon": "0.5",
+    "gaussian_delta": "1e-06",
+    "gaussian_mechanism": "classic",
+    "gaussian_k": "20",
+}
+
+
+def _assert_same_view(first, second) -> None:
+    """The same metrics, boxes and chart data (every dataset of every chart)."""
+    assert [(m.label, m.value) for m in first.metric] == [(m.label, m.value) for m in second.metric]
+    assert [s.value for s in first.success] == [s.value for s in second.success]
+    first_charts, second_charts = charts(first), charts(second)
+    assert len(first_charts) == len(second_charts) > 0
+    for (_, one), (_, other) in zip(first_charts, second_charts, strict=True):
+        assert list(one) == list(other)
+        for name in one:
+            pd.testing.assert_frame_equal(one[name], other[name])
+
+
+def test_a_link_with_the_settings_shows_what_moving_the_controls_shows(page):
+    linked = open_page("gaussian", query={**LINK, "gaussian_section": "k"})
+    assert widget(linked.radio, "gaussian_mechanism").value == "classic"
+    assert widget(linked.slider, "gaussian_k").value == 20
+    assert linked.query_params["gaussian_mechanism"] == "classic"  # the key, not the label
+    moved = set_widget(page, page.select_slider, EPS_SLIDER, 0.5)
+    moved = set_widget(moved, moved.text_input, DELTA_TEXT, "1e-6")
+    moved = set_widget(moved, moved.radio, "gaussian_mechanism", "classic")
+    moved = set_widget(section(moved, K), moved.slider, "gaussian_k", 20)
+    assert "For k = 20, pick the Gaussian mechanism" in advice(linked)
+    _assert_same_view(linked, moved)
+    linked, moved = section(linked, ANSWERS), section(moved, ANSWERS)
+    assert metric(linked, "Noise standard deviation") == _shown(_classic(0.5, 1e-6))
+    _assert_same_view(linked, moved)
+    np.testing.assert_array_equal(answers(linked)["noisy"], answers(moved)["noisy"])
+
+
+def test_a_link_keeps_the_mechanism_in_any_language_and_the_secure_release():
+    at = open_page("gaussian", query={"lang": "de", "gaussian_mechanism": "laplace"})
+    assert widget(at.radio, "gaussian_mechanism").value == "laplace"
+    assert metric(at, "Standardabweichung des Rauschens") == "1,414"  # √2 · 1 / 1
+    at = open_page("gaussian", query={"gaussian_secure": "true", "gaussian_mechanism": "nonsense"})
+    assert widget(at.toggle, "gaussian_secure").value is True
+    assert widget(at.radio, "gaussian_mechanism").value == "analytic"  # a bad value: the default
+    assert metric(at, "OpenDP σ (this release)") == _shown(
+        opendp_gaussian_sigma(1, 1, 1e-5, length=4)
+    )
+
+
+# --- Languages ------------------------------------------------------------------------------------
+
+
+def test_german_writes_decimal_commas_and_its_own_words():
+    at = open_page("gaussian", query={"lang": "de"})
+    assert metric(at, "Standardabweichung des Rauschens") == "3,731"
+    assert metric(at, "95-%-Halbbreite (exakt)") == "7,312"
+    assert widget(at.radio, "gaussian_mechanism").options == [
+        "Laplace (reine ε-DP)",
+        "Klassischer Gauß",
+        "Analytischer Gauß",
+    ]
+    assert "Mechanismus „analytischer Gauß“ bei ε = 1 und δ = 10⁻⁵" in texts(at)
+    assert "Verrauscht (± 95 % des Rauschens)" in set(chart_data(at, "bars")["series"])
+
+
+# --- Exports --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What each download button gives when pressed (by file name), built by the button's own
+    callable during the run, so in the session's language."""
+    built: dict[str, bytes | str] = {}
+    original = MediaFileManager.add_deferred
+
+    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **more):
+        built[file_name] = data_callable()
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **more)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return built
+
+
+def _archive(downloads) -> zipfile.ZipFile:
+    (name,) = [n for n in downloads if n.startswith("gaussian_diseases") and n.endswith(".zip")]
+    return zipfile.ZipFile(io.BytesIO(downloads[name]))
+
+
+def test_the_exported_csv_opens_with_pandas_as_the_table_on_screen(page, downloads):
+    at = set_widget(page, page.select_slider, EPS_SLIDER, 0.5)
+    at.session_state["gaussian_table"] = True
+    shown = rerun(at).dataframe[0].value
+    archive = _archive(downloads)
+    stem = "gaussian_diseases_epsilon-0.5_delta-1e-05"
+    assert {f"{stem}.csv", f"{stem}.json", "charts/answers.svg", "charts/answers.png"} <= set(
+        archive.namelist()
+    )
+    table = pd.read_csv(io.BytesIO(archive.read(f"{stem}.csv")))  # no options
+    pd.testing.assert_frame_equal(table, shown)
+    relative = 100 * (table["noisy count"] - table["true count"]).abs() / table["true count"]
+    np.testing.assert_allclose(table["relative error (%)"], relative, rtol=1e-3)  # percent
+    assert table["relative error (%)"].max() > 1  # a percentage, not a fraction
+    settings = json.loads(archive.read(f"{stem}.json"))
+    assert settings["mechanism"] == "Analytic Gaussian" and settings["epsilon"] == "0.5"
+    assert settings["dataset"] and "Guarantee: (0.5, 10⁻⁵)-DP" in settings["guarantee"]
+    (name,) = [n for n in downloads if n.endswith("_report.html")]
+    report = downloads[name]
+    assert "What does delta buy" in report and "relative error (%)" in report
+
+
+def test_the_exported_csv_is_in_the_readers_language(downloads):
+    at = open_page("gaussian", query={"lang": "ja"})
+    assert not at.exception
+    archive = _archive(downloads)
+    name = next(n for n in archive.namelist() if n.endswith(".csv"))
+    table = pd.read_csv(io.BytesIO(archive.read(name)))
+    assert list(table.columns)[:1] == ["グループ"]
+    assert {"誤差", "相対誤差（%）", "95% 半幅"} <= set(table.columns)
+    settings = json.loads(archive.read(name.replace(".csv", ".json")))
+    assert settings["メカニズム"] == "解析的ガウス"
+
+
+# --- Exercises ------------------------------------------------------------------------------------
+
+
+def _reveal(at, key: str) -> str:
+    at.session_state[f"exercise_{key}"] = True
+    rerun(at)
+    widget(at.toggle, f"exercise_{key}_show").set_value(True)
+    return rerun(at).info[-1].value
+
+
+def _verdict(at, elements, key: str, given) -> str:
+    widget(elements, f"exercise_{key}_given").set_value(given)
+    rerun(at)
+    if any(s.value == "Right." for s in at.success):
+        return "right"
+    assert any("Not quite" in w.value for w in at.warning)
+    return "wrong"
+
+
+def test_the_delta_exercise_is_false_and_quotes_the_ends_of_the_sigma_chart(page):
+    at = section(page, SIGMA)
+    curves = chart_data(at, "curves")
+    analytic = curves[curves["series"] == "analytic Gaussian σ"]["sigma"].to_numpy()
+    answer = _reveal(at, "gaussian.smaller_delta")
+    assert answer.startswith("False")
+    assert f"is {_shown(analytic[0])} at δ = 10⁻¹² and {_shown(analytic[-1])} at δ = 10⁻²" in answer
+    assert _verdict(at, at.radio, "gaussian.smaller_delta", "false") == "right"
+    assert _verdict(at, at.radio, "gaussian.smaller_delta", "true") == "wrong"
+
+
+def test_the_doubling_exercise_is_the_ratio_of_the_two_analytic_sigmas_shown(page):
+    at = section(page, SIGMA)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
+    half = metric(at, "Analytic σ")
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 1.0)
+    full = metric(at, "Analytic σ")
+    answer = _reveal(at, "gaussian.double_epsilon")
+    assert f"is {half} at ε = 0.5 and {full} at ε = 1" in answer
+    ratio = float(half) / float(full)
+    assert answer.startswith(f"By a factor of {ratio:.3f}")
+    key = "gaussian.double_epsilon"
+    assert _verdict(at, at.number_input, key, round(ratio, 2)) == "right"
+    assert _verdict(at, at.number_input, key, 2.0) == "wrong"  # not halved
+
+
+def test_the_many_statistics_exercise_names_the_mechanism_the_k_section_picks(page):
+    at = set_widget(section(page, K), page.slider, "gaussian_k", 20)
+    gaussian_std, laplace_std = re.search(
+        r"standard deviation (\S+), against (\S+) for Laplace", advice(at)
+    ).groups()
+    answer = _reveal(at, "gaussian.many")
+    assert answer.startswith("Gauss, at ε = 1 and δ = 10⁻⁵")
+    assert f"{gaussian_std} with the analytic Gaussian against {laplace_std} with Laplace" in answer
+    assert _verdict(at, at.radio, "gaussian.many", "gaussian") == "right"
+    assert _verdict(at, at.radio, "gaussian.many", "laplace") == "wrong"
+    at = set_widget(at, at.select_slider, DELTA_SLIDER, 1e-12)  # so small a δ: Laplace wins
+    assert "For k = 20, pick the Laplace mechanism" in advice(at)
+    laplace_std, gaussian_std = re.search(
+        r"standard deviation (\S+), against (\S+) for the analytic", advice(at)
+    ).groups()
+    answer = at.info[-1].value
+    assert answer.startswith("Laplace, at ε = 1 and δ = 10⁻¹²")
+    assert f"{laplace_std} with Laplace against {gaussian_std} with the analytic" in answer
+    assert _verdict(at, at.radio, "gaussian.many", "laplace") == "right"

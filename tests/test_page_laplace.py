@@ -1,9 +1,16 @@
-"""The Laplace page through AppTest: sliders at both ends, every query, own data, bad input."""
+"""The Laplace page through AppTest: sliders at both ends, every query, own data, bad input,
+links, exports, languages and exercises."""
 
+import io
+import json
 import math
 import re
+import zipfile
+from unittest import mock
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 import pytest
 from apptest_helpers import (
     chart_data,
@@ -15,8 +22,9 @@ from apptest_helpers import (
     upload_file,
     widget,
 )
+from streamlit.runtime.media_file_manager import MediaFileManager
 
-from data.registry import category_counts
+from data.registry import category_counts, load_dataset
 
 
 @pytest.fixture
@@ -121,6 +129,15 @@ def test_a_secure_release_uses_opendp_and_is_held_until_released_again(at) -> No
     at.button(key="laplace__release_again_button").click()
     rerun(at)
     assert not np.array_equal(answers(at)["noisy"].to_numpy(), released)
+
+
+def test_a_secure_release_is_not_drawn_again_in_another_language(at) -> None:
+    widget(at.toggle, "laplace_secure").set_value(True)
+    released = chart_data(rerun(at), "errors")[["low", "high"]]
+    at.session_state["lang"] = "de"  # the sidebar's language picker
+    rerun(at)
+    assert "Veröffentlicht (OpenDP)" in set(chart_data(at, "bars")["series"])
+    pd.testing.assert_frame_equal(chart_data(at, "errors")[["low", "high"]], released)
 
 
 def test_predicate_count_on_the_census(at) -> None:
@@ -314,3 +331,242 @@ def test_the_budget_exercise_matches_privacy_spent(at) -> None:
     rerun(at)
     spent = metric(at, "Privacy spent").removeprefix("ε = ")
     assert _reveal(at, "laplace.spent").startswith(f"100 × 1 = {spent}:")
+
+
+def test_the_halving_exercise_says_the_half_width_doubles_as_the_sentence_shows(at) -> None:
+    within = re.compile(r"within ±(\S+) of the true count")
+    before = float(within.search(texts(at)).group(1))
+    answer = _reveal(at, "laplace.halving")
+    _epsilon(at, 0.5)
+    after = float(within.search(texts(at)).group(1))
+    assert after / before == pytest.approx(2, rel=0.01)
+    assert answer.startswith(f"×2: at ε = 1 each answer is within ±{before:g}")
+    assert f"at ε = 0.5 within ±{after:g}" in answer
+    widget(at.number_input, "exercise_laplace.halving_given").set_value(2.0)
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.number_input, "exercise_laplace.halving_given").set_value(0.5)
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+
+
+# --- The header's "try this" --------------------------------------------------------------------
+
+
+def try_this(at) -> str:
+    """The header's box, above the controls."""
+    return at.main.info[0].value
+
+
+def test_try_this_names_the_smallest_category_of_the_data_chosen(at) -> None:
+    assert ", HIV in these data," in try_this(at)
+    widget(at.selectbox, "laplace_dataset").set_value("census")
+    rerun(at)
+    assert ", Female in these data," in try_this(at)  # the query's column: sex
+    widget(at.selectbox, "laplace_category_census").set_value("occupation")
+    rerun(at)
+    smallest = category_counts("census", "occupation").idxmin()
+    assert smallest == "Armed-Forces"
+    assert f", {smallest} in these data," in try_this(at)
+    widget(at.selectbox, "laplace_dataset").set_value("restaurant")
+    rerun(at)
+    assert ", day = 1 in these data," in try_this(at)  # days 1 and 2: 300 visits each
+
+
+def test_try_this_with_own_data_names_no_category_of_the_shipped_data(at) -> None:
+    own(at)
+    assert "HIV" not in try_this(at)
+    assert "compare the relative error of the smallest category" in try_this(at)
+
+
+def test_try_this_with_a_data_path_names_no_category_of_the_shipped_data(at, tmp_path) -> None:
+    path = tmp_path / "diseases.csv"
+    load_dataset("diseases").to_csv(path, index=False)  # HIV is in these rows too
+    widget(at.selectbox, "laplace_dataset").set_value("data_path")
+    rerun(at)
+    at.text_input(key="laplace_path").set_value(str(path))
+    rerun(at)
+    assert "HIV" not in try_this(at)
+    assert "compare the relative error of the smallest category" in try_this(at)
+
+
+# --- Languages ----------------------------------------------------------------------------------
+
+
+def test_in_german_numbers_have_a_decimal_comma_and_texts_are_german() -> None:
+    at = open_page("laplace", query={"lang": "de", "laplace_section": "averaging"})
+    assert metric(at, "Wahre Antwort") == "24,00"  # Diabetes: 24 rows
+    assert re.fullmatch(r"\d+,\d\d", metric(at, "Mittelwert von 100 Antworten"))
+    assert "in diesen Daten HIV," in try_this(at)
+    assert [tab.label for tab in at.tabs][3] == "4. Der Mittelungsangriff"
+
+
+def test_in_german_the_table_shows_decimal_commas_and_keeps_numbers() -> None:
+    at = open_page(
+        "laplace", query={"lang": "de", "laplace_epsilon": "0.5", "laplace_table": "true"}
+    )
+    styler = at.dataframe[0].proto.arrow_data.styler
+    shown = pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
+    assert set(shown["95-%-Halbbreite"]) == {"5,99"}
+    assert list(shown["Gruppe"]) == ["Diabetes", "Hepatitis", "Grippe", "HIV"]
+    assert set(at.dataframe[0].value["95-%-Halbbreite"]) == {5.99}  # the cells stay numbers
+
+
+# --- The address holds the settings --------------------------------------------------------------
+
+
+def address(at, key: str) -> str:
+    """The address's value for ``key`` (AppTest gives a list for a repeated parameter)."""
+    value = at.query_params[key]
+    return value[-1] if isinstance(value, list) else value
+
+
+def attack_view(at) -> dict:
+    """What the averaging section shows: its metrics and the attack chart's data."""
+    return {
+        "metrics": [(m.label, m.value, m.proto.body) for m in at.metric],
+        "attack": chart_data(at, "attack"),
+        "truth": chart_data(at, "truth"),
+    }
+
+
+def test_a_link_with_the_settings_shows_what_moving_the_controls_shows(at) -> None:
+    link = {
+        "laplace_epsilon": "0.5",
+        "laplace_section": "averaging",
+        "laplace_attacked": "HIV",
+        "laplace_repeats": "1000",
+    }
+    linked = open_page("laplace", query=link)
+    _epsilon(at, 0.5)
+    section(at, "4. The averaging attack")
+    widget(at.selectbox, "laplace_attacked").set_value("HIV")
+    rerun(at)
+    widget(at.select_slider, "laplace_repeats").set_value(1_000)
+    rerun(at)
+    assert metric(at, "True answer") == "5.00"  # HIV: 5 rows
+    assert metric(at, "Privacy spent") == "ε = 500"
+    moved, opened = attack_view(at), attack_view(linked)
+    assert moved["metrics"] == opened["metrics"]
+    for name in ("attack", "truth"):
+        pd.testing.assert_frame_equal(moved[name], opened[name])
+    for key, value in link.items():  # and the controls write the same address
+        assert address(at, key) == value, key
+
+
+def answers_view(at) -> dict:
+    """What the first section shows: its sentence, metrics, chart data and table."""
+    return {
+        "sentence": at.markdown[[m.value.startswith("**With ε") for m in at.markdown].index(True)],
+        "metrics": [(m.label, m.value) for m in at.metric],
+        "bars": chart_data(at, "bars"),
+        "errors": chart_data(at, "errors"),
+        "table": at.dataframe[0].value,
+    }
+
+
+def test_a_link_with_the_query_and_column_shows_what_the_controls_show(at) -> None:
+    link = {
+        "laplace_dataset": "tips",
+        "laplace_kind": "sum",
+        "laplace_category_tips": "day",
+        "laplace_value_tips": "tip",
+        "laplace_epsilon": "2",
+        "laplace_table": "true",
+    }
+    linked = open_page("laplace", query=link)
+    widget(at.selectbox, "laplace_dataset").set_value("tips")
+    rerun(at)
+    widget(at.radio, "laplace_kind").set_value("sum")
+    rerun(at)
+    widget(at.selectbox, "laplace_category_tips").set_value("day")
+    widget(at.selectbox, "laplace_value_tips").set_value("tip")
+    rerun(at)
+    _epsilon(at, 2)
+    table(at)
+    moved, opened = answers_view(at), answers_view(linked)
+    assert moved["sentence"].value == opened["sentence"].value
+    assert "of the clipped sum" in opened["sentence"].value
+    assert moved["metrics"] == opened["metrics"]
+    for name in ("bars", "errors", "table"):
+        pd.testing.assert_frame_equal(moved[name], opened[name])
+    assert list(opened["table"]["group"]) == ["Thur", "Fri", "Sat", "Sun"]
+    assert "true sum of tip" in opened["table"].columns
+
+
+def test_a_link_turns_on_the_secure_release() -> None:
+    at = open_page("laplace", query={"laplace_secure": "true"})
+    assert widget(at.toggle, "laplace_secure").value is True
+    assert "OpenDP make_laplace: discrete Laplace" in at.success[0].value
+    assert "Released (OpenDP)" in set(chart_data(at, "bars")["series"])
+
+
+def test_a_link_opens_the_table_at_its_epsilon(at) -> None:
+    linked = open_page("laplace", query={"laplace_epsilon": "0.2", "laplace_table": "true"})
+    _epsilon(at, 0.2)
+    pd.testing.assert_frame_equal(linked.dataframe[0].value, table(at))
+
+
+def test_default_settings_stay_out_of_the_address(at) -> None:
+    section(at, "4. The averaging attack")
+    for key in ("laplace_attacked", "laplace_repeats", "laplace_table"):
+        assert key not in at.query_params, key
+
+
+# --- The export ---------------------------------------------------------------------------------
+
+
+def downloads(query: dict[str, str] | None = None) -> tuple[pd.DataFrame, dict[str, object]]:
+    """The table on screen and the files the two download buttons give (their own callbacks)."""
+    made = {}
+    register = MediaFileManager.add_deferred
+
+    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
+        made[file_name] = data_callable
+        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
+
+    with mock.patch.object(MediaFileManager, "add_deferred", spy):
+        at = open_page("laplace", query={**(query or {}), "laplace_table": "true"})
+    return at.dataframe[0].value, {name: make() for name, make in made.items()}
+
+
+def test_the_export_csv_opens_with_pandas_as_the_table_on_screen() -> None:
+    screen, files = downloads()
+    assert set(files) == {
+        "laplace_diseases_epsilon-1.zip",
+        "laplace_diseases_epsilon-1_report.html",
+    }
+    archive = zipfile.ZipFile(io.BytesIO(files["laplace_diseases_epsilon-1.zip"]))
+    csv = archive.read("laplace_diseases_epsilon-1.csv")
+    assert not csv.startswith(b"#")
+    back = pd.read_csv(io.BytesIO(csv))  # no options
+    pd.testing.assert_frame_equal(back, screen, check_dtype=False)
+    relative = 100 * back["error"].abs() / back["true count"]  # from the two-decimal error
+    np.testing.assert_allclose(back["relative error (%)"], relative, atol=0.11)  # a percentage
+    assert (back["relative error (%)"] > 1).any()  # not a fraction
+    settings = json.loads(archive.read("laplace_diseases_epsilon-1.json"))
+    assert settings["epsilon"] == "1"
+    assert settings["cap on rows per person"] == "1"
+    assert settings["query"] == "number of rows per disease"
+    assert "the 4 noisy counts (ε = 1)" in settings["guarantee"]
+    assert "charts/answers.svg" in archive.namelist()
+    report = files["laplace_diseases_epsilon-1_report.html"]
+    assert "sensitivity (L1)" in report and "relative error (%)" in report
+
+
+def test_the_export_speaks_the_readers_language() -> None:
+    screen, files = downloads({"lang": "de"})
+    archive = zipfile.ZipFile(io.BytesIO(files["laplace_diseases_epsilon-1.zip"]))
+    (name,) = [n for n in archive.namelist() if n.endswith(".csv")]
+    back = pd.read_csv(io.BytesIO(archive.read(name)))
+    assert list(back.columns)[:1] + list(back.columns)[4:] == [
+        "Gruppe",
+        "relativer Fehler (%)",
+        "95-%-Halbbreite",
+    ]
+    pd.testing.assert_frame_equal(back, screen, check_dtype=False)
+    settings = json.loads(archive.read(name.replace(".csv", ".json")))
+    assert {"Datensatz", "Abfrage", "Epsilon", "Sensitivität (L1)", "Rauschen"} <= set(settings)
+    assert settings["Rauschen"] == "numpy, mit Seed (Lehrziehung)"
+    assert settings["Datensatz"] == "Krankheiten (65 Personen)"
+    report = files["laplace_diseases_epsilon-1_report.html"]
+    assert "Laplace-Mechanismus: Krankheiten (65 Personen)" in report  # the title
+    assert "Beitragsgrenze (Zeilen je Person)" in report

@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+import io
+import json
 import math
+import zipfile
 from collections import Counter
+from unittest import mock
 
 import numpy as np
+import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from apptest_helpers import (
+    chart_data,
+    charts,
+    download,
+    metric,
+    open_page,
+    rerun,
+    texts,
+    upload_file,
+    widget,
+)
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest
+
+from ui.local.exercises import EXERCISES
 
 PAGE = "randomized_response"
 SURVEY, ERROR, CENTRAL = (
-    "2. A survey on real data",
+    "2. The survey",
     "3. More people, smaller error",
     "4. Local vs central at the same ε",
 )
@@ -29,6 +48,11 @@ def section(at, label: str):
 
 def tree_labels(at) -> list[str]:
     return chart_data(at, "tree_edges")["text"].tolist()
+
+
+def leaf_labels(at) -> list[str]:
+    nodes = chart_data(at, "tree_nodes")
+    return nodes[nodes["kind"] == "leaf"]["text"].tolist()
 
 
 def infos(at) -> str:
@@ -51,10 +75,10 @@ def default_page():
 def test_fair_coins_give_ln3_and_the_tree_shows_them(default_page):
     at = default_page
     assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
-    assert "t = 0.500" in tree_labels(at) and "y = 0.500" in tree_labels(at)
+    assert tree_labels(at)[:2] == ["t = 0.500", "1 − t = 0.500"]
     nodes = chart_data(at, "tree_nodes").set_index("kind")
     assert "says the true answer\noverall 0.500" in nodes.loc["leaf", "text"].tolist()
-    assert "says yes\noverall 0.250" in nodes.loc["leaf", "text"].tolist()
+    assert "says yes (y = 0.500)\noverall 0.250" in nodes.loc["leaf", "text"].tolist()
     table = at.table[0].value
     assert table.loc["yes", "says yes"] == "0.7500" and table.loc["no", "says yes"] == "0.2500"
     page = texts(at)
@@ -208,14 +232,14 @@ def test_lopsided_second_coin_is_not_private():
     widget(at.slider, "rr_random_yes").set_value(0.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
-    assert "1 − y = 1.000" in tree_labels(at)
+    assert "says no (1 − y = 1.000)\noverall 0.500" in leaf_labels(at)
     colors = chart_data(at, "tree_edges")["color"].tolist()
     assert colors[3] != colors[4]  # the branch nobody walks (y = 0) is drawn muted
 
 
 def test_epsilon_mode_moves_the_coins():
     at = open_page(PAGE)
-    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
+    widget(at.radio, "rr_mode").set_value("epsilon")
     rerun(at)
     widget(at.text_input, "rr_epsilon__text").input("2")
     rerun(at)
@@ -231,7 +255,7 @@ def test_epsilon_mode_moves_the_coins():
     rerun(at)
     assert metric(at, "ε of one answer") == "10"
     # Back to the coins: they start where epsilon left them.
-    widget(at.radio, "rr_mode").set_value("Set the coins: ε follows")
+    widget(at.radio, "rr_mode").set_value("coins")
     rerun(at)
     assert metric(at, "ε of one answer") == "10"
 
@@ -242,7 +266,7 @@ def test_epsilon_mode_moves_the_coins():
 )
 def test_bad_typed_epsilon_shows_a_message(typed, message):
     at = open_page(PAGE)
-    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
+    widget(at.radio, "rr_mode").set_value("epsilon")
     rerun(at)
     widget(at.text_input, "rr_epsilon__text").input(typed)
     rerun(at)
@@ -256,7 +280,7 @@ def test_bad_typed_epsilon_shows_a_message(typed, message):
 def test_typed_huge_epsilon_is_shown_as_asked_not_infinity(typed):
     # tanh(eps / 2) rounds to 1 from eps = 38 on; the probabilities must come from eps itself
     at = open_page(PAGE)
-    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
+    widget(at.radio, "rr_mode").set_value("epsilon")
     rerun(at)
     widget(at.text_input, "rr_epsilon__text").input(typed)
     rerun(at)
@@ -313,10 +337,15 @@ def test_the_question_offers_the_public_categories_in_their_order():
 
 def test_a_link_opens_its_section_with_its_epsilon():
     at = open_page(
-        PAGE, query={"rr_section": "central", "rr_epsilon": "2", "seed": "7", "draw": "1"}
+        PAGE,
+        query={
+            "rr_section": "central",
+            "rr_mode": "epsilon",
+            "rr_epsilon": "2",
+            "seed": "7",
+            "draw": "1",
+        },
     )
-    widget(at.radio, "rr_mode").set_value("Set ε: the coins follow")
-    rerun(at)
     assert "Guarantee: 2-DP" in at.success[0].value
     assert metric(at, "Central Laplace") == "0.50"
 
@@ -502,3 +531,210 @@ def test_counts_per_category_match_the_file():
     section(at, SURVEY)
     shops = Counter(shop for _, shop, _ in first_rows())
     assert metric(at, "Truth") == str(shops["B"]) == "5"
+
+
+# --- A fixed group (the Spanish tutorial's 200 sales staff) --------------------------------------
+
+
+def group(at, n: int, yes: int, section_label: str = SURVEY):
+    widget(at.radio, "rr_who").set_value("group")
+    rerun(at)
+    widget(at.number_input, "rr_group_n").set_value(n)
+    widget(at.number_input, "rr_group_yes").set_value(yes)
+    return section(at, section_label)
+
+
+def test_a_fixed_group_of_200_has_the_exact_distribution_for_that_n():
+    at = group(open_page(PAGE), 200, 50)
+    assert metric(at, "Truth") == "50"
+    assert "50 of its 200 persons would truly say yes" in texts(at)
+    assert "200 yes/no answers" in at.success[0].value
+    assert "each respondent (one answer each)" in at.success[0].value
+    curve = chart_data(at, "estimate_curve")
+    assert curve["y"].sum() == pytest.approx(1, abs=1e-4)  # the bulk; tails below 1e-5 of the peak
+    assert (curve["x"] * curve["y"]).sum() == pytest.approx(50, abs=0.05)  # unbiased
+    said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
+    assert estimate == pytest.approx(2 * (said_yes - 200 / 4), abs=0.06)
+    again = group(open_page(PAGE), 200, 50)  # the same seed, the same survey
+    assert metric(again, "Debiased estimate") == metric(at, "Debiased estimate")
+    at.session_state["rr_first20"] = True
+    first = rerun(at).dataframe[-1].value
+    assert len(first) == 20 and set(first["true answer"]) <= {"yes", "no"}
+
+
+def test_a_group_with_more_yes_than_persons_says_so():
+    at = group(open_page(PAGE), 10, 20)
+    assert "cannot hold 20 true yes answers" in errors(at)
+    assert "The survey needs data" in infos(at)
+
+
+def test_an_interval_leaving_0_to_n_is_shown_clipped_beside_it():
+    at = group(open_page(PAGE), 40, 0)
+    note = next(m.delta for m in at.metric if m.label == "Debiased estimate")
+    wald, clipped = note.split(" · within [0, n]: ")
+    low, high = (number(v) for v in wald.removeprefix("95%: ").split(" to "))
+    shown_low, shown_high = (number(v) for v in clipped.split(" to "))
+    assert low < 0 and shown_low == 0 and shown_high == min(high, 40)
+    assert "Why the interval leaves the possible range" in texts(at)
+    assert chart_data(at, "survey_interval")["low"].iloc[0] == 0
+
+
+# --- The address ---------------------------------------------------------------------------------
+
+
+def survey_view(at) -> dict:
+    return {
+        "metrics": [(m.label, m.value, m.delta) for m in at.metric],
+        "curve": chart_data(at, "estimate_curve"),
+        "marks": chart_data(at, "survey_marks"),
+    }
+
+
+def test_a_link_with_the_settings_shows_what_moving_the_controls_shows():
+    link = {
+        "rr_who": "group",
+        "rr_group_n": "400",
+        "rr_group_yes": "120",
+        "rr_mode": "epsilon",
+        "rr_epsilon": "2",
+        "rr_section": "survey",
+    }
+    opened = open_page(PAGE, query=link)
+    at = open_page(PAGE)
+    widget(at.radio, "rr_mode").set_value("epsilon")
+    rerun(at)
+    widget(at.text_input, "rr_epsilon__text").input("2")
+    rerun(at)
+    group(at, 400, 120)
+    moved, linked = survey_view(at), survey_view(opened)
+    assert moved["metrics"] == linked["metrics"] and metric(at, "Truth") == "120"
+    for name in ("curve", "marks"):
+        pd.testing.assert_frame_equal(moved[name], linked[name])
+    for key in ("rr_who", "rr_mode", "rr_epsilon", "rr_section"):  # the page writes these
+        assert at.query_params[key] == link[key], key
+    # n and the yes count are bound widgets: the browser writes them into the address
+
+
+def test_the_address_holds_the_coins_or_epsilon_only_while_in_use():
+    at = open_page(PAGE)
+    widget(at.slider, "rr_truth").set_value(0.9)
+    rerun(at)
+    assert at.query_params["rr_truth"] == "0.9" and "rr_random_yes" not in at.query_params
+    linked = open_page(PAGE, query={"rr_truth": "0.9", "rr_random_yes": "0.25"})
+    assert metric(linked, "ε of one answer") == f"{math.log(0.925 / 0.025):.4g}"
+    widget(at.radio, "rr_mode").set_value("epsilon")
+    rerun(at)
+    assert "rr_truth" not in at.query_params and at.query_params["rr_mode"] == "epsilon"
+    assert float(at.query_params["rr_epsilon"]) == pytest.approx(math.log(3))  # the fair coins
+    widget(at.radio, "rr_mode").set_value("coins")
+    rerun(at)
+    assert "rr_epsilon" not in at.query_params and "rr_mode" not in at.query_params
+
+
+def test_in_epsilon_mode_the_thumb_shows_the_epsilon_in_use():
+    at = open_page(PAGE)
+    widget(at.radio, "rr_mode").set_value("epsilon")
+    rerun(at)
+    thumb = widget(at.select_slider, "rr_epsilon__slider")
+    assert thumb.value == pytest.approx(math.log(3))  # not the nearest nice value 1.2
+    assert metric(at, "ε of one answer") == "1.099"
+    widget(at.text_input, "rr_epsilon__text").input("1.3")
+    rerun(at)
+    assert widget(at.select_slider, "rr_epsilon__slider").value == 1.3
+
+
+def test_in_german_the_epsilon_has_a_decimal_comma():
+    at = open_page(PAGE, query={"lang": "de"})
+    assert metric(at, "ε einer Antwort") == "1,099"
+    assert at.tabs[0].label == "1. Das Münzspiel"
+
+
+# --- The export ----------------------------------------------------------------------------------
+
+
+def downloads(query: dict[str, str]) -> tuple[AppTest, dict[str, object]]:
+    """The page and the files its two download buttons give (their own callbacks)."""
+    made = {}
+    register = MediaFileManager.add_deferred
+
+    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
+        made[file_name] = data_callable
+        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
+
+    with mock.patch.object(MediaFileManager, "add_deferred", spy):
+        at = open_page(PAGE, query=query)
+    return at, {name: make() for name, make in made.items()}
+
+
+def test_the_export_csv_opens_with_pandas_and_holds_what_the_page_shows():
+    at, files = downloads({"rr_section": "survey"})
+    archive = zipfile.ZipFile(io.BytesIO(download(files, "randomized_response_census", ".zip")))
+    (name,) = [n for n in archive.namelist() if n.endswith(".csv")]
+    assert name == "randomized_response_census.csv"  # coins, not ε, are in the address
+    back = pd.read_csv(io.BytesIO(archive.read(name)))  # no options
+    row = back.iloc[0]
+    assert row["truly yes"] == 3_650 and row["respondents n"] == 32_561
+    assert row["said yes"] == number(metric(at, "Said yes"))
+    assert row["debiased estimate"] == number(metric(at, "Debiased estimate"))
+    assert row["said yes (%)"] == pytest.approx(100 * row["said yes"] / 32_561, abs=0.005)
+    assert row["relative error (%)"] > 1  # a percentage, not a fraction
+    assert row["within [0, n] from"] == row["95% interval from"]  # inside [0, n] here
+    settings = json.loads(archive.read(name.replace(".csv", ".json")))
+    assert settings["epsilon"] == "1.099" and settings["t"] == "0.5"
+    assert "32,561 yes/no answers" in settings["guarantee"]
+    assert {"charts/coin_tree.svg", "charts/estimate_distribution.png"} <= set(archive.namelist())
+    assert "debiased estimate" in download(files, "randomized_response_census", "_report.html")
+
+
+# --- Exercises -----------------------------------------------------------------------------------
+
+
+def exercise(key: str):
+    return next(e for e in EXERCISES if e.key == key)
+
+
+def open_exercise(at, key: str):
+    at.session_state[f"exercise_{key}"] = True
+    at.session_state[f"exercise_{key}_show"] = True
+    return rerun(at)
+
+
+def answer(at, key: str, given) -> str:
+    at.session_state[f"exercise_{key}_given"] = given
+    rerun(at)
+    return " ".join(s.value for s in at.success) + " ".join(w.value for w in at.warning)
+
+
+def test_the_fair_coins_exercise_is_what_the_page_shows():
+    at = open_exercise(open_page(PAGE), "local.fair_epsilon")
+    shown = metric(at, "ε of one answer")
+    assert "ε = ln 3 ≈ 1.099" in infos(at) and shown == "1.099"
+    assert "Right." in answer(at, "local.fair_epsilon", 1.099)
+    assert "Not quite" in answer(at, "local.fair_epsilon", 1.2)
+
+
+def test_the_group_exercise_is_the_metric_of_the_group_of_200():
+    at = group(open_page(PAGE), 200, 50, CENTRAL)
+    open_exercise(at, "local.group")
+    shown = number(metric(at, "Local expected |error| at n = 200"))
+    assert f"About {shown:.1f} persons" in infos(at)
+    assert "Right." in answer(at, "local.group", shown)
+    assert "Not quite" in answer(at, "local.group", 2 * shown)
+
+
+def test_the_quadruple_exercise_quotes_the_chart():
+    at = open_page(PAGE)
+    widget(at.select_slider, "rr_n_census").set_value(100)
+    section(at, ERROR)
+    open_exercise(at, "local.quadruple")
+    exact = chart_data(at, "share_exact").set_index("n")["error"]
+    assert f"n = 100 gives {exact.loc[100]:.3g} percentage points" in infos(at)
+    assert "Right." in answer(at, "local.quadruple", "halves")
+    assert "Not quite" in answer(at, "local.quadruple", "quarters")
+
+
+def test_the_curator_exercise_is_false():
+    at = open_exercise(section(open_page(PAGE), CENTRAL), "local.curator")
+    assert "False. In the local model each person randomizes" in infos(at)
+    assert "Right." in answer(at, "local.curator", "false")
+    assert "Not quite" in answer(at, "local.curator", "true")

@@ -6,11 +6,11 @@ import streamlit as st
 
 from dp_core import laplace
 from ui.common import formatting
+from ui.common.exercises import exercise_box
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.common.widgets import epsilon_input
-
-TRUE_COUNT = 5
+from ui.home_exercises import EXERCISES, TRUE_COUNT, Example
 
 
 @st.fragment
@@ -19,14 +19,17 @@ def tiny_example() -> None:
     st.subheader(_("home.example.title"))
     epsilon = epsilon_input("home_epsilon", default=1.0)
     # One standard draw Z, shown as 5 + Z/ε: moving ε rescales it, so the answer moves smoothly.
-    draw = float(laplace.sample_laplace(page_rng("home", "example"), 1.0, 1)[0])
-    noisy = TRUE_COUNT + draw / epsilon
-    half_width = laplace.laplace_half_width(laplace.laplace_scale(1, epsilon))
+    example = Example(
+        epsilon, float(laplace.sample_laplace(page_rng("home", "example"), 1.0, 1)[0])
+    )
+    noisy = example.published(epsilon)
     true_column, noisy_column, band_column = st.columns(3)
     true_column.metric(_("home.example.true"), TRUE_COUNT)
     noisy_column.metric(_("home.example.noisy"), formatting.fixed(noisy, 1))
-    band_column.metric(_("home.example.band"), f"± {formatting.fixed(half_width, 1)}")
-    doubled = TRUE_COUNT + draw / (2 * epsilon)
+    band_column.metric(
+        _("home.example.band"), f"± {formatting.fixed(example.half_width(epsilon), 1)}"
+    )
+    doubled = example.published(2 * epsilon)
     st.caption(
         _(
             "home.example.caption",
@@ -38,3 +41,5 @@ def tiny_example() -> None:
             truth=formatting.fixed(2 * doubled - noisy, 4),
         )
     )
+    for exercise in EXERCISES:
+        exercise_box(exercise, example)

@@ -32,7 +32,8 @@ from ui.common.charts import (
     rule_x,
     series,
 )
-from ui.common.formatting import percent
+from ui.common.formatting import count, percent
+from ui.common.i18n import _
 
 CEILING_COLOR = ACCENT_COLOR
 LAPLACE_COLOR = SECOND_COLOR
@@ -100,9 +101,9 @@ def posterior(
     ``epsilon_upper``, dashed, is the ε bound when it is shown only for comparison.
     """
     curves = [
-        ("no output at all (posterior = prior)", priors),
-        (f"lowest {curve_label}", lower),
-        (f"highest {curve_label}", upper),
+        (_("attacker.chart.no_output"), priors),
+        (_("attacker.chart.lowest", curve=curve_label), lower),
+        (_("attacker.chart.highest", curve=curve_label), upper),
     ]
     if epsilon_upper is not None:
         curves.append((epsilon_name, epsilon_upper))
@@ -111,13 +112,13 @@ def posterior(
             "prior": [prior_now, prior_now],
             "posterior": [upper_now, lower_now],
             "series": [
-                f"your prior → at most {percent(upper_now)}{marker_note}",
-                f"your prior → at least {percent(lower_now)}{marker_note}",
+                _("attacker.chart.at_most", value=percent(upper_now)) + marker_note,
+                _("attacker.chart.at_least", value=percent(lower_now)) + marker_note,
             ],
             "order": [0, 1],
         }
     )
-    x = _share("prior", "prior: chance Alice is in, before the output")
+    x = _share("prior", _("attacker.chart.prior_axis"))
     return chart(
         layer(
             "band",
@@ -129,7 +130,7 @@ def posterior(
         lines(
             "curves",
             x=x,
-            y=_share("posterior", "posterior: after seeing the output"),
+            y=_share("posterior", _("attacker.chart.posterior_axis")),
             color=_named("series", [TRUE_COLOR, NOISY_COLOR, CEILING_COLOR, CEILING_COLOR]),
             strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, DASHED]),
         ),
@@ -146,7 +147,9 @@ def posterior(
             "band": pd.DataFrame({"prior": priors, "low": lower, "high": upper}),
             "curves": _curves(priors, curves, ("prior", "posterior")),
             "markers": markers,
-            "prior": marker(prior_now, f"prior {prior_now:.0%}"),
+            "prior": marker(
+                prior_now, _("attacker.chart.prior_marker", prior=f"{count(prior_now * 100)}%")
+            ),
         },
         resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
         height=440,
@@ -165,12 +168,12 @@ def roc(
     simulated threshold tests as crosses (name, false positive rates, true positive rates);
     the Laplace simulation first."""
     curves = [
-        ("coin flip (no information)", alphas),
+        (_("attacker.chart.coin"), alphas),
         (ceiling_name, ceiling),
-        ("Laplace count: best test (exact)", laplace),
+        (_("attacker.chart.laplace_best"), laplace),
     ]
     if gaussian is not None:
-        curves.append(("Gaussian count: best test (exact)", gaussian))
+        curves.append((_("attacker.chart.gaussian_best"), gaussian))
     points = pd.concat(
         [
             pd.DataFrame({"fpr": fpr, "tpr": tpr, "series": name, "order": i})
@@ -178,7 +181,7 @@ def roc(
         ],
         ignore_index=True,
     )
-    x = _share("fpr", "false positive rate: says “in” when Alice is out")
+    x = _share("fpr", _("attacker.chart.fpr_axis"))
     return chart(
         layer(
             "roc_band",
@@ -190,7 +193,7 @@ def roc(
         lines(
             "roc",
             x=x,
-            y=_share("tpr", "true positive rate: says “in” when Alice is in", top=1.01),
+            y=_share("tpr", _("attacker.chart.tpr_axis"), top=1.01),
             color=_named("series", [TRUE_COLOR, CEILING_COLOR, LAPLACE_COLOR, GAUSSIAN_COLOR]),
             strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, SOLID]),
         ),
@@ -229,32 +232,34 @@ def composition(
     Totals that are void (NaN), infinite or 0 have no place on a log axis and are left out.
     """
     curves = [
-        ("basic: k·ε", basic),
-        ("advanced composition (Thm 3.20)", advanced),
-        ("optimal composition (exact for any mechanism)", optimal),
+        (_("attacker.chart.basic"), basic),
+        (_("attacker.chart.advanced"), advanced),
+        (_("attacker.chart.optimal"), optimal),
     ]
     if gaussian is not None:
-        curves.append(("Gaussian mechanism, exact", gaussian))
+        curves.append((_("attacker.chart.gaussian"), gaussian))
     frame = _curves(ks, curves, ("k", "epsilon"))
     frame = frame[np.isfinite(frame["epsilon"]) & (frame["epsilon"] > 0)]
-    x = quantitative("k", "k: number of releases", log=True)
+    x = quantitative("k", _("attacker.chart.k_axis"), log=True)
     return chart(
         lines(
             "totals",
             x=x,
-            y=quantitative("epsilon", "total ε after k releases", log=True),
+            y=quantitative("epsilon", _("attacker.chart.total_axis"), log=True),
             color=_named("series", [TRUE_COLOR, CEILING_COLOR, SECOND_COLOR, GAUSSIAN_COLOR]),
         ),
         rule_x("k_now", "x", "label", color=TRUE_COLOR),
-        datasets={"totals": frame, "k_now": marker(k_now, f"k = {k_now:,}")},
+        datasets={"totals": frame, "k_now": marker(k_now, f"k = {count(k_now)}")},
         height=420,
     )
 
 
-NUMPY_NOISE = "numpy noise"
-OPENDP_NOISE = "OpenDP noise"
-TRUE_LAPLACE = "true Laplace: best possible"
-COIN_FLIP = "coin flip"
+def numpy_noise() -> str:
+    return _("attacker.chart.numpy_noise")
+
+
+def opendp_noise() -> str:
+    return _("attacker.chart.opendp_noise")
 
 
 def attack_rates(
@@ -269,7 +274,7 @@ def attack_rates(
     best success any attacker has against the true (continuous) Laplace mechanism as a tick
     over each group, and the coin flip (50%) as a dotted line; the labels then sit at the foot
     of the bars, clear of the ticks. ``data`` names the bars' dataset."""
-    names = [NUMPY_NOISE, OPENDP_NOISE]
+    names = [numpy_noise(), opendp_noise()]
     frame = pd.concat(
         [
             pd.DataFrame({"epsilon": list(epsilons), "series": name, "rate": list(rates[name])})
@@ -277,9 +282,10 @@ def attack_rates(
         ],
         ignore_index=True,
     )
-    x = nominal("epsilon", "ε of each release", sort=None, axis={"labelAngle": 0})
+    x = nominal("epsilon", _("attacker.chart.epsilon_axis"), sort=None, axis={"labelAngle": 0})
     offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
-    legend = names + ([TRUE_LAPLACE, COIN_FLIP] if best is not None else [])
+    true_laplace, coin_flip = _("attacker.chart.true_laplace"), _("attacker.chart.coin_flip")
+    legend = names + ([true_laplace, coin_flip] if best is not None else [])
     colors = series(
         "series",
         legend,
@@ -329,7 +335,7 @@ def attack_rates(
             ),
         ]
         datasets["best"] = pd.DataFrame(
-            {"epsilon": list(epsilons), "rate": list(best), "series": TRUE_LAPLACE}
+            {"epsilon": list(epsilons), "rate": list(best), "series": true_laplace}
         )
-        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [COIN_FLIP]})
+        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [coin_flip]})
     return chart(*layers, datasets=datasets, height=400)

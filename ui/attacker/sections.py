@@ -1,42 +1,37 @@
-"""The attacker page's settings and its first three sections: the guess, the best membership
-test, many releases (section 4 is ui.attacker.floating_point)."""
+"""The attacker page's settings, its first two sections (the guess, the best membership test)
+and its closing (section 3 is ui.attacker.releases, section 4 ui.attacker.floating_point)."""
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from dp_core import attacks, composition, gaussian, laplace
+from dp_core import attacks, gaussian, laplace
 from ui.attacker import charts as attacker_charts
+from ui.attacker.exercises import EXERCISES
 from ui.common import charts
-from ui.common.formatting import epsilon as total_label
-from ui.common.formatting import number, odds_factor, percent
+from ui.common.catalog import entry
+from ui.common.exercises import exercise_box
+from ui.common.export import Export, export_buttons
+from ui.common.formatting import count, fixed, number, odds_factor, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
+from ui.common.i18n import _
 from ui.common.sections import Section, story
-from ui.common.shell import page_rng, what_to_notice
+from ui.common.shell import formula_box, page_rng, presenter_row, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
 
 # (ε, δ)-DP: the privacy loss exceeds ε + ln(10/9) with chance at most 10 δ.
 SLACK = math.log(10 / 9)
-K_OPTIONS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000]
 TRIALS = 2000  # simulated noisy answers per world
-ACCOUNTING = {
-    "basic": "basic composition (k·ε)",
-    "advanced": "advanced composition",
-    "optimal": "optimal composition (Kairouz, Oh & Viswanath)",
-    "gaussian": "the exact accounting of the Gaussian mechanism",
-}
-RARE = "all but ≤ 10δ of outputs"  # where the bound at ε + ln(10/9) holds when δ > 0
-ONLY_PURE = "every output only when δ = 0"
 PRIORS = np.linspace(0.0, 1.0, 101)  # a 1% grid: smooth curves, a light chart to redraw
+TABLE_PRIORS = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)  # the table's rows
 ALPHAS = np.unique(np.concatenate([np.linspace(0, 1, 201), np.geomspace(1e-6, 1, 100)]))
 # thresholds spread over each noise's range, between n and n + 1 in the middle
 Z = np.linspace(-2.5, 2.5, 11)
-KS = np.round(np.geomspace(1, 1000, 61))
 
 
 @dataclass(frozen=True)
@@ -62,212 +57,316 @@ class Settings:
     def delta_text(self) -> str:
         return format_delta(self.delta)
 
+    @property
+    def rare_chance(self) -> float:
+        """10 δ, capped at 1 (0 when pure): the outputs on which the bound at ε + ln(10/9) may
+        fail."""
+        return float(attacks.loss_excess_probability(self.delta, SLACK))
+
+    @property
+    def bounded(self) -> bool:
+        """Whether any posterior bound holds: always at δ = 0, else when 10 δ < 1."""
+        return self.pure or self.rare_chance < 1
+
+    @property
+    def holding_epsilon(self) -> float:
+        """The ε whose posterior bound holds: ε itself at δ = 0, else ε + ln(10/9)."""
+        return self.epsilon if self.pure else self.epsilon + SLACK
+
+
+def whole_percent(p: float) -> str:
+    """A prior on the slider's 1% grid: 50%."""
+    return f"{fixed(p * 100)}%"
+
+
+def rare_words() -> str:
+    """Where the bound at ε + ln(10/9) holds when δ > 0."""
+    return _("attacker.rare")
+
+
+def only_pure_words() -> str:
+    """Where the bound at ε itself holds."""
+    return _("attacker.only_pure")
+
 
 @st.fragment
 def explore(sections: list[Section]) -> None:
     """ε, pure or not, δ, the prior, and the open section: an ε step reruns only this."""
-    epsilon = epsilon_input("attacker_epsilon", default=1.0)
-    pure = st.toggle(
-        "pure ε-DP (δ = 0)",
-        key="attacker_pure",
-        help="Off: (ε, δ)-DP, which the Gaussian mechanism needs. On: δ = 0, as for Laplace noise.",
-    )
-    delta = 0.0 if pure else delta_input("attacker_delta", default=1e-5)
-    prior = st.slider(
-        "The attacker's prior: chance that Alice is in the data, before seeing any output",
+    left, middle, right = presenter_row(1, 1, 1)
+    with left:
+        epsilon = epsilon_input("attacker_epsilon", default=1.0)
+    with middle:
+        pure = st.toggle(
+            _("attacker.controls.pure"),
+            key="attacker_pure",
+            help=_("attacker.controls.pure.help"),
+            bind="query-params",
+        )
+        delta = 0.0 if pure else delta_input("attacker_delta", default=1e-5)
+    prior = right.slider(
+        _("attacker.controls.prior"),
         0.0,
         1.0,
         0.5,
         0.01,
         key="attacker_prior",
         format="%.2f",
+        bind="query-params",
     )
     sigma = None if pure else gaussian.analytic_gaussian_sigma(1.0, epsilon, delta)
     story("attacker", sections, Settings(epsilon, pure, delta, prior, sigma))
 
 
 def posterior_caveat(
-    prior: float, eps: float, d: float, *, for_what: str, loss_tail: float | None = None
+    prior: float, eps: float, d: float, *, scope: str, loss_tail: float | None = None
 ) -> str:
     """Why the ε bound is no promise about outputs when d > 0, and what holds (Markov bound).
 
-    ``loss_tail``: the analytic Gaussian's exact chance that its privacy loss exceeds ε.
+    ``scope``: "per release" or "in total", in the reader's language. ``loss_tail``: the
+    analytic Gaussian's exact chance that its privacy loss exceeds ε.
     """
     chance = attacks.loss_excess_probability(d, SLACK)
-    reveal = (
-        "a mechanism that publishes Alice's record with chance δ and is ε-DP otherwise meets "
-        "(ε, δ)-DP"
-    )
     if chance >= 1:
-        return (
-            f"With δ = {format_delta(d)} {for_what}, the bound at ε + ln(10/9) promises nothing: "
-            "the chance of the outputs where it may fail is bounded only by 10δ ≥ 1 (δ is too "
-            f"large), and {reveal}."
-        )
+        return _("attacker.caveat.void", delta=format_delta(d), scope=scope)
     eps_low, eps_high = (float(v) for v in attacks.posterior_bounds(prior, eps))
     low_t, high_t = (float(v) for v in attacks.posterior_bounds(prior, eps + SLACK))
-    example = (
-        ""
-        if loss_tail is None
-        else " The analytic Gaussian mechanism calibrated to these (ε, δ) has a privacy loss above "
-        f"ε with chance {format_delta(loss_tail)} = {loss_tail / d:.2g}δ when Alice is in."
+    parts = [
+        _(
+            "attacker.caveat.not_a_promise",
+            delta=format_delta(d),
+            scope=scope,
+            epsilon=significant(eps, 4),
+            low=percent(eps_low),
+            high=percent(eps_high),
+            only_pure=only_pure_words(),
+        )
+    ]
+    if loss_tail is not None:
+        parts.append(
+            _(
+                "attacker.caveat.gaussian_tail",
+                tail=format_delta(loss_tail),
+                ratio=significant(loss_tail / d, 2),
+            )
+        )
+    parts.append(
+        _(
+            "attacker.caveat.what_holds",
+            chance=format_delta(chance),
+            high=percent(high_t),
+            low=percent(low_t),
+            slack_epsilon=significant(eps + SLACK, 4),
+        )
     )
-    return (
-        f"With δ = {format_delta(d)} {for_what}, the bound at ε = {eps:.4g} (posterior between "
-        f"{percent(eps_low)} and {percent(eps_high)}) holds for {ONLY_PURE}. With δ > 0 it is "
-        "not even a promise about all but a δ share of the outputs: the privacy loss may "
-        "exceed ε on outputs of much larger total chance (it exceeds ε + t with chance at most "
-        f"δ/(1 − e^−t)).{example} Rare outputs may reveal far more: {reveal}. What does hold "
-        "for every (ε, δ)-DP mechanism: except on outputs whose total chance is at most "
-        f"10δ = {format_delta(chance)}, whether or not Alice is in, the posterior stays below "
-        f"{percent(high_t)}, the bound at ε + ln(10/9) = {eps + SLACK:.4g}; likewise it stays "
-        f"above {percent(low_t)} except on other outputs of total chance at most 10δ."
-    )
+    return " ".join(parts)
 
 
 # --- 1. The attacker's guess ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Posterior:
+    """What section 1 shows for one prior: the bounds that hold and the ε bound itself."""
+
+    low: float
+    high: float
+    eps_low: float
+    eps_high: float
+
+
+def posterior(s: Settings, prior: float) -> Posterior:
+    """The posterior bounds at ``prior``: at ε (δ = 0), at ε + ln(10/9) on all outputs but a
+    10 δ chance (δ > 0), or none at all (10 δ ≥ 1: every posterior possible)."""
+    eps_low, eps_high = (float(v) for v in attacks.posterior_bounds(prior, s.epsilon))
+    if s.bounded:
+        low, high = (float(v) for v in attacks.posterior_bounds(prior, s.holding_epsilon))
+    elif prior in (0.0, 1.0):
+        low, high = prior, prior
+    else:
+        low, high = 0.0, 1.0
+    return Posterior(low, high, eps_low, eps_high)
+
+
+def posterior_table(s: Settings) -> pd.DataFrame:
+    """The posterior bounds for a few priors and the chosen one, in percent, as on screen."""
+    priors = sorted({*TABLE_PRIORS, s.prior})
+    rows = [posterior(s, p) for p in priors]
+    table = {
+        _("attacker.table.prior"): [round(p * 100, 2) for p in priors],
+        _("attacker.table.lowest"): [round(r.low * 100, 4) for r in rows],
+        _("attacker.table.highest"): [round(r.high * 100, 4) for r in rows],
+    }
+    if not s.pure:
+        table[_("attacker.table.eps_lowest")] = [round(r.eps_low * 100, 4) for r in rows]
+        table[_("attacker.table.eps_highest")] = [round(r.eps_high * 100, 4) for r in rows]
+    return pd.DataFrame(table)
+
+
 def attackers_guess(s: Settings) -> None:
     """Section 1: the posterior bound after one output, for the prior chosen."""
-    epsilon, delta, prior, pure = s.epsilon, s.delta, s.prior, s.pure
-    st.markdown(
-        "The attacker knows everything about everyone else and how the noise is added. One "
-        "thing is unknown: is Alice in the data? They start with a belief (the prior), see one "
-        "published output and update by Bayes' rule. ε-DP means no output is more than e^ε "
-        "times likelier with Alice than without her, so the odds on “Alice is in” can grow or "
-        f"shrink by at most e^ε = {odds_factor(epsilon)}."
-        + ("" if pure else " With δ > 0 the promise is weaker: see below.")
-    )
-    rare_chance = attacks.loss_excess_probability(delta, SLACK)  # 10 δ, capped at 1; 0 if pure
-    bounded = pure or rare_chance < 1
-    # what holds: the ε bound for every output (δ = 0), else the bound at ε + ln(10/9) on all
-    # outputs but a 10 δ chance; no bound at all when 10 δ >= 1
-    eps_upper_curve = attacks.posterior_bounds(PRIORS, epsilon)[1]
-    eps_low, eps_high = (float(v) for v in attacks.posterior_bounds(prior, epsilon))
-    holding_eps = epsilon if pure else epsilon + SLACK
-    if bounded:
-        lower_curve, upper_curve = attacks.posterior_bounds(PRIORS, holding_eps)
-        low, high = (float(v) for v in attacks.posterior_bounds(prior, holding_eps))
-    else:
-        # every posterior is possible except from a certain prior
+    intro = _("attacker.guess.intro", odds=odds_factor(s.epsilon))
+    st.markdown(intro if s.pure else intro + " " + _("attacker.guess.intro_delta"))
+    now = posterior(s, s.prior)
+    _headline(s, now)
+    _posterior_metrics(s, now)
+    chart = _posterior_chart(s, now)
+    charts.show(chart, key="attacker_posterior")
+    if s.pure:
+        st.caption(_("attacker.guess.tight"))
+    elif not s.certain:
+        tail = gaussian.gaussian_privacy_loss_tail(s.sigma, s.epsilon) if s.bounded else None
+        scope = _("attacker.caveat.per_release")
+        st.warning(posterior_caveat(s.prior, s.epsilon, s.delta, scope=scope, loss_tail=tail))
+    st.caption(_("attacker.guess.correlated"))
+    table = st.expander(_("attacker.table.title"), key="attacker_table", on_change="rerun")
+    if table.open:
+        with table:
+            st.dataframe(posterior_table(s), hide_index=True, width="stretch")
+    export_buttons("attacker", None, lambda: posterior_export(s, chart), secure=False)
+    for exercise in EXERCISES:
+        if exercise.section == "guess":
+            exercise_box(exercise, s)
+
+
+def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
+    """The posterior chart: the curves that hold, and the ε bound dashed when δ > 0."""
+    if s.bounded:
+        lower_curve, upper_curve = attacks.posterior_bounds(PRIORS, s.holding_epsilon)
+    else:  # every posterior is possible except from a certain prior
         lower_curve = np.where(PRIORS < 1, 0.0, 1.0)
         upper_curve = np.where(PRIORS > 0, 1.0, 0.0)
-        low, high = (prior, prior) if s.certain else (0.0, 1.0)
-    _headline(s, bounded, rare_chance, holding_eps, low, high, eps_high)
-    _posterior_metrics(s, bounded, holding_eps, low, high, eps_low, eps_high)
-    if pure:
-        labels = {"curve_label": f"possible posterior (ε = {s.eps_text})"}
-    elif bounded:
+    eps_upper_curve = attacks.posterior_bounds(PRIORS, s.epsilon)[1]
+    eps_name = _("attacker.chart.eps_bound", epsilon=s.eps_text, only_pure=only_pure_words())
+    if s.pure:
+        labels = {"curve_label": _("attacker.chart.possible", epsilon=s.eps_text)}
+    elif s.bounded:
         labels = {
-            "curve_label": f"posterior on {RARE} (ε + ln(10/9) = {holding_eps:.4g})",
-            "marker_note": f" ({RARE})",
+            "curve_label": _(
+                "attacker.chart.on_rare",
+                rare=rare_words(),
+                slack_epsilon=significant(s.holding_epsilon, 4),
+            ),
+            "marker_note": f" ({rare_words()})",
             "epsilon_upper": eps_upper_curve,
-            "epsilon_name": f"ε bound (ε = {s.eps_text}): {ONLY_PURE}",
+            "epsilon_name": eps_name,
         }
     else:
         labels = {
-            "curve_label": "posterior: no promise (10δ ≥ 1)",
+            "curve_label": _("attacker.chart.no_promise"),
             "epsilon_upper": eps_upper_curve,
-            "epsilon_name": f"ε bound (ε = {s.eps_text}): {ONLY_PURE}",
+            "epsilon_name": eps_name,
         }
-    charts.show(
-        attacker_charts.posterior(PRIORS, lower_curve, upper_curve, prior, low, high, **labels),
-        key="attacker_posterior",
+    return attacker_charts.posterior(
+        PRIORS, lower_curve, upper_curve, s.prior, now.low, now.high, **labels
     )
-    if pure:
-        st.caption(
-            "This holds after every output of any ε-DP mechanism, whatever the attacker knows "
-            "beforehand (but see below on correlated records), and it is tight: randomized "
-            "response reaches it (at ε = ln 3, a 50% belief that Alice's true answer is “yes” "
-            "becomes 75% after she reports “yes”)."
+
+
+def guarantee_text(s: Settings) -> str:
+    """What any mechanism with these (ε, δ) promises the attacker, in one plain sentence."""
+    if s.pure:
+        return _("attacker.guarantee.pure", epsilon=s.eps_text, odds=odds_factor(s.epsilon))
+    if s.bounded:
+        return _(
+            "attacker.guarantee.delta",
+            epsilon=s.eps_text,
+            delta=s.delta_text,
+            chance=format_delta(s.rare_chance),
+            slack_epsilon=significant(s.holding_epsilon, 4),
+            odds=odds_factor(s.holding_epsilon),
         )
-    elif not s.certain:
-        tail = gaussian.gaussian_privacy_loss_tail(s.sigma, epsilon) if bounded else None
-        st.warning(posterior_caveat(prior, epsilon, delta, for_what="per release", loss_tail=tail))
-    st.caption(
-        "What ε bounds is what the output reveals about the inclusion of Alice's data: “in” and "
-        "“out” differ by her record(s) only. If other records are correlated with Alice's (her "
-        "family's, or repeated records of hers that no per-person cap limits), an attacker can "
-        "learn about Alice through them, and no bound here covers that: the bound is about the "
-        "inclusion of her data, not about every fact about her."
+    return _("attacker.guarantee.void", epsilon=s.eps_text, delta=s.delta_text)
+
+
+def common_settings(s: Settings) -> dict[str, str]:
+    """The page's main settings, named in the reader's language, for an export."""
+    return {
+        _("attacker.export.epsilon"): s.eps_text,
+        _("attacker.export.delta"): "0" if s.pure else s.delta_text,
+        _("attacker.export.prior"): whole_percent(s.prior),
+    }
+
+
+def posterior_export(s: Settings, chart: charts.Spec) -> Export:
+    """Section 1's export: the posterior table, the settings, the guarantee and the chart."""
+    return Export(
+        title=_("attacker.export.guess.title"),
+        question=entry("attacker").question,
+        table=posterior_table(s),
+        settings=common_settings(s),
+        guarantee=guarantee_text(s),
+        unit=_("attacker.export.unit"),
+        charts=[("posterior", chart)],
     )
 
 
-def _headline(
-    s: Settings,
-    bounded: bool,
-    rare_chance: float,
-    holding_eps: float,
-    low: float,
-    high: float,
-    eps_high: float,
-) -> None:
+def _headline(s: Settings, now: Posterior) -> None:
     """The sentence the section answers with: how sure the attacker can become."""
-    prior = s.prior
+    prior = whole_percent(s.prior)
     if s.certain:
-        st.warning(
-            f"A prior of {prior:.0%} means the attacker is already certain Alice is "
-            f"{'in' if prior == 1 else 'out'}. Bayes' rule never moves a certain belief, so there "
-            "is nothing to learn, and nothing for privacy to protect against this attacker. Move "
-            "the prior inside (0, 1)."
-        )
+        side = _("attacker.guess.side_in") if s.prior == 1 else _("attacker.guess.side_out")
+        st.warning(_("attacker.guess.certain", prior=prior, side=side))
     elif s.pure:
         st.markdown(
-            f"**If you thought Alice had a {prior:.0%} chance of being in the data, after seeing "
-            f"the output you can be at most {percent(high)} sure she is in (and no less than "
-            f"{percent(low)}), at ε = {s.eps_text}.**"
+            _(
+                "attacker.guess.headline_pure",
+                prior=prior,
+                high=percent(now.high),
+                low=percent(now.low),
+                epsilon=s.eps_text,
+            )
         )
-    elif bounded:
+    elif s.bounded:
         st.markdown(
-            f"**If you thought Alice had a {prior:.0%} chance of being in the data, after seeing "
-            f"the output you can be at most {percent(high)} sure she is in, except on outputs "
-            f"whose total chance is at most 10δ = {format_delta(rare_chance)}: the bound at "
-            f"ε + ln(10/9) = {holding_eps:.4g}.** Likewise no less than {percent(low)}, except "
-            f"on other outputs of total chance at most 10δ. The bound at ε itself, "
-            f"{percent(eps_high)}, holds for {ONLY_PURE} (below)."
+            _(
+                "attacker.guess.headline_delta",
+                prior=prior,
+                high=percent(now.high),
+                low=percent(now.low),
+                chance=format_delta(s.rare_chance),
+                slack_epsilon=significant(s.holding_epsilon, 4),
+                eps_high=percent(now.eps_high),
+                only_pure=only_pure_words(),
+            )
         )
     else:
-        st.markdown(
-            f"**With δ = {s.delta_text}, the bound at ε + ln(10/9) promises nothing (10δ ≥ 1)**, "
-            "and a mechanism that publishes Alice's record with chance δ meets (ε, δ)-DP. Choose "
-            "a smaller δ to see a bound."
-        )
+        st.markdown(_("attacker.guess.headline_void", delta=s.delta_text))
 
 
-def _posterior_metrics(
-    s: Settings,
-    bounded: bool,
-    holding_eps: float,
-    low: float,
-    high: float,
-    eps_low: float,
-    eps_high: float,
-) -> None:
+def _posterior_metrics(s: Settings, now: Posterior) -> None:
     """Highest and lowest posterior and the odds factor, labelled with where they hold."""
     cols = st.columns(3)
+    rare = rare_words()
     if s.pure:
-        cols[0].metric("Highest posterior after any output", percent(high))
-        cols[1].metric("Lowest posterior after any output", percent(low))
-        cols[2].metric("Odds on “in” change at most", f"×{odds_factor(s.epsilon)}")
-    elif bounded:
-        where = (
-            "Holds except on outputs whose total chance is at most 10δ, whether or not Alice is "
-            f"in: the bound at ε + ln(10/9) = {holding_eps:.4g} (Markov's inequality)."
-        )
+        cols[0].metric(_("attacker.metric.highest_pure"), percent(now.high))
+        cols[1].metric(_("attacker.metric.lowest_pure"), percent(now.low))
+        cols[2].metric(_("attacker.metric.odds_pure"), f"×{odds_factor(s.epsilon)}")
+    elif s.bounded:
+        where = _("attacker.metric.where", slack_epsilon=significant(s.holding_epsilon, 4))
         for col, label, value, eps_value, note in (
-            (cols[0], f"Highest posterior, {RARE}", percent(high), percent(eps_high), ""),
-            (cols[1], f"Lowest posterior, {RARE}", percent(low), percent(eps_low), ""),
+            (
+                cols[0],
+                _("attacker.metric.highest", rare=rare),
+                percent(now.high),
+                percent(now.eps_high),
+                "",
+            ),
+            (
+                cols[1],
+                _("attacker.metric.lowest", rare=rare),
+                percent(now.low),
+                percent(now.eps_low),
+                "",
+            ),
             (
                 cols[2],
-                "Odds on “in” grow at most, same outputs",
-                f"×{odds_factor(holding_eps)}",
+                _("attacker.metric.odds"),
+                f"×{odds_factor(s.holding_epsilon)}",
                 f"×{odds_factor(s.epsilon)}",
-                " They shrink by at most as much, except on other outputs of total chance ≤ 10δ.",
+                " " + _("attacker.metric.odds_note"),
             ),
         ):
             col.metric(
                 label,
                 value,
-                delta=f"ε bound {eps_value}: {ONLY_PURE}",
+                delta=_("attacker.metric.eps_bound", value=eps_value, only_pure=only_pure_words()),
                 delta_color="off",
                 delta_arrow="off",
                 help=where + note,
@@ -276,14 +375,18 @@ def _posterior_metrics(
         for col, label in zip(
             cols,
             (
-                f"Highest posterior, {RARE}",
-                f"Lowest posterior, {RARE}",
-                "Odds on “in” grow at most",
+                _("attacker.metric.highest", rare=rare),
+                _("attacker.metric.lowest", rare=rare),
+                _("attacker.metric.odds_void"),
             ),
             strict=True,
         ):
             col.metric(
-                label, "—", delta="10δ ≥ 1: no promise", delta_color="off", delta_arrow="off"
+                label,
+                "—",
+                delta=_("attacker.metric.no_promise"),
+                delta_color="off",
+                delta_arrow="off",
             )
 
 
@@ -292,19 +395,16 @@ def membership_test(s: Settings) -> None:
     """Section 2: the ROC ceiling, the exact Laplace/Gaussian ROCs and simulated tests."""
     epsilon, delta, sigma = s.epsilon, s.delta, s.sigma
     laplace_b = laplace.laplace_scale(1, epsilon)
-    st.markdown(
-        "Now the attacker must decide: say “Alice is in” or “out”. Every such test has a "
-        "**false positive rate** (says “in” when she is out) and a **true positive rate** (says "
-        "“in” when she is in). (ε, δ)-DP caps the true positive rate at each false positive "
-        "rate: no test, however clever, lies above the red line. Here the output is a count: n "
-        "people without Alice, n + 1 with her, plus noise"
-        + (
-            f" from the Laplace mechanism (scale 1/ε = {laplace_b:.3g})."
-            if sigma is None
-            else f": Laplace (scale 1/ε = {laplace_b:.3g}, pure ε-DP) or the analytic "
-            f"Gaussian for (ε, δ) (σ = {sigma:.3g})."
+    intro = _("attacker.test.intro")
+    if sigma is None:
+        noise = _("attacker.test.noise_laplace", scale=significant(laplace_b, 3))
+    else:
+        noise = _(
+            "attacker.test.noise_both",
+            scale=significant(laplace_b, 3),
+            sigma=significant(sigma, 3),
         )
-    )
+    st.markdown(intro + " " + noise)
     rng = page_rng("attacker", "test")
     laplace_attack = attacks.simulate_threshold_attack(
         rng,
@@ -315,7 +415,7 @@ def membership_test(s: Settings) -> None:
     )
     simulated = [
         (
-            f"Laplace: simulated threshold tests ({TRIALS:,} answers per world)",
+            _("attacker.chart.simulated_laplace", trials=count(TRIALS)),
             laplace_attack.false_positive_rate,
             laplace_attack.true_positive_rate,
         )
@@ -328,15 +428,15 @@ def membership_test(s: Settings) -> None:
         )
         simulated.append(
             (
-                "Gaussian: simulated threshold tests",
+                _("attacker.chart.simulated_gaussian"),
                 gaussian_attack.false_positive_rate,
                 gaussian_attack.true_positive_rate,
             )
         )
     ceiling_name = (
-        f"ceiling for any {s.eps_text}-DP output"
+        _("attacker.chart.ceiling_pure", epsilon=s.eps_text)
         if s.pure
-        else f"ceiling for any ({s.eps_text}, {s.delta_text})-DP output"
+        else _("attacker.chart.ceiling", epsilon=s.eps_text, delta=s.delta_text)
     )
     charts.show(
         attacker_charts.roc(
@@ -349,325 +449,69 @@ def membership_test(s: Settings) -> None:
         ),
         key="attacker_roc",
     )
-    advantage = float(attacks.best_advantage(epsilon, delta))
-    cols = st.columns(3 if sigma is not None else 2)
+    _test_metrics(s)
+    found = fixed(laplace_attack.best_advantage, 3)
+    caption = (
+        _("attacker.test.caption_laplace", laplace=found)
+        if gaussian_attack is None
+        else _(
+            "attacker.test.caption_both",
+            laplace=found,
+            gaussian=fixed(gaussian_attack.best_advantage, 3),
+        )
+    )
+    if s.pure:
+        at_half = percent(float(attacks.posterior_bounds(0.5, epsilon)[1]))
+        caption += " " + _("attacker.test.pure_equals", posterior=at_half)
+    st.caption(caption)
+
+
+def _test_metrics(s: Settings) -> None:
+    """The best accuracy of any test, and of the best test on a Laplace / Gaussian count."""
+    advantage = float(attacks.best_advantage(s.epsilon, s.delta))
+    cols = st.columns(3 if s.sigma is not None else 2)
     cols[0].metric(
-        "Best accuracy of any test (50/50 prior)",
+        _("attacker.metric.best_accuracy"),
         percent(float(attacks.attacker_accuracy(advantage))),
-        delta=f"advantage TPR − FPR ≤ {advantage:.4g}",
+        delta=_("attacker.metric.advantage_at_most", advantage=significant(advantage, 4)),
         delta_color="off",
         delta_arrow="off",
     )
-    laplace_adv = float(attacks.laplace_advantage(epsilon))
+    laplace_adv = float(attacks.laplace_advantage(s.epsilon))
     cols[1].metric(
-        "Laplace count: best accuracy (exact)",
+        _("attacker.metric.laplace_accuracy"),
         percent(float(attacks.attacker_accuracy(laplace_adv))),
-        delta=f"advantage {laplace_adv:.4g}",
+        delta=_("attacker.metric.advantage", advantage=significant(laplace_adv, 4)),
         delta_color="off",
         delta_arrow="off",
     )
-    if sigma is not None:
-        gaussian_adv = float(attacks.gaussian_advantage(1 / sigma))
+    if s.sigma is not None:
+        gaussian_adv = float(attacks.gaussian_advantage(1 / s.sigma))
         cols[2].metric(
-            "Gaussian count: best accuracy (exact)",
+            _("attacker.metric.gaussian_accuracy"),
             percent(float(attacks.attacker_accuracy(gaussian_adv))),
-            delta=f"advantage {gaussian_adv:.4g}",
+            delta=_("attacker.metric.advantage", advantage=significant(gaussian_adv, 4)),
             delta_color="off",
             delta_arrow="off",
         )
-    st.caption(
-        "Accuracy = chance of guessing right when in and out are equally likely beforehand, "
-        "(1 + TPR − FPR) / 2 for the best test. Simulated: the best of these threshold tests "
-        f"reached TPR − FPR = {laplace_attack.best_advantage:.3f} on Laplace answers"
-        + (
-            f" and {gaussian_attack.best_advantage:.3f} on Gaussian ones"
-            if gaussian_attack is not None
-            else ""
-        )
-        + " (a noisy estimate, new with every draw). "
-        + (
-            f"At δ = 0 the best accuracy equals the posterior bound at a 50% prior, "
-            f"{percent(float(attacks.posterior_bounds(0.5, epsilon)[1]))}."
-            if s.pure
-            else ""
-        )
-    )
-
-
-# --- 3. Many releases -----------------------------------------------------------------------
-@functools.lru_cache(maxsize=64)
-def _composed(
-    epsilon: float, delta: float, k_now: int, delta_prime: float
-) -> tuple[np.ndarray, composition.CompositionCurves]:
-    """The four totals over k = 1 … 1,000 (k_now included); exact, so computed once."""
-    ks = np.unique(np.concatenate([KS, [k_now]]))
-    return ks, composition.compose_releases(epsilon, delta, ks, delta_prime)
-
-
-@st.fragment
-def many_releases(s: Settings) -> None:
-    """Section 3: k releases by four accountings, what the total means, averaging attacks.
-
-    A fragment: moving k or δ′ reruns this section only.
-    """
-    st.markdown(
-        "Each release is one (ε, δ) output like the ones in the first two sections. An "
-        "attacker who sees k of them about Alice learns more: the totals below bound what all "
-        "k outputs together reveal."
-    )
-    k_col, slack_col = st.columns([3, 2])
-    with k_col:
-        k_now = st.select_slider(
-            "k: number of releases",
-            options=K_OPTIONS,
-            value=10,
-            key="attacker_k",
-            format_func=lambda k: f"{k:,}",
-        )
-    with slack_col:
-        delta_prime = st.select_slider(
-            "δ′: extra δ for advanced and optimal composition",
-            options=[10.0**-e for e in range(12, 2, -1)],
-            value=1e-6,
-            key="attacker_delta_prime",
-            format_func=format_delta,
-            help="Advanced and optimal composition, and the exact Gaussian total, are read at a "
-            "total δ of k·δ + δ′: a little extra δ′ can buy a smaller total ε.",
-        )
-    ks, curves = _composed(s.epsilon, s.delta, k_now, delta_prime)
-    now = int(np.searchsorted(ks, k_now))
-    totals = _totals(curves, now)
-    advanced_eps, total_delta = totals["advanced"][0], curves.advanced_delta[now]
-    if math.isnan(advanced_eps):
-        st.warning(
-            f"k·δ + δ′ = {total_delta:.3g} is not below 1: after {k_now:,} releases at "
-            f"δ = {s.delta_text} the total guarantee is empty. Choose a smaller δ or fewer "
-            "releases."
-        )
-    for col, (total_eps, total_d, label, note) in zip(
-        st.columns(len(totals)), totals.values(), strict=True
-    ):
-        col.metric(
-            label,
-            total_label(total_eps),
-            delta=f"δ = {format_delta(total_d)}",
-            delta_color="off",
-            delta_arrow="off",
-            help=note,
-        )
-    charts.show(
-        attacker_charts.composition(
-            ks,
-            curves.basic_epsilon,
-            curves.advanced_epsilon,
-            curves.optimal_epsilon,
-            curves.gaussian_epsilon,
-            k_now,
-        ),
-        key="attacker_composition",
-    )
-    best_eps, best_delta = math.nan, math.nan
-    if not math.isnan(advanced_eps):
-        best_eps, best_delta = _best_total(s, curves, now, totals, k_now, delta_prime)
-    st.caption(
-        "Basic composition keeps δ at k·δ; advanced and optimal composition and the exact "
-        f"Gaussian accounting are read at k·δ + δ′, with δ′ = {format_delta(delta_prime)}. The "
-        "optimal total is exact for any (ε, δ)-DP mechanisms (the worst is randomized response "
-        "that reveals the input with chance δ); basic and advanced composition are simpler "
-        "upper bounds on it. "
-        + (
-            "The Gaussian curve needs δ > 0: turn off “pure ε-DP” to see it."
-            if s.pure
-            else "The exact Gaussian total uses that k Gaussian releases reveal exactly as much "
-            "as one release with σ/√k; it is never above the optimal total."
-        )
-    )
-    _averaging(s, k_now, advanced_eps, best_eps, best_delta)
-
-
-def _totals(curves: composition.CompositionCurves, now: int) -> dict[str, tuple]:
-    """(total ε, total δ, metric label, note) per accounting at ks[now]."""
-    total_delta = curves.advanced_delta[now]
-    totals = {
-        "basic": (curves.basic_epsilon[now], curves.basic_delta[now], "Basic: total ε", None),
-        "advanced": (
-            curves.advanced_epsilon[now],
-            total_delta,
-            "Advanced: total ε",
-            "Dwork, Rothblum & Vadhan; Dwork & Roth Thm 3.20: √(2k ln(1/δ′))·ε + kε(e^ε − 1).",
-        ),
-        "optimal": (
-            curves.optimal_epsilon[now],
-            total_delta,
-            "Optimal: total ε",
-            "Kairouz, Oh & Viswanath (2015), Thm 3.3: the smallest total ε at this total δ that "
-            "holds for k releases of any (ε, δ)-DP mechanisms; randomized response reaches it.",
-        ),
-    }
-    if curves.gaussian_epsilon is not None:
-        totals["gaussian"] = (
-            curves.gaussian_epsilon[now],
-            total_delta,
-            "Gaussian, exact: total ε",
-            "Holds only when every release is the Gaussian mechanism: k releases reveal what one "
-            "with σ/√k does.",
-        )
-    return totals
-
-
-def _best_total(
-    s: Settings,
-    curves: composition.CompositionCurves,
-    now: int,
-    totals: dict[str, tuple],
-    k_now: int,
-    delta_prime: float,
-) -> tuple[float, float]:
-    """Which accounting wins, why advanced composition may lose, and what the total means to
-    the attacker; returns the best (total ε, total δ)."""
-    best = curves.tightest(now)
-    best_eps, best_delta = float(totals[best][0]), float(totals[best][1])
-    smaller = [name for name in totals if totals[name][0] < best_eps]
-    st.markdown(
-        f"**At k = {k_now:,}, {ACCOUNTING[best]} gives the best total: "
-        f"ε = {best_eps:.4g} (δ = {format_delta(best_delta)}).**"
-        + (
-            " It is exact: no smaller total ε at this total δ holds for every k releases of "
-            f"({s.eps_text}, {s.delta_text})-DP mechanisms, and randomized response reaches it."
-            if best == "optimal"
-            else ""
-        )
-        + (
-            f" The {', '.join(ACCOUNTING[name] for name in smaller)} total is smaller by less "
-            "than 0.01%, at a larger δ."
-            if smaller
-            else ""
-        )
-    )
-    if best == "gaussian":
-        generic = curves.tightest(now, gaussian=False)
-        st.caption(
-            "That total holds when every release is the Gaussian mechanism. For other "
-            f"({s.eps_text}, {s.delta_text})-DP mechanisms the best bound here is "
-            f"{ACCOUNTING[generic]}, ε = {totals[generic][0]:.4g}."
-        )
-    basic_eps, advanced_eps = totals["basic"][0], totals["advanced"][0]
-    crossover = composition.advanced_composition_crossover(s.epsilon, delta_prime)
-    where = (
-        f"so it can beat k·ε only when ε < ln 2, and then once k > 2 ln(1/δ′)/(2 − e^ε)² = "
-        f"{crossover:,.1f}"
-        if math.isfinite(crossover)
-        else "so at ε ≥ ln 2 it never beats k·ε, whatever k"
-    )
-    st.caption(
-        f"Advanced composition is {'below' if advanced_eps < basic_eps else 'above'} k·ε here. "
-        "Its first term, √(2k ln(1/δ′))·ε, grows like √k, but its second, kε(e^ε − 1), grows "
-        f"linearly in k, {where}."
-    )
-    total_chance = attacks.loss_excess_probability(best_delta, SLACK)
-    if not s.certain and (best_delta == 0 or total_chance < 1):
-        exact = best_delta == 0
-        holding = best_eps if exact else best_eps + SLACK
-        total_high = float(attacks.posterior_bounds(s.prior, holding)[1])
-        st.markdown(
-            f"**What that total means to the attacker:** starting from a {s.prior:.0%} prior, "
-            f"after all {k_now:,} outputs they can be at most {percent(total_high)} sure Alice "
-            "is in"
-            + (
-                " (section 1 at the total ε)."
-                if exact
-                else f", except on outputs whose total chance is at most 10δ = "
-                f"{format_delta(total_chance)} (section 1 at the total ε + ln(10/9) = "
-                f"{best_eps + SLACK:.4g})."
-            )
-        )
-    if not s.certain and best_delta > 0:
-        st.caption(posterior_caveat(s.prior, best_eps, best_delta, for_what="in total"))
-    return best_eps, best_delta
-
-
-def _averaging(
-    s: Settings, k_now: int, advanced_eps: float, best_eps: float, best_delta: float
-) -> None:
-    """The averaging attack: the noise on the mean of k answers and what it gives away."""
-    st.subheader("The averaging attack")
-    sigma = s.sigma
-    if sigma is not None:
-        one, averaged = sigma, sigma / math.sqrt(k_now)
-        noise_name = "Gaussian σ"
-    else:
-        std = laplace.laplace_std(laplace.laplace_scale(1, s.epsilon))
-        one, averaged = std, std / math.sqrt(k_now)
-        noise_name = "Laplace std"
-    cols = st.columns(3)
-    cols[0].metric(f"Noise on one answer ({noise_name})", f"{one:.4g}")
-    cols[1].metric(f"Noise on the average of {k_now:,} answers", f"{averaged:.4g}")
-    if sigma is not None:
-        averaged_adv = float(attacks.gaussian_advantage(math.sqrt(k_now) / sigma))
-        one_accuracy = float(attacks.attacker_accuracy(attacks.gaussian_advantage(1 / sigma)))
-        cols[2].metric(
-            f"Accuracy from the average of {k_now:,}",
-            percent(float(attacks.attacker_accuracy(averaged_adv))),
-            delta=f"one answer: {percent(one_accuracy)}",
-            delta_color="off",
-            delta_arrow="off",
-        )
-    elif not math.isnan(advanced_eps):
-        cols[2].metric(
-            f"Any test on {k_now:,} answers: accuracy ≤",
-            percent(float(attacks.attacker_accuracy(attacks.best_advantage(best_eps, best_delta)))),
-            delta=f"from the total ε = {best_eps:.4g}",
-            delta_color="off",
-            delta_arrow="off",
-        )
-    st.caption(
-        f"Asking the same question k times and averaging shrinks the noise by √k = "
-        f"{math.sqrt(k_now):.3g}: the count n or n + 1 shows through, and telling the two apart "
-        "gets easy. "
-        + (
-            "For Gaussian noise the average is all the attacker needs: the k answers reveal "
-            "exactly what one answer with σ/√k would, which is why the exact total ε above is "
-            "that of σ/√k, and the accuracy is the best any test on the k answers can reach."
-            if sigma is not None
-            else "Averaging is not the best test on Laplace answers; any test on the k answers "
-            "stays below the accuracy that the total ε above allows."
-        )
-    )
 
 
 def closing() -> None:
     """What to notice, and the formulas with their sources."""
     what_to_notice(
         [
-            "With δ = 0, ε caps how much any single output can shift the attacker's odds: by "
-            "e^ε. At ε = 1 a 50/50 guess becomes at most 73/27; at ε = 10 the cap is 99.995%, "
-            "almost no protection.",
-            "A prior near 0 or 1 moves little in absolute terms: DP limits the change in odds, "
-            "not what the attacker knew before.",
-            "δ > 0 means the ε cap is no promise about every output, nor about all but a δ share "
-            "of them: what holds is a slightly looser cap (at ε + ln(10/9)) on all outputs but a "
-            "10δ share, and the rest may reveal more. Keep δ tiny.",
-            "DP protects the inclusion of Alice's data. Records correlated with hers (her "
-            "family's, or her own repeated records that no cap limits) can still tell an "
-            "attacker about her.",
-            "Real mechanisms are often below the ceiling: the Laplace count's best test is "
-            "weaker than what ε allows.",
-            "Repeated releases add up. k·ε is safe but pessimistic. Advanced composition's first "
-            "term grows like √k, but its kε(e^ε − 1) term grows linearly in k: it helps only for "
-            "ε < ln 2 and many releases. Optimal composition is the exact total for any "
-            "mechanisms; the exact Gaussian accounting, for Gaussian noise only, is never above "
-            "it.",
-            "The guarantee is about real-valued noise. Naive floating-point noise, like numpy's "
-            "that the charts use, can give the input away for certain whatever ε says; a real "
-            "release needs a sampler built for it, such as OpenDP's.",
+            _("attacker.notice.odds"),
+            _("attacker.notice.prior"),
+            _("attacker.notice.delta"),
+            _("attacker.notice.correlated"),
+            _("attacker.notice.ceiling"),
+            _("attacker.notice.composition"),
+            _("attacker.notice.floating"),
         ]
     )
     # Lazy: its seven formulas are most of the page's elements (KaTeX draws each symbol), and
     # the browser walks every element after each slider step; they are drawn only when open.
-    formula = st.expander("The formula", key="attacker_formula", on_change="rerun")
-    if formula.open:
-        with formula:
-            _formulas()
+    formula_box("attacker", _formulas)
 
 
 def _formulas() -> None:
@@ -692,37 +536,23 @@ def _formulas() -> None:
         r"\text{Laplace: TPR} = 1 - \frac{e^{-\varepsilon}}{4\,\text{FPR}}"
         r"\ \ (\tfrac{1}{2}e^{-\varepsilon} \le \text{FPR} \le \tfrac12),\ "
         r"\max(\text{TPR}-\text{FPR}) = 1 - e^{-\varepsilon/2};\quad "
-        r"\text{Gaussian: TPR} = \Phi\big(\Phi^{-1}(\text{FPR}) + \Delta/\sigma\big)"
+        r"\text{Gauss: TPR} = \Phi\big(\Phi^{-1}(\text{FPR}) + \Delta/\sigma\big)"
     )
     st.latex(
-        r"k \text{ releases: } (k\varepsilon,\ k\delta);\quad "
+        r"k:\ (k\varepsilon,\ k\delta);\quad "
         r"\big(\sqrt{2k\ln(1/\delta')}\,\varepsilon + k\varepsilon(e^{\varepsilon}-1),\ "
-        r"k\delta + \delta'\big);\quad \text{Gaussian: } \sigma \to \sigma/\sqrt{k}"
+        r"k\delta + \delta'\big);\quad \text{Gauss: } \sigma \to \sigma/\sqrt{k};\quad "
+        r"\text{zCDP: } \rho \to k\rho"
     )
     st.latex(
-        r"\text{optimal: smallest } \varepsilon' \text{ with } "
+        r"\varepsilon'_{\text{opt}} = \min\Big\{\varepsilon' :\ "
         r"1 - (1-\delta)^k + (1-\delta)^k \sum_{l=0}^{k} \binom{k}{l}"
         r"\frac{\max\big(0,\ e^{(k-l)\varepsilon} - e^{\varepsilon'} e^{l\varepsilon}\big)}"
-        r"{(1+e^{\varepsilon})^k} \le k\delta + \delta'"
+        r"{(1+e^{\varepsilon})^k} \le k\delta + \delta'\Big\}"
     )
     st.latex(
         r"\text{numpy: noise}(k) = b\ln(2U)\ (U < \tfrac12),\ "
         r"-b\ln(2 - 2U)\ (U \ge \tfrac12),\ U = k\,2^{-53};\quad "
-        r"y \text{ reachable from } x \iff \exists k:\ x \oplus \mathrm{noise}(k) = y"
+        r"x \to y \iff \exists k:\ x \oplus \mathrm{noise}(k) = y"
     )
-    st.markdown(
-        "Posterior bound: Bayes' rule with the ε-DP likelihood ratio (Dwork & Roth, *The "
-        "Algorithmic Foundations of Differential Privacy*, 2014, Def. 2.4; Kasiviswanathan & "
-        "Smith, *On the ‘semantics’ of differential privacy*, 2014). The δ statement applies "
-        "the (ε, δ) definition to the outputs with L > ε and Markov's inequality. Hypothesis "
-        "testing: Wasserman & Zhou (2010), Kairouz, Oh & Viswanath, *The composition theorem "
-        "for differential privacy* (2015), Thm 2.1; Gaussian trade-off: Dong, Roth & Su, "
-        "*Gaussian differential privacy* (2019). Composition: Dwork & Roth Thm 3.16 (basic) "
-        "and Thm 3.20 (advanced; Dwork, Rothblum & Vadhan 2010); optimal: Kairouz, Oh & "
-        "Viswanath (2015), Thm 3.3; exact Gaussian profile: Balle & Wang (2018), Thm 8. "
-        "Checked against Google's dp-accounting (privacy loss distributions and the RDP "
-        "accountant) and scipy in the tests. Floating-point attack: Mironov, *On significance "
-        "of the least significant bits for differential privacy* (CCS 2012), run against "
-        "numpy's random_laplace (⊕ is float64 addition); OpenDP's samplers: Canonne, Kamath & "
-        "Steinke (2020), on the grid 2⁻¹⁰⁰."
-    )
+    st.markdown(_("attacker.formula.sources"))

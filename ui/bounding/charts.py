@@ -26,6 +26,7 @@ from ui.common.charts import (
     rule_x,
     series,
 )
+from ui.common.i18n import N_, _
 
 BOUNDED_COLOR = GOOD_COLOR
 DP_COLOR = "#6a4c93"
@@ -34,13 +35,13 @@ STAR = (
     "M0,-1L0.2245,-0.309L0.951,-0.309L0.363,0.118L0.588,0.809L0,0.382L-0.588,0.809"
     "L-0.363,0.118L-0.951,-0.309L-0.2245,-0.309Z"
 )
-PARTS = {  # column of a trade-off table: its line's name, colour and dash
-    "bias": ("bias from dropped and clipped data", SECOND_COLOR, [2, 3]),
-    "selection_std": ("random choice of kept records (sd)", BOUNDED_COLOR, [8, 3, 2, 3]),
-    "noise_std": ("noise (standard deviation)", NOISY_COLOR, [6, 4]),
-    "rmse": ("expected error (RMSE)", ACCENT_COLOR, [1, 0]),
+PARTS = {  # column of a trade-off table: its line's name (message id), colour and dash
+    "bias": (N_("bounding.chart.bias"), SECOND_COLOR, [2, 3]),
+    "selection_std": (N_("bounding.chart.selection"), BOUNDED_COLOR, [8, 3, 2, 3]),
+    "noise_std": (N_("bounding.chart.noise"), NOISY_COLOR, [6, 4]),
+    "rmse": (N_("bounding.chart.rmse"), ACCENT_COLOR, [1, 0]),
 }
-TRUE_NAME, BOUNDED_NAME = "True, all records", "True after bounding"
+HEADROOM = 1.12  # bar charts with labels on top: room above the tallest bar for its label
 WHOLE_NUMBERS = {"tickMinStep": 1, "format": "d"}
 
 
@@ -51,17 +52,47 @@ def before_after_noisy(
     noisy_values: np.ndarray,
     half_width: float,
     *,
-    noisy_name: str,
+    names: tuple[str, str, str],
     value_title: str,
 ) -> Spec:
-    """Three bars per group: the truth before bounding, after bounding, and the noisy answer."""
+    """Three bars per group: the truth before bounding, after bounding, and the noisy answer.
+
+    ``names``: the three series' names (the truth, after bounding, noisy), as the legend shows.
+    """
+    true_name, bounded_name, noisy_name = names
     return noisy_vs_true(
         labels,
-        {TRUE_NAME: true_values, BOUNDED_NAME: bounded_values, noisy_name: noisy_values},
+        {true_name: true_values, bounded_name: bounded_values, noisy_name: noisy_values},
         noisy=noisy_name,
         half_width=half_width,
         value_title=value_title,
         colors=(TRUE_COLOR, BOUNDED_COLOR, NOISY_COLOR),
+    )
+
+
+def changes(
+    labels: Sequence[str],
+    bounded_change: np.ndarray,
+    noisy_change: np.ndarray,
+    half_widths: np.ndarray,
+    *,
+    names: tuple[str, str],
+    value_title: str,
+) -> Spec:
+    """Two bars per group from zero: what bounding changed, and what the noisy answer differs
+    from the truth by (with its ± 95% band), so that a change of 5 in 500 is visible.
+
+    ``names``: (after bounding, noisy); a relative view passes percentages (NaN where the
+    truth is 0: no bar).
+    """
+    bounded_name, noisy_name = names
+    return noisy_vs_true(
+        labels,
+        {bounded_name: bounded_change, noisy_name: noisy_change},
+        noisy=noisy_name,
+        half_width=half_widths,
+        value_title=value_title,
+        colors=(BOUNDED_COLOR, NOISY_COLOR),
     )
 
 
@@ -77,8 +108,14 @@ def _label(data: str, *, color: str, dy: int = -12, left: bool = False) -> dict:
     )
 
 
-def contribution_histogram(histogram: pd.Series, cap: int, *, person: str, group: str) -> Spec:
-    """Persons by number of groups; the bars above the cap in the accent colour, the cap marked."""
+def contribution_histogram(
+    histogram: pd.Series, cap: int, *, x_title: str, y_title: str, cap_label: str
+) -> Spec:
+    """Persons by number of groups; the bars above the cap in the accent colour, the cap marked.
+
+    The count is written on each bar; an invisible point ``HEADROOM`` times the tallest bar
+    keeps the top label inside the chart.
+    """
     k = histogram.index.to_numpy()
     frame = pd.DataFrame(
         {
@@ -89,14 +126,14 @@ def contribution_histogram(histogram: pd.Series, cap: int, *, person: str, group
             "color": np.where(k > cap, ACCENT_COLOR, NOISY_COLOR),
         }
     )
-    x = quantitative("k", f"{group}s per {person}", axis=WHOLE_NUMBERS, scale={"zero": False})
+    x = quantitative("k", x_title, axis=WHOLE_NUMBERS, scale={"zero": False})
     return chart(
         layer(
             "histogram",
             "bar",
             x={**x, "field": "left"},
             x2={"field": "right"},
-            y=quantitative("persons", f"{person}s"),
+            y=quantitative("persons", y_title),
             y2={"datum": 0},
             color={"field": "color", "type": "nominal", "scale": None, "legend": None},
         ),
@@ -108,9 +145,11 @@ def contribution_histogram(histogram: pd.Series, cap: int, *, person: str, group
             text={"field": "persons", "format": ","},
         ),
         rule_x("cap"),
+        layer("room", {"type": "point", "opacity": 0}, y={"field": "y", "type": "quantitative"}),
         datasets={
             "histogram": frame,
-            "cap": pd.DataFrame({"x": [cap + 0.5], "label": [f"cap = {cap}"]}),
+            "cap": pd.DataFrame({"x": [cap + 0.5], "label": [cap_label]}),
+            "room": pd.DataFrame({"y": [HEADROOM * float(frame["persons"].max())]}),
         },
         height=340,
     )
@@ -141,8 +180,8 @@ def tradeoff(
     names = [column for column in PARTS if with_selection or column != "selection_std"]
     frame = summary.melt(id_vars=setting, value_vars=names, var_name="part", value_name="value")
     frame = frame.rename(columns={setting: "x"})
-    frame["series"] = frame["part"].map(lambda part: PARTS[part][0])
-    domain = [PARTS[part][0] for part in names]
+    frame["series"] = frame["part"].map(lambda part: _(PARTS[part][0]))
+    domain = [_(PARTS[part][0]) for part in names]
     x = quantitative(
         "x", x_title, **({"axis": WHOLE_NUMBERS, "scale": {"zero": False}} if caps else {})
     )
@@ -224,7 +263,7 @@ def tradeoff(
     )
 
 
-def budget(rows: list[tuple[str, list[tuple[float, str]], str]]) -> Spec:
+def budget(rows: list[tuple[str, list[tuple[float, str]], str]], *, x_title: str) -> Spec:
     """Horizontal stacked bars: each row a plan, one segment per release, its total noted.
 
     ``rows``: (plan, [(epsilon, colour) per segment], note). Segments are separated by white
@@ -247,7 +286,6 @@ def budget(rows: list[tuple[str, list[tuple[float, str]], str]]) -> Spec:
     room = pd.DataFrame({"x": [1.7 * float(totals["total"].max())]})
     plans = [plan for plan, _, _ in rows]
     y = {"field": "plan", "type": "nominal", "title": None, "sort": plans}
-    x_title = "total ε, one statistic"
     return chart(
         layer(
             "segments",
@@ -256,7 +294,10 @@ def budget(rows: list[tuple[str, list[tuple[float, str]], str]]) -> Spec:
             x=quantitative("epsilon", x_title, stack="zero"),
             color={"field": "color", "type": "nominal", "scale": None, "legend": None},
             order={"field": "order", "type": "quantitative"},
-            tooltip=[{"field": "plan"}, {"field": "epsilon", "title": "ε", "format": ".4~g"}],
+            tooltip=[
+                {"field": "plan", "title": x_title},
+                {"field": "epsilon", "title": "ε", "format": ".4~g"},
+            ],
         ),
         layer(
             "totals",

@@ -28,34 +28,28 @@ from dp_core.bounding_table import (
     contribution_table,
     weighted_contribution_table,
 )
+from ui.bounding.words import Words, capitalised
 from ui.common import formatting
-from ui.common.categories import Categories, pick_categories
+from ui.common.address import linked_choice
+from ui.common.categories import Categories, mode_key, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.errors import translated
+from ui.common.i18n import N_, _
+from ui.common.labels import category_labels
 from ui.common.release import secure_toggle
-from ui.common.shell import DEFAULT_SEED, page_rng
+from ui.common.shell import DEFAULT_SEED, page_rng, presenter_mode
 from ui.common.widgets import epsilon_input
 
 T = TypeVar("T")
 PAGE = "bounding"
 NOISES = {
-    "laplace": "Laplace (L1 sensitivity, pure ε-DP)",
-    "gaussian": "Gaussian, analytic (L2 sensitivity, (ε, δ)-DP)",
+    "laplace": N_("bounding.noise.laplace"),
+    "gaussian": N_("bounding.noise.gaussian"),
 }
 CANDIDATES = 101  # points of the public grid the DP bounds are chosen from
 CAP_QUANTILES = [0.5, 0.75, 0.8, 0.9, 0.95, 0.99]
 BOUND_QUANTILES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99]
 SELECTION_L0 = 1  # choosing the groups with DP: each person counts in their first group
-
-
-@dataclass(frozen=True)
-class Words:
-    """How the page speaks of a dataset: a visitor, a visit, a day, revenue."""
-
-    person: str
-    record: str
-    group: str
-    sum_word: str | None = None  # the sum of the preset value column (e.g. "revenue")
-    week: bool = False  # the groups are the days of one week
 
 
 @dataclass(frozen=True)
@@ -70,19 +64,11 @@ class Preset:
 
 
 PRESETS = {
-    "restaurant": Preset(
-        "visitor_id", "day", "money_spent", "day", Words("visitor", "visit", "day", "revenue", True)
-    ),
-    "census": Preset(
-        None,
-        "marital_status",
-        "hours_per_week",
-        None,
-        Words("person", "row", "group", "hours worked"),
-    ),
-    "tips": Preset(None, "day", "total_bill", None, Words("person", "bill", "day", "sales")),
+    "restaurant": Preset("visitor_id", "day", "money_spent", "day", Words("restaurant", True)),
+    "census": Preset(None, "marital_status", "hours_per_week", None, Words("census")),
+    "tips": Preset(None, "day", "total_bill", None, Words("tips")),
 }
-OWN_WORDS = Words("person", "row", "group")
+OWN_WORDS = Words("own")
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,7 +127,14 @@ class BoundingData:
         preset = PRESETS.get(self.data.source)
         if self.words.sum_word and preset and self.value == preset.value:
             return self.words.sum_word
-        return f"sum of {self.value}"
+        return _("bounding.data.sum_of", column=self.value)
+
+    @property
+    def shown_labels(self) -> list[str]:
+        """The released groups as shown: a shipped dataset's in the reader's language."""
+        if self.data.own:
+            return list(self.labels)
+        return category_labels(self.group, self.labels)
 
     @property
     def bound_range(self) -> tuple[float, float]:
@@ -259,44 +252,38 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
     groups = list(dataset.categorical)
     cols = st.columns(2)
     group = cols[0].selectbox(
-        f"Group the answers by ({words.group}s)",
+        _("bounding.controls.group_by", groups=words.groups),
         groups,
         index=groups.index(preset.group) if preset else 0,
-        key=f"{PAGE}_group_{data.source}",
+        key=f"{PAGE}_group_{data.link_key}",
+        bind="query-params",
     )
     values = [c for c in _column_names(data) if c not in (dataset.person_id, person, group)]
     default = preset.value if preset else next((c for c in dataset.numeric if c in values), None)
     value = cols[1].selectbox(
-        "Value to sum",
+        _("bounding.controls.value"),
         values,
         index=values.index(default) if default in values else (0 if values else None),
-        key=f"{PAGE}_value_{data.source}",
+        key=f"{PAGE}_value_{data.link_key}",
+        bind="query-params",
     )
     return group, value
 
 
 def _rows_per_person_caption(data: DataChoice, person: str | None, words: Words) -> None:
     if data.source == "tips":
-        st.caption(
-            "This page assumes each bill is a different person, so nobody has more than one "
-            "bill and the caps on records remove nothing: only clipping matters. That is an "
-            "assumption, not a fact: a bill is a party, and customers come back. If one person "
-            "can be behind several bills, the guarantee holds per bill, not per person."
-        )
+        st.caption(_("bounding.data.tips_assumption"))
     elif person is None:
-        st.caption(
-            f"In this dataset each row is one {words.person}: nobody has more than one "
-            f"{words.record}, so the caps on records remove nothing and only clipping matters."
-        )
+        st.caption(_("bounding.data.one_row_each", **words.nouns()))
 
 
 def _value_error(frame: pd.DataFrame, person: str | None, group: str, value: str | None):
     if value is None:
-        return "there is no other column to sum."
+        return _("bounding.data.nothing_to_sum")
     try:
         bounding.check_bounding_frame(frame, person, group, value)
     except ValueError as error:
-        return str(error)
+        return translated(error)
     return None
 
 
@@ -311,7 +298,7 @@ def _natural(data: DataChoice, frame: pd.DataFrame, value: str) -> tuple[float, 
 def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> Categories | None:
     """The released groups: public for shipped data, declared or DP-selected for the user's."""
     frame = data.frame
-    selected = st.session_state.get(f"{PAGE}_cats_{data.source}_{group}_mode") == "selected"
+    selected = st.session_state.get(mode_key(PAGE, data, group)) == "selected"
     if data.own and selected and not data.path:  # DP selection needs a bound on groups per person
         frame = bounding.cap_contributions(
             frame, person, group_column=group, max_groups_per_id=SELECTION_L0
@@ -326,15 +313,8 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
         secure=secure,
     )
     if data.own and selected:
-        which = (
-            "one of their groups, chosen at random with the seed"
-            if data.path
-            else "their first group in the file"
-        )
         st.caption(
-            f"For choosing the groups, each person counts in {which} only (l0 = 1), so one "
-            "person moves one count by one; the answers below then use every group of the "
-            "released ones."
+            _("bounding.data.selection_random") if data.path else _("bounding.data.selection_first")
         )
     return categories
 
@@ -342,51 +322,56 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
 def _first_order(data: BoundingData) -> str:
     """The order "first" keeps the earliest records in: days, the table's, or the group's."""
     if data.data.path:
-        return f"`{data.order}`"  # a table read where it lies has no row order of its own
-    return "day" if data.order else "table"
+        return _("bounding.controls.order_column", column=data.order)  # no row order of its own
+    return _("bounding.controls.order_day") if data.order else _("bounding.controls.order_table")
 
 
 def _choices(data: BoundingData, words: Words, secure: bool) -> Choices:
-    mechanism = st.radio(
-        "Noise", list(NOISES), format_func=NOISES.get, horizontal=True, key=f"{PAGE}_mechanism"
+    nouns = words.nouns()
+    noises = {key: _(msgid) for key, msgid in NOISES.items()}  # shown in this run's language
+    mechanism = linked_choice(
+        st.radio,
+        _("bounding.controls.noise"),
+        noises,
+        key=f"{PAGE}_mechanism",
+        default=next(iter(noises)),
+        horizontal=True,
     )
+    plans = {
+        "day by day": capitalised(_("bounding.controls.plan.sequential", **nouns)),
+        "whole week at once": _("bounding.controls.plan.joint", **nouns),
+    }
     cols = st.columns(2)
-    plan = cols[0].radio(
-        "How the budget is spent",
-        ["day by day", "whole week at once"],
-        format_func=lambda p: {
-            "day by day": f"{words.group.capitalize()} by {words.group} (sequential composition)",
-            "whole week at once": (
-                f"All {words.group}s at once (cap on {words.group}s as sensitivity)"
-            ),
-        }[p],
-        key=f"{PAGE}_plan",
+    plan = linked_choice(
+        cols[0].radio, _("bounding.controls.plan"), plans, key=f"{PAGE}_plan", default="day by day"
     )
-    selection = cols[1].radio(
-        "Which records a capped person keeps",
-        ["random", "first"],
-        format_func=lambda s: {
-            "random": "a random choice (its spread adds to the error)",
-            "first": f"the first in {_first_order(data)} order (no spread)",
-        }[s],
+    selections = {
+        "random": _("bounding.controls.selection.random"),
+        "first": _("bounding.controls.selection.first", order=_first_order(data)),
+    }
+    selection = linked_choice(
+        cols[1].radio,
+        _("bounding.controls.selection"),
+        selections,
         key=f"{PAGE}_selection",
+        default="random",
     )
     toggles = st.columns(2)
     pre_aggregate = False
     if data.value is not None:
         pre_aggregate = toggles[0].toggle(
-            f"Pre-aggregate per {words.person} and {words.group}",
+            _("bounding.controls.pre_aggregate", **nouns),
             key=f"{PAGE}_pre_aggregate",
-            help=f"Sum each {words.person}'s values in a {words.group} first, then clip that "
-            "total.",
+            help=_("bounding.controls.pre_aggregate.help", **nouns),
+            bind="query-params",
         )
-    what = "the cap and the bounds" if data.person is not None else "the clipping bounds"
     private = toggles[1].toggle(
-        f"Choose {what} with DP",
+        _("bounding.controls.private.both")
+        if data.person is not None
+        else _("bounding.controls.private.bounds"),
         key=f"{PAGE}_private",
-        help="Read off the data, a cap or a bound reveals it (the largest value, how many "
-        "groups the busiest person has). DP quantiles over a public grid choose them for a "
-        "stated ε, counted in the guarantee.",
+        help=_("bounding.controls.private.help"),
+        bind="query-params",
     )
     return Choices(
         mechanism, plan == "whole week at once", selection, pre_aggregate, private, secure
@@ -403,22 +388,15 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
     preset = PRESETS.get(data.source)
     words = preset.words if preset else OWN_WORDS
     if data.own and data.person is None:
-        st.warning(
-            "Bounding needs to know whose rows are whose: choose the column that identifies a "
-            "person above. Caps limit what one person contributes, so without a person column "
-            "there is nothing to cap."
-        )
+        st.warning(_("bounding.data.needs_person"))
         return None
     if not data.dataset.categorical:
-        st.error(
-            "No column to group by: a group column needs text, or whole numbers with at most "
-            f"{MAX_CATEGORIES} distinct values."
-        )
+        st.error(_("bounding.data.no_group_column", most=formatting.count(MAX_CATEGORIES)))
         return None
     try:
         group, value = _columns(data, preset, words)
     except ValueError as error:
-        st.error(f"Cannot read the columns: {error}")
+        st.error(_("bounding.data.cannot_read", error=translated(error)))
         return None
     person = preset.person if preset else data.person
     _rows_per_person_caption(data, person, words)
@@ -426,26 +404,22 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
         try:
             bounding.check_bounding_frame(data.frame, person, group)
         except ValueError as error:
-            st.error(f"Cannot bound this table: {error}")
+            st.error(_("bounding.data.cannot_bound", error=translated(error)))
             return None
     categories = _groups(data, person, group, secure)
     if categories is None:
         return None
     if len(categories.labels) < 2:
-        st.error(
-            f"Cannot bound this table: the group column '{group}' has one category only. "
-            "Contribution bounding compares groups (days, places, categories): release at "
-            "least two."
-        )
+        st.error(_("bounding.data.one_group", column=group))
         return None
     if data.path:
         released = _path_data(data, person, group, value, categories, words)
         return None if released is None else (released, _choices(released, words, secure))
     frame, outside = _released(data.source, group, categories.labels, data.frame)
     if outside and categories.mode != "declared":  # declared: said where declared
-        st.caption(f"{outside:,} rows fall outside the released groups: they are left out.")
+        st.caption(_("bounding.data.outside", rows=formatting.count(outside)))
     if frame.empty:
-        st.error("Cannot bound this table: no row is in the released groups.")
+        st.error(_("bounding.data.none_released"))
         return None
     value_error = _value_error(frame, person, group, value)
     natural = None if value_error else _natural(data, frame, value)
@@ -478,31 +452,30 @@ def _path_data(
     labels = categories.labels
     value_error = None
     try:
-        with st.spinner("Counting the contributions per person where the data lie…"):
+        with st.spinner(_("bounding.data.counting")):
             try:
                 units = _path_units(data, person, group, labels, value, order)
             except ValueError as error:
                 if value is None:
                     raise
-                value_error, value = str(error), None
+                value_error, value = translated(error), None
                 units = _path_units(data, person, group, labels, None, order)
     except ValueError as error:
-        st.error(f"Cannot bound this table: {error}")
+        st.error(_("bounding.data.cannot_bound", error=translated(error)))
         return None
     if value is None and value_error is None:
-        value_error = "there is no other column to sum."
+        value_error = _("bounding.data.nothing_to_sum")
     if units.rows_outside and categories.mode != "declared":  # declared: said where declared
-        st.caption(
-            f"{units.rows_outside:,} rows fall outside the released groups: they are left out."
-        )
+        st.caption(_("bounding.data.outside", rows=formatting.count(units.rows_outside)))
     key = (data.source, person, group, value, order, labels)
     table = path_table(key, units)
     if table is None:
         st.caption(
-            f"This table has more than {units.request.limit:,} distinct contribution units "
-            f"(a {words.person}'s {words.record}s in a {words.group}, with their values): the "
-            "answers and the contributions come from the engine, but the expected errors and "
-            "the trade-offs, which need every unit, are not shown."
+            _(
+                "bounding.data.too_many_units",
+                limit=formatting.count(units.request.limit),
+                **words.nouns(),
+            )
         )
     natural = None
     if value is not None:  # as _natural: the dataset's range (here read from the data)
@@ -523,45 +496,38 @@ def _step(low: float, high: float) -> float:
 def _cap_sliders(data: BoundingData, private: bool):
     """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons."""
     words, n = data.words, len(data.labels)
+    nouns = words.nouns()
     if data.person is None:
         return 1, 1
-    controls = data.data.source if not data.data.own else f"{data.data.source}_{data.group}_{n}"
+    link = data.data.link_key
+    controls = link if not data.data.own else f"{link}_{data.group}_{n}"
     cols = st.columns(2)
     max_groups = None
     if private:
-        cols[0].caption(
-            f"The cap on {words.group}s per {words.person} (l0) is chosen with DP below, from "
-            f"the public range 1 to {n}."
-        )
+        cols[0].caption(_("bounding.caps.l0_private", n=formatting.count(n), **nouns))
     else:
         most = data.max_groups_per_person
         max_groups = cols[0].slider(
-            f"Cap on {words.group}s per {words.person} (l0)",
+            _("bounding.caps.l0", **nouns),
             1,
             n,
             min(most, n) if data.data.own else min(4, n),
             key=f"{PAGE}_max_groups_{controls}",
-            help=f"The slider runs over the {n} released {words.group}s: a public range.",
+            help=_("bounding.caps.l0.help", n=formatting.count(n), **nouns),
+            bind="query-params",
         )
         if data.data.own:
-            cols[0].caption(
-                f"The cap started at {most}, the most {words.group}s anyone has in your file: "
-                "a real release must fix it in advance (or choose it with DP), since the "
-                "data's own maximum leaks."
-            )
+            cols[0].caption(_("bounding.caps.l0_own", most=formatting.count(most), **nouns))
     max_per_group = cols[1].slider(
-        f"Cap on {words.record}s per {words.person} per {words.group} (linf)",
+        _("bounding.caps.linf", **nouns),
         1,
         max(data.max_records_per_unit, 5),
         1,
         key=f"{PAGE}_max_per_group_{controls}",
+        bind="query-params",
     )
-    if data.max_records_per_unit == 1:
-        cols[1].caption(
-            f"No {words.person} here has two {words.record}s in one {words.group}, yet a higher "
-            "cap still multiplies the noise: the sensitivity must hold for any data, not just "
-            "this week."
-        )
+    if data.max_records_per_unit == 1 and not presenter_mode():  # said aloud on a projector
+        cols[1].caption(_("bounding.caps.linf_one", **nouns))
     return max_groups, max_per_group
 
 
@@ -569,18 +535,20 @@ def _bounds_slider(data: BoundingData) -> tuple[float, float]:
     low, high = data.natural
     high = max(high, low + 1)
     lower, upper = st.slider(
-        f"Clipping bounds [L, U] for {data.value}",
+        _("bounding.caps.bounds", column=data.value),
         *data.bound_range,
         (float(low), float(high)),
         step=_step(low, high),
-        key=f"{PAGE}_bounds_{data.data.source}_{data.value}",
+        key=f"{PAGE}_bounds_{data.data.link_key}_{data.value}",
+        bind="query-params",
     )
     if data.data.own:
         st.caption(
-            f"These bounds start at [{low:g}, {high:g}], read from your file (rounded "
-            "outward). Fine for exploring; a real release must fix its clipping bounds in "
-            "advance, without looking at the data, since bounds read from the data reveal it "
-            "(the smallest and largest values)."
+            _(
+                "bounding.caps.bounds_own",
+                low=formatting.number(low),
+                high=formatting.number(high),
+            )
         )
     return lower, upper
 
@@ -593,7 +561,7 @@ def bounds_controls(
     private = None
     lower = upper = None
     if choices.private and data.person is None and data.value is None:
-        st.caption("Nothing to choose with DP here: one row per person, and no value to clip.")
+        st.caption(_("bounding.private.nothing"))
     elif choices.private:
         private = _private_choice(data, choices, max_per_group)
         if private is None:
@@ -607,14 +575,14 @@ def bounds_controls(
     elif data.value is not None:
         lower, upper = _bounds_slider(data)
     if data.value_error:
-        name = st.session_state.get(f"{PAGE}_value_{data.data.source}")
-        st.error(f"Cannot sum '{name}': {data.value_error}")
+        name = st.session_state.get(f"{PAGE}_value_{data.data.link_key}")
+        st.error(_("bounding.caps.cannot_sum", column=name, error=data.value_error))
     try:
         return Bounding(
             max_groups, max_per_group, lower, upper, choices.pre_aggregate, choices.selection
         ), private
     except ValueError as error:
-        st.error(f"Cannot clip the values: {error} The sums are not shown until this is fixed.")
+        st.error(_("bounding.caps.cannot_clip", error=translated(error)))
         return Bounding(max_groups, max_per_group, selection=choices.selection), private
 
 
@@ -718,6 +686,11 @@ def _choose(data: BoundingData, asked: _Asked, rng_for) -> PrivateChoice:
     )
 
 
+def _shown(levels: list[float]) -> dict[float, str]:
+    """Quantile levels as this run's language writes them (0,9 in German)."""
+    return {level: formatting.number(level) for level in levels}
+
+
 def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | None:
     """The ε and quantile inputs of the DP choice (None after a message)."""
     words, cols = data.words, st.columns(2)
@@ -726,34 +699,31 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
     if data.person is not None:
         with cols[0]:
             cap_epsilon = epsilon_input(
-                f"{PAGE}_cap_epsilon", label="ε for choosing the cap", default=0.1
+                f"{PAGE}_cap_epsilon", label=_("bounding.private.cap_epsilon"), default=0.1
             )
-            cap_alpha = st.select_slider(
-                f"Cap at this DP quantile of {words.group}s per {words.person}",
-                CAP_QUANTILES,
-                value=0.9,
+            cap_alpha = linked_choice(
+                st.select_slider,
+                _("bounding.private.cap_quantile", **words.nouns()),
+                _shown(CAP_QUANTILES),
                 key=f"{PAGE}_cap_quantile",
+                default=0.9,
             )
     if data.value is not None and data.table is None:
-        cols[1].caption(
-            "Choosing the bounds with DP needs every contribution unit's values, which this "
-            "table has too many of: set the bounds with the slider below."
-        )
+        cols[1].caption(_("bounding.private.too_many_units"))
     elif data.value is not None:
         with cols[1]:
             bounds_epsilon = epsilon_input(
-                f"{PAGE}_bounds_epsilon", label="ε for choosing the bounds", default=0.2
+                f"{PAGE}_bounds_epsilon", label=_("bounding.private.bounds_epsilon"), default=0.2
             )
-            bound_alphas = tuple(
-                st.select_slider(
-                    "Bounds at these DP quantiles of the values",
-                    BOUND_QUANTILES,
-                    value=(0.05, 0.95),
-                    key=f"{PAGE}_bounds_quantiles",
-                )
+            bound_alphas = linked_choice(
+                st.select_slider,
+                _("bounding.private.bounds_quantiles"),
+                _shown(BOUND_QUANTILES),
+                key=f"{PAGE}_bounds_quantiles",
+                default=(0.05, 0.95),
             )
         if bound_alphas[0] >= bound_alphas[1]:
-            st.error("Choose a lower quantile below the upper one.")
+            st.error(_("bounding.private.quantile_order"))
             return None
     return _Asked(
         cap_alpha,
@@ -788,35 +758,39 @@ def _private_choice(
 
 def _describe(data: BoundingData, choice: PrivateChoice) -> None:
     """What the DP choice picked, what it cost, and where it could have landed."""
-    words, parts = data.words, []
+    words, parts, g = data.words, [], formatting.significant
     if choice.cap is not None:
         spread = choice.cap_spread
         parts.append(
-            f"**cap {choice.cap.cap}** (ε = {formatting.number(choice.cap_epsilon)}; 90% of such "
-            f"draws fall in {spread.low:g} to {spread.high:g})"
+            _(
+                "bounding.private.cap_chosen",
+                cap=formatting.count(choice.cap.cap),
+                epsilon=formatting.number(choice.cap_epsilon),
+                low=g(spread.low),
+                high=g(spread.high),
+            )
         )
     if choice.bounds is not None:
         b, low, high = choice.bounds, choice.lower_spread, choice.upper_spread
         parts.append(
-            f"**[L, U] = [{b.lower:g}, {b.upper:g}]** (ε = "
-            f"{formatting.number(choice.bounds_epsilon)}, half for each; 90% of draws put L in "
-            f"{low.low:g} to {low.high:g} and U in {high.low:g} to {high.high:g}, from a public "
-            f"grid of {CANDIDATES} points over [{data.bound_range[0]:g}, "
-            f"{data.bound_range[1]:g}])"
+            _(
+                "bounding.private.bounds_chosen",
+                lower=g(b.lower),
+                upper=g(b.upper),
+                epsilon=formatting.number(choice.bounds_epsilon),
+                lower_low=g(low.low),
+                lower_high=g(low.high),
+                upper_low=g(high.low),
+                upper_high=g(high.high),
+                points=formatting.count(CANDIDATES),
+                start=g(data.bound_range[0]),
+                end=g(data.bound_range[1]),
+            )
         )
     if not parts:
         return
-    grid_note = (
-        " The grid spans the slider's range, which for your file is read from the data: a real "
-        "release must declare that range."
-        if data.data.own and choice.bounds is not None
-        else ""
-    )
-    st.markdown("Chosen with DP: " + "; ".join(parts) + ".")
-    st.caption(
-        f"Exponential-mechanism quantiles (Smith 2011; OpenDP's make_private_quantile): the "
-        f"cap is a quantile of the {words.group}s per {words.person}, the bounds quantiles of "
-        f"the values once each {words.person} is capped. Their ε is part of the guarantee "
-        "and of the totals. The ranges use the true data: for you, the data's owner, not for "
-        "publication." + grid_note
-    )
+    st.markdown(_("bounding.private.chosen", parts=_("bounding.list_separator").join(parts)))
+    note = _("bounding.private.how", **words.nouns())
+    if data.data.own and choice.bounds is not None:
+        note += " " + _("bounding.private.grid_own")
+    st.caption(note)

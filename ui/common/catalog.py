@@ -130,3 +130,8 @@ PAGES: tuple[PageEntry, ...] = (
 def available_pages() -> list[PageEntry]:
     """Pages whose script exists, in catalogue order."""
     return [page for page in PAGES if page.exists]
+
+
+def entry(url_path: str) -> PageEntry:
+    """The catalogue entry of one page (its title and question for the page's header)."""
+    return next(page for page in PAGES if page.url_path == url_path)

@@ -22,15 +22,18 @@ from data import sources
 from data.sources.pandas_engine import text_keys
 from dp_core import domains, partition_selection, release
 from dp_core.bounding import Bounding
+from ui.common.address import keep, linked_index
 from ui.common.data_picker import DataChoice
-from ui.common.formatting import counted, number, power_of_ten
+from ui.common.errors import translated
+from ui.common.formatting import count, fixed, number, power_of_ten
+from ui.common.i18n import N_, _, display
 from ui.common.shell import DEFAULT_SEED
 from ui.common.widgets import delta_input, epsilon_input
 
 Mode = Literal["public", "declared", "selected"]
-MODES = {
-    "declared": "I declare them (a public list)",
-    "selected": "Choose them with DP (partition selection)",
+MODES = {  # message ids
+    "declared": N_("common.categories.mode.declared"),
+    "selected": N_("common.categories.mode.selected"),
 }
 
 
@@ -75,43 +78,39 @@ def _declared(
     selection: bool = True,
 ) -> Categories | None:
     st.text_area(
-        f"The categories of `{column}`, one per line (or separated by commas)",
+        _("common.categories.declared.label", column=column),
         key=key,
         height=120,
-        placeholder="e.g. Diabetes\nFlu\nHepatitis\nHIV",
-        help="A public list, known before looking at the data: every one is released (absent "
-        "ones as noisy zeros) and rows with other values are dropped.",
+        placeholder=_("common.categories.declared.placeholder"),
+        help=_("common.categories.declared.help"),
+        bind="query-params",
     )
     st.button(
-        "Start from the values in my file",
+        _("common.categories.fill"),
         key=f"{key}__fill",
         on_click=_fill_from_file,
         args=(key, data, frame, column),
-        help="For exploring. In a real release the list must come from outside the data "
-        "(a code list, a questionnaire), since the values present in a file reveal it.",
+        help=_("common.categories.fill.help"),
     )
     text = st.session_state.get(key, "")
     if not text.strip():
-        st.info(
-            "Type the categories to release" + (", or let DP choose them." if selection else ".")
-        )
+        if selection:
+            st.info(_("common.categories.type_or_select"))
+        else:
+            st.info(_("common.categories.type"))
         return None
     try:
         labels = domains.parse_declared_categories(text)
     except ValueError as error:
-        st.error(f"Cannot use these categories: {error}")
+        st.error(_("common.categories.cannot_use", error=translated(error)))
         return None
     try:
         outside, distinct = _rows_outside(data, frame, column, labels)
     except ValueError as error:
-        st.error(f"Cannot count these categories: {error}")
+        st.error(_("common.categories.cannot_count", error=translated(error)))
         return None
     if outside:
-        st.caption(
-            f"{outside:,} rows hold a value that is not declared "
-            f"({counted(distinct, 'other value')}): they are dropped and their values are "
-            "never shown."
-        )
+        st.caption(_("common.categories.outside", rows=count(outside), values=count(distinct)))
     return Categories("declared", labels)
 
 
@@ -150,9 +149,13 @@ def _selected(
 ) -> Categories | None:  # fmt: skip
     cols = st.columns(2)
     with cols[0]:
-        epsilon = epsilon_input(f"{key}_eps", label="ε for choosing the categories", default=0.5)
+        epsilon = epsilon_input(
+            f"{key}_eps", label=_("common.categories.selection.epsilon"), default=0.5
+        )
     with cols[1]:
-        delta = delta_input(f"{key}_delta", label="δ for choosing the categories", default=1e-6)
+        delta = delta_input(
+            f"{key}_delta", label=_("common.categories.selection.delta"), default=1e-6
+        )
     l0 = cap if person is not None else 1
     try:
         counts = _person_counts(data, frame, column, person, l0)
@@ -168,27 +171,33 @@ def _selected(
             )
             kept, tau, spent = chosen.labels, chosen.threshold, (epsilon, delta)
     except ValueError as error:
-        st.error(f"Cannot choose the categories: {error}")
+        st.error(_("common.categories.cannot_select", error=translated(error)))
         return None
     suppressed = [label for label in labels if label not in set(kept)]
     persons_out = int(counts.loc[suppressed].sum()) if suppressed else 0
     st.caption(
-        f"Kept {len(kept)} of {len(labels)} categories: each category's count of distinct "
-        f"persons gets Laplace noise of scale {number(l0 / epsilon)} (l0 = {l0}: a person is in "
-        f"at most {counted(l0, 'category', 'categories')}) and is kept if it reaches "
-        f"τ = {tau:,.1f}. {counted(len(suppressed), 'category was', 'categories were')} "
-        f"suppressed, holding {counted(persons_out, 'person')}, whose rows are left out of "
-        f"every answer. Cost: ε = {number(spent[0])}, δ = {power_of_ten(spent[1])}, part of "
-        "the guarantee below. (The suppressed numbers are for you, the data's owner: they "
-        "are not part of the release.)"
+        _(
+            "common.categories.selected",
+            kept=count(len(kept)),
+            total=count(len(labels)),
+            scale=number(l0 / epsilon),
+            l0=count(l0),
+            tau=fixed(tau, 1),
+            suppressed=count(len(suppressed)),
+            persons=count(persons_out),
+            epsilon=number(spent[0]),
+            delta=power_of_ten(spent[1]),
+        )
     )
     if not kept:
-        st.warning(
-            "No category reached the threshold: nothing would be released. Raise ε or δ for "
-            "the choice, or declare the categories."
-        )
+        st.warning(_("common.categories.none_kept"))
         return None
     return Categories("selected", tuple(kept), *spent)
+
+
+def mode_key(page: str, data: DataChoice, column: str) -> str:
+    """The session-state key (and address parameter) of the declared/selected choice."""
+    return f"{page}_cats_{data.link_key}_{column}_mode"
 
 
 def pick_categories(
@@ -211,18 +220,23 @@ def pick_categories(
     public = data.dataset.domains.get(column)
     if public is not None:
         return Categories("public", public)
-    key = f"{page}_cats_{data.source}_{column}"
+    key = f"{page}_cats_{data.link_key}_{column}"
     modes = list(MODES) if selection else ["declared"]
+    choice_key = mode_key(page, data, column)
+    if selection:
+        why = _("common.categories.mode.help_select")
+    else:
+        why = _("common.categories.mode.help_declare")
     mode = st.radio(
-        f"Which categories of `{column}` may the release show?",
+        _("common.categories.mode.label", column=column),
         modes,
-        format_func=MODES.get,
-        key=f"{key}_mode",
+        index=linked_index(choice_key, modes, 0),
+        format_func=display(modes, lambda option: _(MODES[option])),
+        key=choice_key,
         horizontal=True,
-        help="The categories shown are part of the release: read off your file, the one person "
-        "in a rare category would show through. "
-        + ("Declare them, or let DP choose them." if selection else "Declare them."),
+        help=why,
     )
+    keep(choice_key, mode, modes[0])
     if mode == "declared":
         return _declared(key, data, frame, column, selection=selection)
     return _selected(key, data, frame, column, data.person, cap, secure=secure, rng=rng)

@@ -24,6 +24,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.common.formatting import number_locale
+from ui.common.i18n import _
 from ui.common.shell import presenter_mode
 
 Spec = dict[str, Any]
@@ -35,6 +36,7 @@ SECOND_COLOR = "#edae49"
 GOOD_COLOR = "#4f9d69"
 FONT_SIZE = 15
 PRESENTER_FONT_SIZE = 22  # at least 20 px on a 1920 x 1080 projector
+PRESENTER_HEIGHT = 320  # pixels: the tallest chart in presenter mode
 
 
 def quantitative(field: str, title: str | None = None, *, log: bool = False, **extra: Any) -> dict:
@@ -173,9 +175,24 @@ def _config(presenter: bool) -> dict:
     }
 
 
+def _legends_right(value: Any) -> Any:
+    """The spec with every legend placed at the right of the plot instead of on top."""
+    if isinstance(value, dict):
+        moved = {k: _legends_right(v) for k, v in value.items() if k != "datasets"}
+        if isinstance(moved.get("legend"), dict) and moved["legend"].get("orient") == "top":
+            moved["legend"] = {**moved["legend"], "orient": "right"}
+        return moved | ({"datasets": value["datasets"]} if "datasets" in value else {})
+    if isinstance(value, list):
+        return [_legends_right(item) for item in value]
+    return value
+
+
 def show(spec: Spec, *, key: str) -> None:
     """Draw a chart at the page's width; presenter mode labels it in 22 px type."""
     presenter = presenter_mode()
+    if presenter and "height" in spec:  # a section and its chart on one 1080-pixel screen,
+        # its legends beside the plot rather than above it (the screen is wide, not tall)
+        spec = _legends_right({**spec, "height": min(spec["height"], PRESENTER_HEIGHT)})
     st.vega_lite_chart(
         spec={**spec, "config": _config(presenter)},
         width="stretch",
@@ -219,7 +236,11 @@ def noisy_vs_true(
             y=quantitative("value", value_title),
             color=series("series", names, colors),
             xOffset=offset,
-            tooltip=[{"field": "group"}, {"field": "series"}, {"field": "value", "format": ",.2f"}],
+            tooltip=[
+                {"field": "group", "title": _("common.chart.category")},
+                {"field": "series", "title": _("common.chart.series")},
+                {"field": "value", "title": value_title, "format": ",.2f"},
+            ],
         ),
         layer(
             "errors",

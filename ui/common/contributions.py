@@ -19,6 +19,9 @@ from data import sources
 from dp_core.bounding import cap_contributions
 from dp_core.sensitivity import most_rows_per_person
 from ui.common.data_picker import DataChoice
+from ui.common.formatting import count
+from ui.common.i18n import _
+from ui.common.labels import contribution_rule
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -26,6 +29,22 @@ def _capped(source: str, person: str, cap: int, _frame: pd.DataFrame) -> tuple[p
     """The rows named ``source`` with each person's rows cut to ``cap``; how many were dropped."""
     kept = cap_contributions(_frame, person, cap)
     return kept, len(_frame) - len(kept)
+
+
+def _cap_input(page: str, data: DataChoice, person: str, start: int) -> int:
+    """The cap's number box, kept in the address (``?<page>_cap_<data>_<person>=3``)."""
+    return int(
+        st.number_input(
+            _("common.cap.label"),
+            min_value=1,
+            max_value=10_000,
+            value=start,
+            step=1,
+            key=f"{page}_cap_{data.link_key}_{person}",
+            help=_("common.cap.help"),
+            bind="query-params",
+        )
+    )
 
 
 def contribution_cap(page: str, data: DataChoice) -> tuple[pd.DataFrame | None, int]:
@@ -38,35 +57,18 @@ def contribution_cap(page: str, data: DataChoice) -> tuple[pd.DataFrame | None, 
         return None, _path_cap(page, data)
     dataset = data.dataset
     if dataset.person_id is None or dataset.max_rows_per_person == 1:
-        rule = dataset.contribution_rule or "each row is taken as one person"
-        st.caption(f"Contributions: {rule}.")
+        rule = contribution_rule(dataset) or _("common.cap.each_row")
+        st.caption(_("common.cap.rule", rule=rule))
         return data.frame, 1
     person = dataset.person_id
     public = dataset.max_rows_per_person
-    cap = int(
-        st.number_input(
-            "At most how many rows may one person contribute? (the cap)",
-            min_value=1,
-            max_value=10_000,
-            value=public or most_rows_per_person(data.frame[person]),
-            step=1,
-            key=f"{page}_cap_{data.source}_{person}",
-            help="Rows beyond the cap are dropped before counting; one person then changes the "
-            "answers by at most the cap times one row's effect.",
-        )
-    )
+    cap = _cap_input(page, data, person, public or most_rows_per_person(data.frame[person]))
     frame, dropped = _capped(data.source, person, cap, data.frame)
-    rule = (
-        f"The public rule for this data: {dataset.contribution_rule}."
-        if public
-        else "The cap started at the most rows anyone has in your file: a real release must "
-        "fix it in advance, since the data's own maximum leaks."
-    )
-    st.caption(
-        f"{rule} With a cap of {cap}, {dropped:,} rows beyond it are dropped (each person "
-        f"keeps their first rows in the file), so one person (`{person}`) moves the answers "
-        f"by at most {cap} rows."
-    )
+    values = {"cap": count(cap), "dropped": count(dropped), "person": person}
+    if public:
+        st.caption(_("common.cap.public", rule=contribution_rule(dataset), **values))
+    else:
+        st.caption(_("common.cap.from_file", **values))
     return frame, cap
 
 
@@ -75,30 +77,20 @@ def _path_cap(page: str, data: DataChoice) -> int:
     caption states); the engine's contribution histogram tells how many rows it drops."""
     person = data.person
     if person is None:
-        st.caption("Contributions: each row is taken as one person.")
+        st.caption(_("common.cap.rule", rule=_("common.cap.each_row")))
         return 1
     profile = sources.profile(data.origin, person)
     most = profile.max_rows_per_person
-    cap = int(
-        st.number_input(
-            "At most how many rows may one person contribute? (the cap)",
-            min_value=1,
-            max_value=10_000,
-            value=min(most, 10_000),
-            step=1,
-            key=f"{page}_cap_{data.source}_{person}",
-            help="Rows beyond the cap are dropped before counting; one person then changes the "
-            "answers by at most the cap times one row's effect.",
-        )
-    )
+    cap = _cap_input(page, data, person, min(most, 10_000))
     k = profile.histogram.index.to_numpy(dtype=np.int64)
     dropped = int(profile.histogram.to_numpy() @ np.maximum(k - cap, 0))
     st.caption(
-        f"The cap started at {most:,}, the most rows anyone has in your table: a real release "
-        "must fix it in advance, since the data's own maximum leaks. With a cap of "
-        f"{cap}, {dropped:,} rows beyond it are dropped (each person keeps {cap} of their "
-        "rows, chosen at random with the seed in the sidebar: a table read where it lies has "
-        f"no row order every engine keeps), so one person (`{person}`) moves the answers by "
-        f"at most {cap} rows."
+        _(
+            "common.cap.from_path",
+            most=count(most),
+            cap=count(cap),
+            dropped=count(dropped),
+            person=person,
+        )
     )
     return cap

@@ -27,12 +27,18 @@ import streamlit as st
 from data import sources
 from data.own_csv import PersonColumnHint, person_column_hints, read_csv_bytes
 from data.registry import DATASETS, Dataset, dataset_from_frame, dataset_from_summary, load_dataset
+from ui.common import labels
+from ui.common.address import keep, linked_index
+from ui.common.errors import translated
+from ui.common.formatting import count
+from ui.common.i18n import N_, _, display, language
 
 OWN = "own_csv"
 PATH = "data_path"
-EACH_ROW = "(each row is a different person)"
+EACH_ROW = "(each row is a different person)"  # the option's value; shown translated
 SAMPLE_ROWS = 2_000  # rows read to propose a person column for a data path
-ENGINES = {"duckdb": "DuckDB (embedded, no server)", "spark": "Spark (a cluster, or local)"}
+ENGINES = {"duckdb": N_("common.data.engine.duckdb"), "spark": N_("common.data.engine.spark")}
+ENGINE_NAMES = {"duckdb": "DuckDB", "spark": "Spark"}
 _FILE = "own_file"  # session state: (file id, name, rows) of the last upload
 
 
@@ -64,29 +70,63 @@ class DataChoice:
         """The column that identifies a person, or None when each row is one person."""
         return self.dataset.person_id
 
+    @property
+    def link_key(self) -> str:
+        """The part of widget keys that names the data, so of the address: the dataset's key,
+        "own" for an upload, "path" for a data path. Unlike ``source`` it is the same in every
+        session, so a copied link finds its settings (an own file's once it is uploaded)."""
+        if self.source.startswith("upload:"):
+            return "own"
+        if self.source.startswith("path:"):
+            return "path"
+        return self.source
+
+    @property
+    def title(self) -> str:
+        """The dataset's name in the reader's language (an own file's name as it is)."""
+        return labels.dataset_title(self.dataset)
+
 
 def dataset_title(key: str) -> str:
+    """The name of a dataset choice in the reader's language (an option of the picker)."""
     if key == OWN:
-        return "Your own CSV file…"
+        return _("common.data.own")
     if key == PATH:
-        return "A data path (Parquet, CSV, DuckDB)…"
-    return DATASETS[key].title
+        return _("common.data.path")
+    return labels.dataset_title(DATASETS[key])
 
 
 def pick_data(
     page: str,
     keys: Sequence[str],
     *,
-    label: str = "Dataset",
+    label: str | None = None,
     own: bool = True,
     paths: bool = False,
 ) -> DataChoice | None:
     """A dataset selectbox (and the upload widgets for an own file, the path widgets for a
-    data path when ``paths``); None while unusable."""
+    data path when ``paths``); None while unusable.
+
+    The choice is kept in the address (``?<page>_dataset=census``), and so are the upload's
+    and the path's settings: a link naming an own file asks for the file again and keeps the
+    rest, to be applied once the file is there.
+    """
     options = [*keys, OWN] if own else list(keys)
     if own and paths:
         options.append(PATH)
-    choice = st.selectbox(label, options, format_func=dataset_title, key=f"{page}_dataset")
+    key = f"{page}_dataset"
+    index = linked_index(key, options, 0)
+    if index and key not in st.session_state and options[index] == OWN:
+        st.session_state[f"{page}__linked_own"] = True  # opened from a link: ask again
+    choice = st.selectbox(
+        label or _("common.data.label"),
+        options,
+        index=index,
+        format_func=display(options, dataset_title),
+        key=key,
+        help=_descriptions(keys),
+    )
+    keep(key, choice, options[0])
     if choice == PATH:
         with st.container(border=True):
             return _path_data(page)
@@ -98,33 +138,48 @@ def pick_data(
         return _own_data(page)
 
 
+def _descriptions(keys: Sequence[str]) -> str:
+    """What each shipped dataset holds, one line each (the picker's help)."""
+    return "\n\n".join(
+        f"**{labels.dataset_title(DATASETS[key])}**: {labels.dataset_description(DATASETS[key])}"
+        for key in keys
+    )
+
+
 def _upload(page: str) -> tuple[str, str, pd.DataFrame] | None:
     """The uploaded file (this page's widget, or the session's last upload), read once."""
     upload = st.file_uploader(
-        "Your CSV file (a header row, then one row per record)",
+        _("common.data.upload.label"),
         type=["csv", "txt"],
         key=f"{page}_upload",
-        help="The file stays in this browser session: it is not stored or sent anywhere else.",
+        help=_("common.data.upload.help"),
     )
     kept = st.session_state.get(_FILE)
     if upload is not None and (kept is None or kept[0] != upload.file_id):
         try:
             frame = read_csv_bytes(upload.getvalue(), upload.name)
         except ValueError as error:
-            st.error(str(error))
+            st.error(translated(error))
             return None
         kept = st.session_state[_FILE] = (upload.file_id, upload.name, frame)
     if kept is None:
-        st.info("Upload a CSV to explore your own data. Nothing leaves this session.")
+        if st.session_state.get(f"{page}__linked_own"):
+            st.warning(_("common.data.upload.again"), icon=":material/upload_file:")
+        else:
+            st.info(_("common.data.upload.prompt"))
         return None
     if upload is None:
-        st.caption(f"Using **{kept[1]}**, uploaded earlier in this session.")
+        st.caption(_("common.data.upload.kept", name=kept[1]))
     return kept
+
+
+def _person_label(option: str) -> str:
+    return _("common.data.person.each_row") if option == EACH_ROW else option
 
 
 def _person_column(
     page: str,
-    file_id: str,
+    slot: str,
     columns: Sequence[str],
     hints: list[PersonColumnHint],
     *,
@@ -132,46 +187,58 @@ def _person_column(
 ) -> str | None:
     """Which column identifies a person: proposed from the data, stated either way.
 
+    ``slot``: "own" or "path" (the widget's key, so the address's parameter, names it);
     ``sampled``: the hints come from the first rows of a larger table (how many).
     """
-    within = f" in the first {sampled:,} rows" if sampled else ""
     options = [EACH_ROW, *columns]
     proposed = hints[0].column if hints else None
+    key = f"{page}_person_{slot}"
+    default = options.index(proposed) if proposed else 0
     person = st.selectbox(
-        "Which column identifies a person?",
+        _("common.data.person.label"),
         options,
-        index=options.index(proposed) if proposed else 0,
-        key=f"{page}_person_{file_id}",
-        help="One person's rows all count towards the sensitivity: the guarantee protects "
-        "a person with all their rows.",
+        index=linked_index(key, options, default),
+        format_func=display(options, _person_label),
+        key=key,
+        help=_("common.data.person.help"),
     )
+    keep(key, person, options[default])
     if person != EACH_ROW:
         hint = next((h for h in hints if h.column == person), None)
         if person == proposed and hint is not None:
-            why = (
-                "its name says it identifies someone" if hint.named_like_id else "its values repeat"
-            )
-            st.caption(
-                f"Proposed because {why}: up to {hint.max_rows:,} rows share one `{person}` "
-                f"({hint.distinct:,} different values{within}). Neighbouring datasets differ "
-                "by one person with all their rows."
-            )
+            st.caption(_proposed(hint, sampled))
         return person
     repeating = [h for h in hints if h.max_rows > 1]
     if repeating:
-        st.warning(
-            f"Each row is taken as a different person, but `{repeating[0].column}` repeats "
-            f"(up to {repeating[0].max_rows:,} rows share one value{within}). If it identifies "
-            "people, one person can change the answers by that many rows while the noise covers "
-            "one: the guarantee then protects rows, not people. Choose it above if it does.",
-            icon=":material/warning:",
-        )
+        st.warning(_repeats(repeating[0], sampled), icon=":material/warning:")
     else:
-        st.caption(
-            "Each row is taken as a different person: the guarantee protects one row. If one "
-            "person can have several rows, choose the column that identifies them."
-        )
+        st.caption(_("common.data.person.each_row_caption"))
     return None
+
+
+def _proposed(hint: PersonColumnHint, sampled: int | None) -> str:
+    """Why a person column was proposed (``sampled``: from the first rows of a table)."""
+    if hint.named_like_id:
+        why = _("common.data.person.why_named")
+    else:
+        why = _("common.data.person.why_repeats")
+    values = {
+        "why": why,
+        "rows": count(hint.max_rows),
+        "person": hint.column,
+        "distinct": count(hint.distinct),
+    }
+    if sampled:
+        return _("common.data.person.proposed_sampled", sample=count(sampled), **values)
+    return _("common.data.person.proposed", **values)
+
+
+def _repeats(hint: PersonColumnHint, sampled: int | None) -> str:
+    """The warning when each row is taken as a person while a column repeats."""
+    values = {"column": hint.column, "rows": count(hint.max_rows)}
+    if sampled:
+        return _("common.data.person.repeats_sampled", sample=count(sampled), **values)
+    return _("common.data.person.repeats", **values)
 
 
 def _own_data(page: str) -> DataChoice | None:
@@ -179,17 +246,20 @@ def _own_data(page: str) -> DataChoice | None:
     if upload is None:
         return None
     file_id, name, frame = upload
-    person = _person_column(page, file_id, list(frame.columns), person_column_hints(frame))
+    person = _person_column(page, "own", list(frame.columns), person_column_hints(frame))
     if person is not None and frame[person].isna().any():
         st.error(
-            f"{int(frame[person].isna().sum()):,} rows have no “{person}”: every row needs a "
-            "person to bound what one person contributes. Fill or drop them first."
+            _(
+                "common.data.person.missing",
+                rows=count(int(frame[person].isna().sum())),
+                person=person,
+            )
         )
         return None
     try:
         dataset = dataset_from_frame(frame, name, person_id=person)
     except ValueError as error:
-        st.error(str(error))
+        st.error(translated(error))
         return None
     key = f"upload:{file_id}"
     return DataChoice(dataset, frame, key, sources.Source.frame(frame, key))
@@ -199,24 +269,26 @@ def _engine(page: str) -> tuple[str, str | None]:
     """The engine (DuckDB unless DP_EXPLORER_SPARK names a cluster) and the Spark address."""
     preset = os.environ.get(sources.SPARK_ENV, "").strip()
     cols = st.columns([1, 2])
+    options = list(ENGINES)
+    key = f"{page}_engine"
+    default = 1 if preset else 0
     engine = cols[0].radio(
-        "Engine",
-        list(ENGINES),
-        index=1 if preset else 0,
-        format_func=ENGINES.get,
-        key=f"{page}_engine",
-        help="Both compute the statistics where the data lie and return only them; they give "
-        "identical numbers. DuckDB runs inside the app; Spark for data beyond one machine.",
+        _("common.data.engine.label"),
+        options,
+        index=linked_index(key, options, default),
+        format_func=display(options, lambda option: _(ENGINES[option])),
+        key=key,
+        help=_("common.data.engine.help"),
     )
+    keep(key, engine, options[default])
     if engine != "spark":
         return engine, None
     address = cols[1].text_input(
-        "Spark master or Spark Connect address",
+        _("common.data.spark.label"),
         value=preset or "local[*]",
         key=f"{page}_spark",
-        help="local[*]: Spark on this machine (it needs Java); spark://host:7077: a Spark "
-        "master; sc://host:15002: a Spark Connect server (pip install 'pyspark[connect]'). "
-        "A cluster reads the path itself: give one it can see, e.g. s3a://bucket/visits/.",
+        help=_("common.data.spark.help"),
+        bind="query-params",
     )
     return engine, address.strip() or None
 
@@ -231,57 +303,67 @@ def _hints(location: str, _source: sources.Source) -> tuple[list[str], list[Pers
 def _path_data(page: str) -> DataChoice | None:
     """A data path, its engine and its person column; None (after a message) while unusable."""
     text = st.text_input(
-        "Path to the data, on the machine that runs the app",
+        _("common.data.path.label"),
         key=f"{page}_path",
         placeholder="/data/visits.parquet, /data/visits/, /data/visits/*.parquet, "
         "/data/shop.duckdb:visits",
-        help="A Parquet or CSV file, a folder of them, a pattern, or a DuckDB database file and "
-        "table (file.duckdb:table). The rows are read where they lie, never loaded: only the "
-        "statistics the page needs come back.",
+        help=_("common.data.path.help"),
+        bind="query-params",
     )
     engine, address = _engine(page)
     if not text.strip():
-        st.info(
-            "Type where the data lie: the engine reads them there, and only the statistics "
-            "the page needs come back."
-        )
+        st.info(_("common.data.path.prompt"))
         return None
     try:
         source = sources.Source.parse(text, engine=engine, spark=address)
-        with st.spinner(f"Reading {source.title} with {ENGINES[engine].split(' (')[0]}…"):
+        with st.spinner(
+            _("common.data.path.reading", source=source.title, engine=ENGINE_NAMES[engine])
+        ):
             summary = sources.summary(source)
             columns, hints = _hints(source.key, source)
     except ValueError as error:
-        st.error(f"Cannot read this path: {error}")
+        st.error(_("common.data.path.error", error=translated(error)))
         return None
     usable = [c.name for c in summary.columns]
     hints = [h for h in hints if h.column in usable]
     where = f"{source.location}:{source.table}" if source.table else source.location
     person = _person_column(
-        page, where, [c for c in columns if c in usable], hints, sampled=SAMPLE_ROWS
+        page, "path", [c for c in columns if c in usable], hints, sampled=SAMPLE_ROWS
     )
     if person is not None:
         present = summary.column(person).present
         if present < summary.rows:
             st.error(
-                f"{summary.rows - present:,} rows have no “{person}”: every row needs a person "
-                "to bound what one person contributes. Fill or drop them first."
+                _("common.data.person.missing", rows=count(summary.rows - present), person=person)
             )
             return None
     try:
         dataset = dataset_from_summary(summary, source.title, person_id=person)
     except ValueError as error:
-        st.error(str(error))
+        st.error(translated(error))
         return None
-    st.caption(
-        f"{summary.rows:,} rows, read by {ENGINES[engine].split(' (')[0]} where they lie"
-        + (f" (Spark at {source.spark_address()})" if engine == "spark" else "")
-        + ": only the statistics the page asks for come back."
-    )
+    rows = count(summary.rows)
+    if engine == "spark":
+        st.caption(_("common.data.path.read_spark", rows=rows, address=source.spark_address()))
+    else:
+        st.caption(_("common.data.path.read", rows=rows, engine=ENGINE_NAMES[engine]))
     return DataChoice(dataset, None, f"path:{where}", source)
 
 
 def about(data: DataChoice) -> None:
-    """The dataset's card in an expander (what it is, how it was made, its public rules)."""
-    with st.expander(f"About the {data.dataset.title} data"):
-        st.markdown(data.dataset.card)
+    """The dataset's card in an expander (what it is, how it was made, its public rules).
+
+    In English the full card (data/cards/); in the other languages its summary, which names
+    the card (written in English, with the published figures and their sources). An own
+    table's card says where its bounds come from.
+    """
+    with st.expander(_("common.data.about", title=data.title)):
+        if data.path:
+            st.markdown(_("common.data.card.path"))
+        elif data.own:
+            st.markdown(_("common.data.card.own", rows=count(len(data.frame))))
+        elif language() == "en":
+            st.markdown(data.dataset.card)
+        else:
+            st.markdown(labels.dataset_summary(data.dataset))
+            st.caption(_("common.data.card.english", path=f"data/cards/{data.dataset.key}.md"))

@@ -1,9 +1,9 @@
 """dp_core's error sentences in the reader's language.
 
-dp_core raises ValueError with plain English sentences (it knows nothing of the app's
-languages). The sentences a user meets most, the argument checks of dp_core.validation and the
-own-file checks of data.own_csv, are matched here and written from the catalogue; any other
-sentence is shown as dp_core wrote it.
+dp_core and data raise ValueError with plain English sentences (they know nothing of the
+app's languages). The sentences a user meets most, the argument checks of dp_core.validation
+and the checks of an own CSV file (data.own_csv, data.registry), are matched here and written
+from the catalogue; any other sentence is shown as it was written.
 """
 
 from __future__ import annotations
@@ -40,6 +40,27 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"^(?P<name>.+) must be at least (?P<minimum>\d+) \(got (?P<got>.+)\)\.$",
             N_("common.error.minimum"),
+        ),
+        # An own CSV file (data.own_csv, data.registry).
+        (r"^“(?P<name>.*)” is empty: a CSV needs", N_("common.error.csv_empty")),
+        (
+            r"^“(?P<name>.*)” is (?P<size>\d+) MB; files up to (?P<limit>\d+) MB",
+            N_("common.error.csv_size"),
+        ),
+        (r"^“(?P<name>.*)” does not look like a text file", N_("common.error.csv_binary")),
+        (r"^“(?P<name>.*)” has rows with more fields than", N_("common.error.csv_fields")),
+        (r"^“(?P<name>.*)” has no columns to read\.$", N_("common.error.csv_columns")),
+        (
+            r"^“(?P<name>.*)” could not be read as CSV: (?P<error>.*)$",
+            N_("common.error.csv_unreadable"),
+        ),
+        (r"^“(?P<name>.*)” has more than (?P<rows>[\d,]+) rows", N_("common.error.csv_rows")),
+        (r"^“(?P<name>.*)” has a header row but no data rows", N_("common.error.csv_no_rows")),
+        (r"^The table is empty: it needs at least one row", N_("common.error.table_empty")),
+        (r"^Every column needs a text name", N_("common.error.column_names")),
+        (
+            r"^No usable column: a column needs numbers or at most (?P<limit>\d+) distinct",
+            N_("common.error.no_usable_column"),
         ),
     )
 )

@@ -29,9 +29,11 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from ui.common.i18n import _
+from ui.common.i18n import N_, _, display
 
 Kind = Literal["number", "choice"]
+# The choices of a true/false statement.
+TRUE_FALSE = (("true", N_("common.exercise.true")), ("false", N_("common.exercise.false")))
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class Exercise:
 
     key: str  # unique, e.g. "laplace.halve"; also the widgets' key prefix
     page: str  # url path of the page
-    section: str  # key of the section that answers it (ui.common.sections.Section.key)
+    section: str  # key of the section that answers it (Section.key); "" on a page without tabs
     question: str  # message id
     kind: Kind
     solve: Callable[[Any], Answer]  # the page's settings -> the answer
@@ -89,10 +91,11 @@ def _given(exercise: Exercise) -> float | str | None:
     """The participant's answer, once given (None before)."""
     key = f"exercise_{exercise.key}_given"
     if exercise.kind == "choice":
+        choices = dict(exercise.choices)
         picked = st.radio(
             _("common.exercise.pick"),
-            [choice for choice, _msg in exercise.choices],
-            format_func=lambda choice: _(dict(exercise.choices)[choice]),
+            list(choices),
+            format_func=display(choices, lambda choice: _(choices[choice])),
             index=None,
             key=key,
             horizontal=True,

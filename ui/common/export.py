@@ -30,9 +30,11 @@ import pandas as pd
 import streamlit as st
 
 from ui.common import report
+from ui.common.catalog import PAGES
 from ui.common.charts import Spec
 from ui.common.data_picker import DataChoice
-from ui.common.i18n import _, language
+from ui.common.formatting import number_locale
+from ui.common.i18n import _, in_language, language
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,19 @@ class Export:
     notes: Sequence[str] = field(default_factory=tuple)
 
 
-def file_stem(page: str, data: DataChoice | None, settings: Mapping[str, object]) -> str:
-    """e.g. laplace_census_epsilon-1: the page, the dataset and the leading settings."""
+def file_stem(page: str, data: DataChoice | None, params: Mapping[str, str]) -> str:
+    """e.g. laplace_census_epsilon-1: the page, the dataset and ε and δ from the address.
+
+    ``params`` are the address's parameters (``st.query_params``): their numbers are written
+    the same in every language (1.2, never 1,2), so a file's name does not depend on it.
+    """
     parts = [page] + ([data.dataset.key.removeprefix("user_")] if data is not None else [])
+    others = {entry.url_path for entry in PAGES} - {page}  # a page visited before this one
     for name in ("epsilon", "delta"):
-        if name in settings:
-            parts.append(f"{name}-{settings[name]}")
+        keys = [k for k in params if k.endswith(f"_{name}") and k.split("_")[0] not in others]
+        value = params.get(f"{page}_{name}", params[keys[0]] if keys else None)
+        if value is not None:
+            parts.append(f"{name}-{value}")
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", "_".join(parts)).strip("-")
 
 
@@ -64,6 +73,11 @@ def address() -> str:
     base = url.split("?", 1)[0]
     query = urlencode({key: st.query_params[key] for key in st.query_params})
     return f"{base}?{query}" if query else base
+
+
+def localized(spec: Spec) -> Spec:
+    """The spec with the reader's decimal and group symbols, as the page draws it."""
+    return {**spec, "config": {**spec.get("config", {}), "locale": {"number": number_locale()}}}
 
 
 def _png(spec: Spec) -> bytes | None:
@@ -82,6 +96,7 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
         archive.writestr(f"{stem}.csv", export.table.to_csv(index=False))
         archive.writestr(f"{stem}.json", json.dumps(everything, indent=2, ensure_ascii=False))
         for name, spec in export.charts:
+            spec = localized(spec)
             svg = report.chart_svg(spec)
             if svg is not None:
                 archive.writestr(f"charts/{name}.svg", svg)
@@ -100,7 +115,11 @@ def board_report(export: Export, everything: Mapping[str, object]) -> str:
         report.Section(_("common.export.question"), (export.question,)),
         report.Section(
             _("common.export.data"),
-            (_("common.export.data_text", dataset=everything["dataset"], unit=export.unit),),
+            (
+                _("common.export.data_text", dataset=everything["dataset"], unit=export.unit)
+                if everything["dataset"]
+                else _("common.export.unit_text", unit=export.unit),
+            ),
         ),
         report.Section(_("common.export.settings"), (report.Table(settings),)),
         report.Section(_("common.export.guarantee"), (export.guarantee, *export.notes)),
@@ -110,7 +129,7 @@ def board_report(export: Export, everything: Mapping[str, object]) -> str:
         sections.append(
             report.Section(
                 _("common.export.charts"),
-                tuple(report.Chart(spec) for _name, spec in export.charts),
+                tuple(report.Chart(localized(spec)) for _name, spec in export.charts),
             )
         )
     return report.html_report(
@@ -119,6 +138,7 @@ def board_report(export: Export, everything: Mapping[str, object]) -> str:
         subtitle=_("common.export.subtitle", day=date.today().isoformat()),
         footer=_("common.export.footer", address=everything["address"]),
         language=language(),
+        missing_chart=_("common.export.chart_missing"),
     )
 
 
@@ -134,35 +154,35 @@ def export_buttons(
 
     ``report_button=False`` leaves the report to the page (the planner has its own).
     """
-    state = st.session_state
-    link = address()
+    seed, draw = st.session_state.get("seed"), st.session_state.get("draw")  # read now: a
+    link = address()  # download is built later, outside the session
     noise = _("common.export.noise_secure") if secure else _("common.export.noise_teaching")
 
     def everything(export: Export) -> dict[str, object]:
         return {
             "page": page,
-            "dataset": data.dataset.title if data is not None else "",
+            "dataset": data.title if data is not None else "",
             **{str(k): v for k, v in export.settings.items()},
             "guarantee": export.guarantee,
             "noise": noise,
-            "seed": state.get("seed"),
-            "draw": state.get("draw"),
+            "seed": seed,
+            "draw": draw,
             "address": link,
         }
 
     def zipped() -> bytes:
         export = build()
-        return results_zip(export, everything(export), file_stem(page, data, export.settings))
+        return results_zip(export, everything(export), stem)
 
     def html() -> str:
         export = build()
         return board_report(export, everything(export))
 
-    stem = file_stem(page, data, {})
+    stem = file_stem(page, data, {key: st.query_params[key] for key in st.query_params})
     left, right = st.columns(2) if report_button else (st.container(), None)
     left.download_button(
         _("common.export.zip_secure") if secure else _("common.export.zip"),
-        data=zipped,
+        data=in_language(zipped),
         file_name=f"{stem}.zip",
         mime="application/zip",
         icon=":material/download:",
@@ -174,7 +194,7 @@ def export_buttons(
         return
     right.download_button(
         _("common.export.report"),
-        data=html,
+        data=in_language(html),
         file_name=f"{stem}_report.html",
         mime="text/html",
         icon=":material/description:",

@@ -136,11 +136,6 @@ def count(n: int) -> str:
     return fixed(n)
 
 
-def counted(n: int, word: str, plural: str | None = None) -> str:
-    """1 day, 3 days, 1,360 visitors (English words: messages use ngettext instead)."""
-    return f"{count(n)} {word}" if n == 1 else f"{count(n)} {plural or word + 's'}"
-
-
 def number_locale() -> dict:
     """The d3-format number locale charts use: the session's decimal and thousands symbols."""
     locale = babel_locale()
@@ -150,3 +145,10 @@ def number_locale() -> dict:
         "grouping": [3],
         "currency": ["", ""],
     }
+
+
+def typed_number(text: str) -> str:
+    """A number typed in the reader's language, as Python reads it: "0,5" -> "0.5" where the
+    decimal symbol is a comma (German, Spanish); a point is read as a decimal point too."""
+    symbol = get_decimal_symbol(babel_locale())
+    return text.strip().replace(symbol, ".") if symbol != "." else text.strip()

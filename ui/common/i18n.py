@@ -17,7 +17,10 @@ from __future__ import annotations
 import functools
 import gettext
 import re
+from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from pathlib import Path
+from typing import TypeVar
 
 import streamlit as st
 from babel.messages.mofile import write_mo
@@ -27,7 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"
 # Each catalogue (domain) and the source files whose messages it holds (globs from the root).
 DOMAINS = {
-    "common": ["app.py", "ui/common/*.py", "ui/home.py", "pages/home.py", "data/*.py"],
+    "common": [
+        "app.py",
+        "ui/common/*.py",
+        "ui/home.py",
+        "ui/home_exercises.py",
+        "pages/home.py",
+        "data/*.py",
+    ],
     "workshop": ["pages/workshop.py", "ui/workshop/*.py"],
     "laplace": ["pages/laplace.py", "ui/laplace/*.py"],
     "gaussian": ["pages/gaussian.py", "ui/gaussian/*.py"],
@@ -41,6 +51,8 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español", "ja": "日本�
 # Babel locales for numbers (decimal comma in German and Spanish, grouping per locale).
 NUMBER_LOCALES = {"en": "en_US", "de": "de_DE", "es": "es_ES", "ja": "ja_JP", "zh": "zh_Hans_CN"}
 STATE_KEY = "lang"
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 _PLACEHOLDER = re.compile(r"{(\w*)[^{}]*}")
@@ -87,10 +99,29 @@ def browser_language() -> str:
     return locale.split("-")[0] if locale.split("-")[0] in LANGUAGES else "en"
 
 
+# The language of work done outside the script run for it (a deferred download).
+_LATER: ContextVar[str | None] = ContextVar("dp_explorer_language", default=None)
+
+
 def language() -> str:
     """The language of this session: "en", "de", "es", "ja" or "zh"."""
-    lang = st.session_state.get(STATE_KEY)
+    lang = _LATER.get() or st.session_state.get(STATE_KEY)
     return lang if lang in LANGUAGES else "en"
+
+
+def in_language(make: Callable[[], R]) -> Callable[[], R]:
+    """``make``, to be run later (a download built when pressed, outside the session), in the
+    language of now."""
+    lang = language()
+
+    def run() -> R:
+        token = _LATER.set(lang)
+        try:
+            return make()
+        finally:
+            _LATER.reset(token)
+
+    return run
 
 
 def start_language() -> None:
@@ -120,3 +151,16 @@ def n_(msgid: str, plural: str, n: int, /, **values: object) -> str:
     """Like ``_`` for a message whose words depend on a count ``n`` (gettext's ngettext)."""
     text = catalogue(language()).ngettext(msgid, plural, n)
     return text.format(n=n, **values)
+
+
+def display(options: Iterable[T], label: Callable[[T], str]) -> Callable[[T], str]:
+    """A widget's ``format_func`` showing ``label(option)`` in the current language.
+
+    The labels are computed now, in the script run: Streamlit may call a format_func after
+    the run, outside the session (AppTest does, to send a widget's state back), where ``_``
+    would fall back to English and the label would match none of the options shown.
+
+        st.radio(label, kinds, format_func=display(kinds, lambda k: _(KINDS[k])))
+    """
+    labels = {option: label(option) for option in options}
+    return lambda option: labels.get(option, str(option))

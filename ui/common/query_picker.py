@@ -17,16 +17,21 @@ import streamlit as st
 from data import sources
 from data.registry import DATASETS
 from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer, query_from_totals
+from ui.common.address import keep, linked_index
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.errors import translated
+from ui.common.formatting import count, number
+from ui.common.i18n import N_, _, display
+from ui.common.labels import category_label
 from ui.common.shell import DEFAULT_SEED
 
-QUERY_KINDS = {
-    "count": "Count per category",
-    "predicate": "Count of a predicate",
-    "sum": "Clipped sum per category",
-    "mean": "Clipped mean per category",
+QUERY_KINDS = {  # message ids
+    "count": N_("common.query.kind.count"),
+    "predicate": N_("common.query.kind.predicate"),
+    "sum": N_("common.query.kind.sum"),
+    "mean": N_("common.query.kind.mean"),
 }
 SHIPPED = [k for k, d in DATASETS.items() if not d.is_count_table] + [
     k for k, d in DATASETS.items() if d.is_count_table
@@ -40,8 +45,8 @@ class QueryChoice:
     data: DataChoice
     query: Query
     categories: Categories | None  # None for a predicate (one number, no labels)
-    description: str  # e.g. "number of rows per occupation"
-    value_name: str  # e.g. "count", "sum of money_spent"
+    description: str  # e.g. "number of rows per occupation", in the reader's language
+    value_name: str  # e.g. "count", "sum of money_spent", in the reader's language
 
 
 def _kinds(data: DataChoice) -> tuple[str, ...]:
@@ -59,38 +64,62 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
     dataset = data.dataset
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     column_col, op_col, value_col = st.columns([2, 1, 2])
-    column = column_col.selectbox("Column", columns, key=f"{page}_pred_column_{data.source}")
+    column = column_col.selectbox(
+        _("common.query.column"),
+        columns,
+        key=f"{page}_pred_column_{data.link_key}",
+        bind="query-params",
+    )
     if column in dataset.numeric:
-        op = op_col.selectbox("is", list(PREDICATE_OPS), key=f"{page}_pred_op")
+        op = op_col.selectbox(
+            _("common.query.is"), list(PREDICATE_OPS), key=f"{page}_pred_op", bind="query-params"
+        )
         lower, upper = dataset.numeric[column]
         value: object = value_col.number_input(
-            "value", value=float((lower + upper) / 2), key=f"{page}_pred_value_{column}"
+            _("common.query.value"),
+            value=float((lower + upper) / 2),
+            key=f"{page}_pred_value_{column}",
+            bind="query-params",
         )
         return column, op, value
-    op_col.markdown("is")
+    op_col.markdown(_("common.query.is"))
     domain = dataset.domains.get(column)
     if domain is None:  # the user's own column: any value may be typed
-        value = value_col.text_input("value", key=f"{page}_pred_text_{data.source}_{column}")
+        value = value_col.text_input(
+            _("common.query.value"),
+            key=f"{page}_pred_text_{data.link_key}_{column}",
+            bind="query-params",
+        )
     else:
-        value = value_col.selectbox("value", domain, key=f"{page}_pred_value_{column}")
+        key = f"{page}_pred_value_{column}"
+        value = value_col.selectbox(
+            _("common.query.value"),
+            domain,
+            index=linked_index(key, domain, 0),
+            format_func=display(domain, lambda category: category_label(column, category)),
+            key=key,
+        )
+        keep(key, value, domain[0])
     return column, "=", value
 
 
 def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float]:
     natural_lower, natural_upper = data.dataset.numeric[value]
     lower_col, upper_col = st.columns(2)
-    key = f"{page}_{data.source}_{value}"
+    key = f"{page}_{data.link_key}_{value}"
     lower = lower_col.number_input(
-        "Clip values at lower bound L", value=float(natural_lower), key=f"{key}_lower"
+        _("common.query.lower"), value=float(natural_lower), key=f"{key}_lower", bind="query-params"
     )
     upper = upper_col.number_input(
-        "Clip values at upper bound U", value=float(natural_upper), key=f"{key}_upper"
+        _("common.query.upper"), value=float(natural_upper), key=f"{key}_upper", bind="query-params"
     )
     if data.own:
         st.caption(
-            f"The bounds start at [{natural_lower:g}, {natural_upper:g}], read from your file "
-            "(rounded outward): fine for exploring, but a real release must fix them in "
-            "advance, since bounds read from the data reveal its smallest and largest values."
+            _(
+                "common.query.bounds_from_file",
+                lower=number(natural_lower),
+                upper=number(natural_upper),
+            )
         )
     return lower, upper
 
@@ -131,9 +160,17 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
         data = pick_data(page, SHIPPED, paths=True)
     if data is None:
         return None
+    kinds = _kinds(data)
+    kind_key = f"{page}_kind"
     kind = kind_col.radio(
-        "Query", _kinds(data), format_func=QUERY_KINDS.get, key=f"{page}_kind", horizontal=True
+        _("common.query.label"),
+        kinds,
+        index=linked_index(kind_key, kinds, 0),
+        format_func=display(kinds, lambda option: _(QUERY_KINDS[option])),
+        key=kind_key,
+        horizontal=True,
     )
+    keep(kind_key, kind, kinds[0])
     about(data)
     dataset = data.dataset
     try:
@@ -141,23 +178,33 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
         if kind == "predicate":
             spec = QuerySpec(kind="predicate", predicate=_predicate(page, data, frame), cap=cap)
             if not str(spec.predicate[2]).strip():
-                st.info("Type the value to count.")
+                st.info(_("common.query.type_value"))
                 return None
             if data.path:
                 query = _path_answer(data, spec)
             else:
                 query = answer(frame, spec, person=data.person)
             return QueryChoice(
-                data, query, None, f"number of rows with {spec.predicate_text}", "count"
+                data,
+                query,
+                None,
+                _("common.query.description.predicate", predicate=spec.predicate_text),
+                _("common.query.value_name.count"),
             )
         columns = st.columns(2 if kind != "count" else 1)
         category = columns[0].selectbox(
-            "Category", dataset.categorical, key=f"{page}_category_{data.source}"
+            _("common.query.category"),
+            dataset.categorical,
+            key=f"{page}_category_{data.link_key}",
+            bind="query-params",
         )
         value = None
         if kind != "count":
             value = columns[1].selectbox(
-                "Value", list(dataset.numeric), key=f"{page}_value_{data.source}"
+                _("common.query.value_column"),
+                list(dataset.numeric),
+                key=f"{page}_value_{data.link_key}",
+                bind="query-params",
             )
         categories = pick_categories(
             page, data, category, frame=frame, cap=cap, rng=rng, secure=secure
@@ -187,12 +234,25 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
                 count_column=dataset.count_column,
             )
     except ValueError as error:
-        st.error(f"Cannot run this query: {error}")
+        st.error(_("common.query.error", error=translated(error)))
         return None
     if query.rows_outside and categories.mode != "declared":  # declared: said where declared
-        st.caption(f"{query.rows_outside:,} rows fall outside the released categories.")
+        st.caption(_("common.query.outside", rows=count(query.rows_outside)))
     if kind == "count":
-        return QueryChoice(data, query, categories, f"number of rows per {category}", "count")
-    name = "sum" if kind == "sum" else "mean"
-    description = f"{name} of {value} clipped to [{lower:g}, {upper:g}] per {category}"
-    return QueryChoice(data, query, categories, description, f"{name} of {value}")
+        return QueryChoice(
+            data,
+            query,
+            categories,
+            _("common.query.description.count", category=category),
+            _("common.query.value_name.count"),
+        )
+    values = {"value": value, "category": category, "lower": number(lower), "upper": number(upper)}
+    if kind == "sum":
+        description = _("common.query.description.sum", **values)
+        return QueryChoice(
+            data, query, categories, description, _("common.query.value_name.sum", value=value)
+        )
+    description = _("common.query.description.mean", **values)
+    return QueryChoice(
+        data, query, categories, description, _("common.query.value_name.mean", value=value)
+    )

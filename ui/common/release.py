@@ -18,6 +18,7 @@ from dp_core.guarantee import Guarantee, Part
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number, power_of_ten
 from ui.common.i18n import N_, _
+from ui.common.labels import contribution_rule
 from ui.common.shell import presenter_mode
 
 T = TypeVar("T")  # a release, or several held together (e.g. counts and sums)
@@ -37,6 +38,7 @@ def secure_toggle(page: str) -> bool:
         _("common.secure.label"),
         key=f"{page}_secure",
         help=_("common.secure.help"),
+        bind="query-params",
     )
 
 
@@ -86,7 +88,7 @@ def unit_words(data: DataChoice) -> str:
     if dataset.person_id is None:
         if data.own:
             return _("common.unit.own_row")
-        return _("common.unit.record", rule=dataset.contribution_rule)
+        return _("common.unit.record", rule=contribution_rule(dataset))
     return _("common.unit.person", column=dataset.person_id)
 
 

@@ -111,7 +111,11 @@ def _records(frame: pd.DataFrame) -> list[dict]:
 def chart_svg(
     spec: Mapping[str, Any], *, width: int = 600, height: int | None = None
 ) -> str | None:
-    """The chart as an SVG string (vl-convert), sized for print; None if it cannot be drawn."""
+    """The chart as an SVG string (vl-convert), sized for print; None if it cannot be drawn.
+
+    The spec's own ``config`` gives way to print sizes, except its number ``locale`` (the
+    reader's decimal and group symbols), which is kept.
+    """
     try:
         import vl_convert  # runtime dependency; optional for the rest of the report
     except ImportError:
@@ -132,6 +136,7 @@ def chart_svg(
             "legend": {**font, "labelLimit": 300},
             "text": {"fontSize": PRINT_FONT_SIZE - 1},
             "font": "DejaVu Sans",
+            **{k: v for k, v in dict(spec.get("config", {})).items() if k == "locale"},
         },
     }
     try:
@@ -145,7 +150,7 @@ def _cell(value: Any) -> tuple[str, bool]:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—", False
     if isinstance(value, bool):
-        return ("yes" if value else "no"), False
+        return ("✓" if value else "✗"), False
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f"{value:,.6g}" if isinstance(value, float) else f"{value:,}", True
     return str(value), False
@@ -167,20 +172,19 @@ def _table(table: Table) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{caption}"
 
 
-def _chart(chart: Chart) -> str:
+def _chart(chart: Chart, missing: str) -> str:
     svg = chart_svg(chart.spec, width=chart.width, height=chart.height)
     if svg is None:
-        note = "(Chart left out: it could not be drawn here.)"
-        return f'<p class="caption">{_inline(chart.caption)} {note}</p>'
+        return f'<p class="caption">{_inline(chart.caption)} {_inline(missing)}</p>'
     caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
     return f"<figure>{svg}{caption}</figure>"
 
 
-def _block(block: Block) -> str:
+def _block(block: Block, missing: str) -> str:
     if isinstance(block, Table):
         return _table(block)
     if isinstance(block, Chart):
-        return _chart(block)
+        return _chart(block, missing)
     return f"<p>{_inline(block)}</p>"
 
 
@@ -191,14 +195,19 @@ def html_report(
     subtitle: str = "",
     footer: str = "",
     language: str = "en",
+    missing_chart: str = "(Chart left out: it could not be drawn here.)",
 ) -> str:
-    """A standalone HTML document (inline CSS and SVG, no scripts) that prints on A4."""
+    """A standalone HTML document (inline CSS and SVG, no scripts) that prints on A4.
+
+    ``language`` is the document's language; ``missing_chart`` the note written, in it, where
+    a chart could not be drawn.
+    """
     parts = [f"<h1>{_inline(title)}</h1>"]
     if subtitle:
         parts.append(f'<p class="subtitle">{_inline(subtitle)}</p>')
     for section in sections:
         parts.append(f"<section><h2>{_inline(section.heading)}</h2>")
-        parts.extend(_block(block) for block in section.blocks)
+        parts.extend(_block(block, missing_chart) for block in section.blocks)
         parts.append("</section>")
     if footer:
         parts.append(f'<p class="footer">{_inline(footer)}</p>')

@@ -70,22 +70,22 @@ def _previous_next(state_key: str, labels: list[str]) -> None:
         index = labels.index(st.session_state[state_key]) + by
         st.session_state[state_key] = labels[min(max(index, 0), len(labels) - 1)]
 
-    back, forward, _rest = st.columns([1, 1, 3])
-    back.button(
+    # A pad of two buttons pinned in the top right corner, beside the presenter bar
+    # (PRESENTER_CSS): the section starts right below the tabs and the buttons never move.
+    pad = st.container(horizontal=True, key=f"{state_key}__nav", width="content")
+    pad.button(
         _("common.section.previous"),
         icon=":material/arrow_back:",
         key=f"{state_key}__previous",
         on_click=step,
         args=(-1,),
         shortcut="pageup",
-        width="stretch",
     )
-    forward.button(
+    pad.button(
         _("common.section.next"),
         icon=":material/arrow_forward:",
         key=f"{state_key}__next",
         on_click=step,
         args=(1,),
         shortcut="pagedown",
-        width="stretch",
     )

@@ -31,6 +31,9 @@ header[data-testid="stHeader"], [data-testid="stDecoration"] { display: none !im
 [data-testid="stVerticalBlock"] { gap: 0.45rem; }
 [data-testid="stMetricValue"] { font-size: 1.6rem; }
 h1 { font-size: 1.9rem !important; padding: 0 !important; }
+[class*="__section__nav"] { position: fixed; right: 1.4rem; top: 0.55rem; z-index: 999990;
+  width: auto !important; left: auto !important; }
+h3 { font-size: 1.3rem !important; padding: 0.1rem 0 !important; }
 </style>"""
 
 
@@ -128,7 +131,8 @@ def sidebar() -> None:
             key="presenter",
             help=_("common.sidebar.presenter.help"),
         )
-        st.markdown(f"**{_('common.sidebar.draws')}**")
+        draws = _("common.sidebar.draws")
+        st.markdown(f"**{draws}**")
         st.number_input(
             _("common.sidebar.seed"),
             min_value=0,
@@ -173,7 +177,8 @@ def presenter_bar(title: str) -> None:
     """In presenter mode (no sidebar): the title, the pages in a menu, and a way back."""
     from ui.common.catalog import available_pages
 
-    heading, pages, leave = st.columns([5, 1, 2], vertical_alignment="center")
+    # The last quarter of the row is left to the section pad (ui.common.sections), pinned there.
+    heading, pages, leave, _pad = st.columns([4, 1, 2, 4], vertical_alignment="center")
     heading.title(title)
     with pages.popover(_("common.presenter.pages"), icon=":material/menu:"):
         for entry in available_pages():
@@ -212,6 +217,14 @@ def settings_area() -> st.delta_generator.DeltaGenerator:
     if presenter_mode():
         return st.expander(_("common.presenter.settings"), icon=":material/tune:")
     return st.container()
+
+
+def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
+    """Places for controls: side by side on a projector (one row, so the section's chart
+    fits the screen), one below the other elsewhere (room for their labels and help)."""
+    if presenter_mode():
+        return list(st.columns(list(widths)))
+    return [st.container() for _ in widths]
 
 
 def formula_box(page: str, draw: Callable[[], None], label: str | None = None) -> None:

@@ -16,7 +16,7 @@ import streamlit as st
 
 from dp_core.validation import check_delta, check_epsilon
 from ui.common.errors import translated
-from ui.common.formatting import number, power_of_ten
+from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
 from ui.common.shell import link_param
 
@@ -61,7 +61,8 @@ def slider_with_typed_value(
 
     State: ``key`` holds the value in use; ``key__slider`` and ``key__text`` the widgets;
     ``key__error`` the message for the last bad typed value. A typed value between or outside
-    the options is used as typed, and the slider shows the nearest option.
+    the options is used as typed: the slider gains it as a stop (within its range) or shows
+    the nearest option (outside).
     """
     state = st.session_state
     slider_key, text_key, error_key = f"{key}__slider", f"{key}__text", f"{key}__error"
@@ -73,6 +74,10 @@ def slider_with_typed_value(
     # upload is missing), Streamlit keeps their session-state entries but the browser drops
     # the widgets, and on their return it shows the defaults (slider at its first option, an
     # empty box) while the page uses the value in state. Assigning marks them for the browser.
+    # The default and the value in use are stops of their own (when in range), so the thumb
+    # shows the value the page uses: ln 3 reads 1.099, not the nearest stop 1.2.
+    inside = [v for v in (default, float(state[key])) if min(options) <= v <= max(options)]
+    options = sorted({*options, *inside})
     state[slider_key] = _nearest(options, state[key])
     if not state[error_key]:  # keep a bad typed value in view beside its message
         state[text_key] = number(state[key])
@@ -85,7 +90,7 @@ def slider_with_typed_value(
     def from_text() -> None:
         typed = state[text_key].strip()
         try:
-            value = parse(typed)
+            value = parse(typed_number(typed))
         except ValueError as error:
             state[error_key] = _("common.typed.refused", typed=typed, error=translated(error))
             return
@@ -119,9 +124,17 @@ def slider_with_typed_value(
                 value=format_func(state[key]),
             )
         )
-    if st.query_params.get(key) != number(state[key]):  # each change is a browser history entry
-        st.query_params[key] = number(state[key])
+    linked = address_number(state[key])  # the same in every language: a link is shared
+    if st.query_params.get(key) != linked:  # each change is a browser history entry
+        st.query_params[key] = linked
     return float(state[key])
+
+
+def address_number(value: float) -> str:
+    """A value as written in the address: Python's shortest exact form, "1", "0.12", "1e-05"
+    (never the reader's decimal comma, so a link made in German opens in English)."""
+    text = repr(float(value))
+    return text.removesuffix(".0")
 
 
 def epsilon_input(

@@ -17,18 +17,22 @@ import numpy as np
 import streamlit as st
 
 from dp_core import domains
+from ui.common.address import keep, linked_index
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
-from ui.common.formatting import counted, number, power_of_ten
+from ui.common.errors import translated
+from ui.common.formatting import count, number, power_of_ten
+from ui.common.i18n import N_, _
+from ui.common.labels import category_labels
 from ui.common.shell import page_rng
 
 PAGE = "exponential"
 DATASETS = ("diseases", "census", "industry_groups", "restaurant", "tips")
 PREFERRED_COLUMN = {"census": "occupation"}  # the teaching material's question
 SOURCES = {
-    "data": "A category column of a dataset",
-    "typed": "Counts I type",
+    "data": N_("exponential.source.data"),
+    "typed": N_("exponential.source.typed"),
 }
 TYPED_DEFAULT = "A=10, B=10, C=5"
 
@@ -38,7 +42,9 @@ class Candidates:
     """Names and true counts of the candidates, what one person moves, and where they came from.
 
     ``data`` is None for typed counts; ``categories`` says how the list was chosen (public,
-    declared or DP-selected, with the budget the choice spent).
+    declared or DP-selected, with the budget the choice spent). ``labels`` are the data's own
+    values (what the release names); ``names`` are how the page writes them in the reader's
+    language (ui.common.labels: Grippe for Flu).
     """
 
     labels: tuple[str, ...]
@@ -48,6 +54,12 @@ class Candidates:
     origin: str  # where the list of candidates comes from, in words
     data: DataChoice | None = None
     categories: Categories | None = None
+    column: str = ""  # the category column of a shipped dataset, for display names
+
+    @property
+    def names(self) -> list[str]:
+        """The candidates as the page writes them (translated categories of shipped data)."""
+        return category_labels(self.column, self.labels) if self.column else list(self.labels)
 
     @property
     def counts(self) -> np.ndarray:
@@ -64,32 +76,35 @@ def parse_typed_counts(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
     """Parse "A=10, B=10, C=5" (or "10, 10, 5"); ValueError with a readable sentence."""
     items = [item.strip() for item in str(text).split(",") if item.strip()]
     if not items:
-        raise ValueError("there are no candidates to choose from: type at least one count.")
+        raise ValueError(_("exponential.typed.none"))
     labels, counts = [], []
     for position, item in enumerate(items, start=1):
-        name, _, value = item.rpartition("=")
+        name, _sep, value = item.rpartition("=")
         try:
-            count = float(value)
+            value = float(value)
         except ValueError:
-            raise ValueError(f"“{item}” is not a count: write name=number, e.g. Flu=28.") from None
-        if not np.isfinite(count) or count < 0:
-            raise ValueError(f"“{item}”: a count must be a finite number of at least 0.")
-        labels.append(name.strip() or f"candidate {position}")
-        counts.append(count)
+            raise ValueError(_("exponential.typed.not_a_count", item=item)) from None
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(_("exponential.typed.negative", item=item))
+        labels.append(name.strip() or _("exponential.typed.unnamed", position=position))
+        counts.append(value)
     if len(set(labels)) < len(labels):
-        raise ValueError("two candidates have the same name; give each a different name.")
+        raise ValueError(_("exponential.typed.same_name"))
     return tuple(labels), tuple(counts)
 
 
 def pick_candidates() -> Candidates | None:
     """The widgets that choose the candidates (they rerun the page); None after a message."""
+    options = list(SOURCES)
     source = st.radio(
-        "Where do the candidates come from?",
-        list(SOURCES),
-        format_func=SOURCES.get,
+        _("exponential.source.label"),
+        options,
+        index=linked_index(f"{PAGE}_source", options, 0),
+        format_func={key: _(msgid) for key, msgid in SOURCES.items()}.get,  # translated in the run
         key=f"{PAGE}_source",
         horizontal=True,
     )
+    keep(f"{PAGE}_source", source, options[0])
     if source == "typed":
         return _typed()
     data = pick_data(PAGE, DATASETS)
@@ -101,37 +116,38 @@ def pick_candidates() -> Candidates | None:
 
 def _typed() -> Candidates | None:
     text = st.text_input(
-        "Counts, as name=count separated by commas", value=TYPED_DEFAULT, key=f"{PAGE}_typed"
+        _("exponential.typed.label"),
+        value=TYPED_DEFAULT,
+        key=f"{PAGE}_typed",
+        bind="query-params",
     )
     try:
         labels, scores = parse_typed_counts(text)
     except ValueError as error:
-        st.error(f"Cannot run the mechanism: {error}")
+        st.error(_("exponential.typed.error", error=error))
         return None
     return Candidates(
         labels,
         scores,
         1.0,
-        note="Typed counts: adding or removing one person moves one count by 1.",
-        origin="the names you typed, a list fixed before the counts",
+        note=_("exponential.note.typed"),
+        origin=_("exponential.origin.typed"),
     )
 
 
 def _from_data(data: DataChoice) -> Candidates | None:
     dataset = data.dataset
     if not dataset.categorical:
-        st.error(
-            "Your file has no category column to choose from: a column needs text values, or "
-            "whole numbers with at most 200 distinct values."
-        )
+        st.error(_("exponential.data.no_column"))
         return None
     columns = list(dataset.categorical)
     preferred = PREFERRED_COLUMN.get(data.source, columns[0])
     column = st.selectbox(
-        "Category column: which of its categories is most common?",
+        _("exponential.data.column"),
         columns,
         index=columns.index(preferred),
-        key=f"{PAGE}_column_{data.source}",
+        key=f"{PAGE}_column_{data.link_key}",
+        bind="query-params",
     )
     frame, cap = contribution_cap(PAGE, data)
     categories = pick_categories(
@@ -143,10 +159,10 @@ def _from_data(data: DataChoice) -> Candidates | None:
     try:
         counts = domains.counts_over_domain(frame[column], categories.labels, weights)
     except ValueError as error:
-        st.error(f"Cannot count the candidates: {error}")
+        st.error(_("exponential.data.count_error", error=translated(error)))
         return None
     if counts.rows_outside and categories.mode == "selected":  # declared: said where declared
-        st.caption(f"{counts.rows_outside:,} rows fall outside the chosen candidates.")
+        st.caption(_("exponential.data.outside", rows=count(counts.rows_outside)))
     per_category = dataset.max_rows_per_category.get(column)
     sensitivity = float(min(cap, per_category) if per_category else cap)
     absent = int(np.sum(counts.counts == 0))
@@ -161,6 +177,7 @@ def _from_data(data: DataChoice) -> Candidates | None:
         origin=_origin(categories, column, absent, read_off=read_off),
         data=data,
         categories=categories,
+        column="" if data.own else column,
     )
 
 
@@ -168,31 +185,16 @@ def _note(data: DataChoice, cap: int, sensitivity: float) -> str:
     """What adding or removing one person (or row) does to the counts, in words."""
     dataset, person = data.dataset, data.person
     if dataset.is_count_table:
-        return (
-            "Row-level privacy, not person-level: the table counts rows, and adding or removing "
-            "one row moves one count by 1. A person could be behind several rows; protecting "
-            "people would need a cap on rows per person and a larger Δ."
-        )
+        return _("exponential.note.count_table")
     if person is None and data.own:
-        return (
-            "Each row of your file is taken as one person: adding or removing one moves one "
-            "count by 1, so Δ = 1. That protects rows, not people with several rows: if a "
-            "person can have several, choose the column that identifies them."
-        )
+        return _("exponential.note.own_rows")
     if person is None:
-        return "Each record counts once, so adding or removing one moves one count by 1."
+        return _("exponential.note.records")
     if sensitivity < cap:
-        return (
-            f"The public rule: {dataset.contribution_rule}. One person moves several counts, "
-            f"but each by at most {number(sensitivity)}: Δ = {number(sensitivity)}."
-        )
+        return _("exponential.note.rule", rule=dataset.contribution_rule, delta=number(sensitivity))
     if cap == 1:
-        return "One row per person, so adding or removing a person moves one count by 1."
-    return (
-        f"`{person}` identifies a person, who keeps at most {cap} rows, possibly all in one "
-        f"category: adding or removing one person moves one count by up to {cap}, so "
-        f"Δ = {cap}."
-    )
+        return _("exponential.note.one_row")
+    return _("exponential.note.cap", person=person, cap=count(cap))
 
 
 def _origin(categories: Categories, column: str, absent: int, *, read_off: bool) -> str:
@@ -201,27 +203,15 @@ def _origin(categories: Categories, column: str, absent: int, *, read_off: bool)
     ``read_off``: the declared list is exactly the values in the file (as "Start from the
     values in my file" fills it), so if it was read off the file, it reveals that each occurs.
     """
-    zeros = (
-        f"; {counted(absent, 'of them is', 'of them are')} absent from the data, a candidate "
-        "with count 0"
-        if absent
-        else ""
-    )
+    zeros = _("exponential.origin.absent", n=count(absent)) if absent else ""
     if categories.mode == "public":
-        return (
-            f"the public categories of `{column}`, listed on the dataset's card and fixed "
-            f"without looking at the data{zeros}"
-        )
+        return _("exponential.origin.public", column=column, zeros=zeros)
     if categories.mode == "declared" and read_off:
-        return (
-            "the categories you declared, exactly the values that occur in your file: if the "
-            "list was read off the file, it reveals that each of them occurs, so a real "
-            "release must fix the candidate list in advance (a code list, a questionnaire)"
-        )
+        return _("exponential.origin.read_off")
     if categories.mode == "declared":
-        return f"the categories you declared, a list fixed before looking at the file{zeros}"
-    return (
-        f"chosen from your file with DP partition selection (ε = {number(categories.epsilon)}, "
-        f"δ = {power_of_ten(categories.delta)}, added to the guarantee): a category held by "
-        "too few persons is left out"
+        return _("exponential.origin.declared", zeros=zeros)
+    return _(
+        "exponential.origin.selected",
+        epsilon=number(categories.epsilon),
+        delta=power_of_ten(categories.delta),
     )

@@ -1,9 +1,9 @@
 """Charts of the exponential-mechanism page (Vega-Lite specs, see ui.common.charts).
 
 Legend names that hold a number (the N of the sampled runs, the Δ of the count) live in the
-data, not in the spec, so a slider step only swaps data: their colour scales give the range
-alone and Vega orders the names alphabetically ("count ÷ …" before "count, …", "exact …"
-before "share …").
+data, not in the spec, so a slider step only swaps data. Their colours follow a ``rank``
+column (0, 1, …), never the names' alphabetical order, which differs between languages.
+Titles and fixed names are translated in the spec: it changes only with the language.
 """
 
 from __future__ import annotations
@@ -28,20 +28,36 @@ from ui.common.charts import (
     rule_x,
     series,
 )
+from ui.common.formatting import count, number
+from ui.common.i18n import N_, _
 
-MECHANISMS = ("Exponential mechanism", "Permute-and-flip", "Report-noisy-max, Laplace noise")
+MECHANISMS = (  # message ids, in the order of their colours
+    N_("exponential.mechanism.exponential"),
+    N_("exponential.mechanism.permute_and_flip"),
+    N_("exponential.mechanism.noisy_max"),
+)
 MECHANISM_COLORS = (NOISY_COLOR, ACCENT_COLOR, SECOND_COLOR)
-PROBABILITY_TITLE = "probability of being returned"
 
 
-def _legend_by_data(colors: Sequence[str]) -> dict:
-    """Colour by the "series" column, names from the data (sorted), colours in that order."""
+def mechanism_names() -> list[str]:
+    """The three mechanisms' names in the reader's language."""
+    return [_(mechanism) for mechanism in MECHANISMS]
+
+
+def _legend_by_rank(colors: Sequence[str]) -> dict:
+    """Colour by the "series" column, names from the data, colours in the order of "rank"."""
     return {
         "field": "series",
         "type": "nominal",
+        "sort": {"field": "rank", "op": "min"},
         "scale": {"range": list(colors)},
         "legend": {"orient": "top", "title": None},
     }
+
+
+def _ranked(frames: Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
+    """Each series' frame with its rank (its place in the legend and its colour)."""
+    return [frame.assign(rank=rank) for rank, frame in enumerate(frames)]
 
 
 def _candidate_axis() -> dict:
@@ -55,22 +71,32 @@ def _height(n_candidates: int, bars_each: int = 1) -> int:
     return int(130 + band * n_candidates)
 
 
+def _probability_axis() -> dict:
+    return quantitative(
+        "p", _("exponential.chart.probability"), scale={"domain": [0, 1]}, axis={"tickCount": 5}
+    )
+
+
 def probability_bars(
-    labels: Sequence[str], exact: np.ndarray, sampled_share: np.ndarray, n_draws: int
+    names: Sequence[str], exact: np.ndarray, sampled_share: np.ndarray, n_draws: int
 ) -> Spec:
     """Exact probabilities as bars, the share of ``n_draws`` sampled runs as diamonds on them."""
-    exact_frame = pd.DataFrame(
-        {"candidate": list(labels), "p": exact, "series": "exact probability"}
+    exact_frame, sampled_frame = _ranked(
+        [
+            pd.DataFrame(
+                {"candidate": list(names), "p": exact, "series": _("exponential.chart.exact")}
+            ),
+            pd.DataFrame(
+                {
+                    "candidate": list(names),
+                    "p": sampled_share,
+                    "series": _("exponential.chart.sampled", n=count(n_draws)),
+                }
+            ),
+        ]
     )
-    sampled_frame = pd.DataFrame(
-        {
-            "candidate": list(labels),
-            "p": sampled_share,
-            "series": f"share of {n_draws:,} sampled runs",
-        }
-    )
-    p = quantitative("p", PROBABILITY_TITLE, scale={"domain": [0, 1]}, axis={"tickCount": 5})
-    color = _legend_by_data([NOISY_COLOR, ACCENT_COLOR])
+    p = _probability_axis()
+    color = _legend_by_rank([NOISY_COLOR, ACCENT_COLOR])
     return chart(
         bars(
             "exact",
@@ -88,16 +114,15 @@ def probability_bars(
             tooltip=[{"field": "candidate"}, {"field": "p", "format": ".4f"}],
         ),
         datasets={"exact": exact_frame, "sampled": sampled_frame},
-        height=_height(len(labels)),
+        height=_height(len(names)),
     )
 
 
 def best_probability_curves(
     epsilons: np.ndarray, curves: Mapping[str, np.ndarray], epsilon: float, *, log_x: bool
 ) -> Spec:
-    """P(returning a true best answer) against ε, one line per mechanism, the current ε marked.
-
-    A log axis leaves out ε = 0 (and the marker, at ε = 0).
+    """P(returning a true best answer) against ε, one line per mechanism (named in ``curves``),
+    the current ε marked. A log axis leaves out ε = 0 (and the marker, at ε = 0).
     """
     shown = epsilons > 0 if log_x else np.full(epsilons.size, True)
     frame = pd.concat(
@@ -107,10 +132,12 @@ def best_probability_curves(
         ],
         ignore_index=True,
     )
-    now = pd.DataFrame({"x": [epsilon], "label": [f"ε = {epsilon:g} (now)"]})
+    now = pd.DataFrame(
+        {"x": [epsilon], "label": [_("exponential.chart.now", epsilon=number(epsilon))]}
+    )
     if log_x and epsilon <= 0:
         now = now.iloc[:0]
-    x = quantitative("epsilon", "epsilon", log=log_x)
+    x = quantitative("epsilon", "ε", log=log_x)
     x.setdefault("scale", {}).update(
         domain=[float(epsilons[shown].min()), float(epsilons.max())], nice=False
     )
@@ -118,7 +145,7 @@ def best_probability_curves(
         lines(
             "curves",
             x=x,
-            y=quantitative("p", "P(true best answer)", scale={"domain": [0, 1.02]}),
+            y=quantitative("p", _("exponential.chart.p_best"), scale={"domain": [0, 1.02]}),
             color=series("series", list(curves), MECHANISM_COLORS[: len(curves)]),
         ),
         rule_x("now", "x", "label", color=TRUE_COLOR),
@@ -128,29 +155,54 @@ def best_probability_curves(
 
 
 def pitfall_bars(
-    labels: Sequence[str], wrong: np.ndarray, right: np.ndarray, sensitivity: float
+    names: Sequence[str], wrong: np.ndarray, right: np.ndarray, sensitivity: float
 ) -> Spec:
     """Grouped bars: count ÷ largest count with Δ = 1 next to the count with its own Δ."""
     frame = pd.concat(
-        [
-            pd.DataFrame(
-                {"candidate": list(labels), "p": wrong, "series": "count ÷ largest count, Δ = 1"}
-            ),
-            pd.DataFrame(
-                {"candidate": list(labels), "p": right, "series": f"count, Δ = {sensitivity:g}"}
-            ),
-        ],
+        _ranked(
+            [
+                pd.DataFrame(
+                    {
+                        "candidate": list(names),
+                        "p": wrong,
+                        "series": _("exponential.chart.pitfall_wrong"),
+                    }
+                ),
+                pd.DataFrame(
+                    {
+                        "candidate": list(names),
+                        "p": right,
+                        "series": _("exponential.chart.pitfall_right", delta=number(sensitivity)),
+                    }
+                ),
+            ]
+        ),
         ignore_index=True,
     )
     return chart(
         bars(
             "pitfall",
-            x=quantitative("p", PROBABILITY_TITLE, scale={"domain": [0, 1]}, axis={"tickCount": 5}),
+            x=_probability_axis(),
             y=_candidate_axis(),
-            color=_legend_by_data([TRUE_COLOR, NOISY_COLOR]),  # "count ÷ …" sorts first
-            yOffset={"field": "series", "type": "nominal"},
+            color=_legend_by_rank([TRUE_COLOR, NOISY_COLOR]),
+            yOffset={"field": "rank", "type": "nominal"},
             tooltip=[{"field": "candidate"}, {"field": "series"}, {"field": "p", "format": ".4g"}],
         ),
         datasets={"pitfall": frame},
-        height=_height(len(labels), bars_each=2),
+        height=_height(len(names), bars_each=2),
+    )
+
+
+def score_bars(names: Sequence[str], probabilities: np.ndarray) -> Spec:
+    """The probability of naming each group, for a score other than a count."""
+    frame = pd.DataFrame({"candidate": list(names), "p": probabilities})
+    return chart(
+        bars(
+            "hours",
+            x=_probability_axis(),
+            y=_candidate_axis(),
+            tooltip=[{"field": "candidate"}, {"field": "p", "format": ".4g"}],
+        ),
+        datasets={"hours": frame},
+        height=_height(len(names)),
     )

@@ -1,5 +1,6 @@
 """The exponential-mechanism page's controls and sections: the probability table, several ε,
-how often the answer is right, and the count ÷ largest-count pitfall."""
+how often the answer is right, and the count ÷ largest-count pitfall (the average-hours score
+is in ui.exponential.hours)."""
 
 from __future__ import annotations
 
@@ -35,18 +36,34 @@ from dp_core.selection_scores import (
 )
 from dp_core.validation import check_epsilon
 from ui.common import charts, formatting
-from ui.common.release import guarantee, guarantee_box, unit_words
+from ui.common.address import keep, linked_index
+from ui.common.catalog import entry
+from ui.common.errors import translated
+from ui.common.exercises import exercise_box
+from ui.common.export import Export, export_buttons
+from ui.common.i18n import N_, _
+from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, presenter_mode, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
+from ui.exponential.exercises import EXERCISES
 
 CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
 SHOWN = 30  # bars in a chart; the tables list every candidate
-DRAWS = [10, 100, 1_000, 10_000, 100_000]
+DRAWS = [10, 100, 200, 1_000, 10_000, 100_000]  # the notebooks sample 10, 200 and 1,000
+DEFAULT_DRAWS = 1_000
 LOG_10 = math.log(10)
 T_95 = math.log(20)  # e^(-t) = 5%
+NOTICES = (
+    N_("exponential.notice.distance"),
+    N_("exponential.notice.positive"),
+    N_("exponential.notice.sampled"),
+    N_("exponential.notice.candidates"),
+    N_("exponential.notice.sensitivity"),
+    N_("exponential.notice.score"),
+)
 ICON = ":material/verified_user:"
 
 
@@ -69,6 +86,12 @@ class Settings:
             c.counts, self.epsilon, c.sensitivity, monotonic=self.monotonic
         )
 
+    def probability_of_best(self, epsilon: float) -> float:
+        """P(the mechanism names a true best answer) at ``epsilon`` (the table's metric)."""
+        c = self.candidates
+        p = exponential_probabilities(c.counts, epsilon, c.sensitivity, monotonic=self.monotonic)
+        return float(sel.probability_of_best(p, c.counts))
+
 
 def probability_text(log_p: float) -> str:
     """A probability from its log, also for the astronomically small: 10^(-2.2e+306).
@@ -79,7 +102,7 @@ def probability_text(log_p: float) -> str:
     if log_p == -math.inf:
         return "< e^(−10³⁰⁸)"
     if log_p < -1e15 * LOG_10:
-        return f"10^({log_p / LOG_10:.2g})"
+        return f"10^({formatting.significant(log_p / LOG_10, 2)})"
     return formatting.probability_from_log(log_p)
 
 
@@ -90,7 +113,7 @@ def count_text(count: float) -> str:
 
 def gap_text(gap: float) -> str:
     """A log weight λ·(count − best): -11.500, -2.5e+300, -inf."""
-    return f"{gap:.3f}" if abs(gap) < 1e6 else f"{gap:.3g}"
+    return formatting.fixed(gap, 3) if abs(gap) < 1e6 else formatting.significant(gap)
 
 
 def show_table(
@@ -109,7 +132,9 @@ def show_table(
         st.dataframe(table, width="stretch")
         return
     st.table(table.iloc[np.sort(np.argsort(-order, kind="stable")[:SHOWN])])
-    box = st.expander(f"All {len(table)} candidates", key=key, on_change="rerun")
+    box = st.expander(
+        _("exponential.table.all", n=formatting.count(len(table))), key=key, on_change="rerun"
+    )
     if box.open:
         with box:
             st.dataframe(table, width="stretch")
@@ -124,8 +149,20 @@ def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
         try:
             good.append(check_epsilon(item, allow_zero=True))
         except ValueError as error:
-            bad.append(f"“{item}”: {error}")
+            bad.append(_("exponential.compare.bad_item", item=item, error=translated(error)))
     return list(dict.fromkeys(good)), bad
+
+
+def candidate_index(c: Candidates) -> pd.Index:
+    """The candidates as a table's index, in the reader's language."""
+    return pd.Index(c.names, name=_("exponential.table.candidate"))
+
+
+def exercises_of(section: str, settings: object) -> None:
+    """The page's exercises that this section answers."""
+    for exercise in EXERCISES:
+        if exercise.section == section:
+            exercise_box(exercise, settings)
 
 
 # --- The controls that rerun the page ---------------------------------------------------------
@@ -138,20 +175,18 @@ def candidate_controls() -> Candidates | None:
         if candidates is None:
             return None
         st.caption(
-            f"Score = count, sensitivity Δ = {formatting.number(candidates.sensitivity)}. "
-            f"{candidates.note} The candidates are {candidates.origin}."
+            _(
+                "exponential.candidates.caption",
+                delta=formatting.number(candidates.sensitivity),
+                note=candidates.note,
+                origin=candidates.origin,
+            )
         )
-    labels, counts = candidates.labels, candidates.counts
-    if len(labels) == 1:
-        st.warning(
-            f"Only one candidate ({labels[0]}): the mechanism always returns it, whatever ε. "
-            "There is nothing to choose between."
-        )
+    counts = candidates.counts
+    if len(counts) == 1:
+        st.warning(_("exponential.candidates.one", name=candidates.names[0]))
     elif np.all(counts == counts[0]):
-        st.info(
-            "All candidates have the same count, so every one is a best answer and every ε "
-            "gives the uniform distribution."
-        )
+        st.info(_("exponential.candidates.equal"))
     return candidates
 
 
@@ -164,65 +199,63 @@ def explore(candidates: Candidates, sections: list[Section]) -> None:
         minimum=0.01,
         maximum=20.0,
         allow_zero=True,
-        help="ε = 0 is allowed here: every candidate is then equally likely. Log scale.",
+        help=_("exponential.epsilon.help"),
     )
     monotonic = st.toggle(
-        "Monotonic scores: use ε/Δ instead of ε/(2Δ)",
+        _("exponential.monotonic.label"),
         value=False,
         key=f"{PAGE}_monotonic",
-        help="Counts never go down when a person is added, which allows the factor 2 to go "
-        "(Dwork & Roth 2014, Sec 3.4). The published tables use ε/(2Δ). The count ÷ "
-        "largest-count score of the pitfall is not monotonic and always uses ε/(2Δ).",
+        help=_("exponential.monotonic.help"),
+        bind="query-params",
     )
     settings = Settings(candidates, epsilon, monotonic)
     _guarantee(settings)
     if epsilon == 0:
-        cost = (
-            " Choosing them with DP still spent its own budget (in the guarantee above)."
-            if candidates.selected
-            else ""
-        )
+        cost = _("exponential.zero.cost") if candidates.selected else ""
         st.info(
-            f"ε = 0: every candidate is equally likely (1/{len(candidates.labels)} each). Given "
-            "a candidate list fixed in advance, the answer says nothing about the data: "
-            f"perfect privacy and no usefulness. Here the candidates are {candidates.origin}."
-            f"{cost}"
+            _(
+                "exponential.zero.info",
+                n=formatting.count(len(candidates.labels)),
+                origin=candidates.origin,
+                cost=cost,
+            )
         )
     story(PAGE, sections, settings)
 
 
+def _parts(s: Settings) -> list[Part]:
+    """What the release spends: the selection, and a DP choice of the candidates."""
+    parts = [Part("selection", s.epsilon)] if s.epsilon > 0 else []
+    if s.candidates.selected:
+        parts.append(Part("categories", s.candidates.selected.epsilon, s.candidates.selected.delta))
+    return parts
+
+
+def _draws() -> str:
+    return _("exponential.guarantee.draws")
+
+
+def guarantee_sentence(s: Settings) -> str:
+    """The guarantee in one sentence (the box's statement, and the export's)."""
+    c, eps = s.candidates, formatting.number(s.epsilon)
+    if c.data is None:
+        return _("exponential.guarantee.typed", epsilon=eps)
+    parts = _parts(s)
+    if not parts:  # ε = 0 over a list fixed in advance: the output ignores the data
+        return _("exponential.guarantee.zero", unit=unit_words(c.data))
+    return guarantee_text(c.data, guarantee(c.data, parts), outputs=_("exponential.outputs"))
+
+
 def _guarantee(s: Settings) -> None:
     """The selection is ε-DP (the exponential mechanism) for the data's unit, plus a DP choice."""
-    c, eps = s.candidates, formatting.number(s.epsilon)
-    draws = (
-        "Draws: the sampled runs on this page are numpy draws from the seed in the sidebar, for "
-        "teaching: they show the probabilities. A real release runs the mechanism once, and "
-        "every further run spends ε again (the budget is under the probability table)."
-    )
-    if c.data is None:
-        _statement(
-            f"**Guarantee: {eps}-DP** for each person, if adding or removing one person moves "
-            f"one of the typed counts by at most 1. It covers the selected candidate "
-            f"(ε = {eps}).",
-            draws,
-        )
+    c = s.candidates
+    parts = _parts(s) if c.data is not None else []
+    if not parts:
+        _statement(guarantee_sentence(s), _draws())
         return
-    parts = [Part("selection", s.epsilon)] if s.epsilon > 0 else []
-    if c.selected:
-        parts.append(Part("categories", c.selected.epsilon, c.selected.delta))
-    if not parts:  # ε = 0 over a list fixed in advance: the output ignores the data
-        _statement(
-            f"**Guarantee: 0-DP** for {unit_words(c.data)}: at ε = 0 the selected candidate "
-            "does not depend on the data.",
-            draws,
-        )
-        return
-    zero = " At ε = 0 the selection itself spends nothing." if s.epsilon == 0 else ""
+    zero = _("exponential.guarantee.zero_selection") if s.epsilon == 0 else ""
     guarantee_box(
-        c.data,
-        guarantee(c.data, parts),
-        outputs="selected candidate",
-        noise=f"{draws}{zero}",
+        c.data, guarantee(c.data, parts), outputs=_("exponential.outputs"), noise=_draws() + zero
     )
 
 
@@ -245,111 +278,179 @@ def probability_table(s: Settings) -> None:
     it, so the chart's place is kept and filled once N is read.
     """
     c = s.candidates
-    labels, scores = list(c.labels), c.counts
+    names, scores = c.names, c.counts
     log_p = s.log_probabilities()
     probabilities = np.exp(log_p)
     best = sel.best_mask(scores)
     p_best = float(sel.probability_of_best(probabilities, scores))
     lost = float(sel.expected_score_lost(probabilities, scores))
-    best_names = ", ".join(np.array(labels)[best][:3]) + ("…" if best.sum() > 3 else "")
+    best_names = ", ".join(np.array(names)[best][:3]) + ("…" if best.sum() > 3 else "")
     st.markdown(
-        f"**At ε = {formatting.number(s.epsilon)} the mechanism names the true most common "
-        f"answer ({best_names}) with probability {formatting.fixed(p_best, 3)}; on average its "
-        f"answer's count is {formatting.fixed(lost, 1)} below the best.**"
+        _(
+            "exponential.table.sentence",
+            epsilon=formatting.number(s.epsilon),
+            best=best_names,
+            p=formatting.fixed(p_best, 3),
+            lost=formatting.fixed(lost, 1),
+        )
     )
     shortfall = exponential_score_shortfall_bound(
-        len(labels),
-        s.epsilon,
-        c.sensitivity,
-        t=T_95,
-        n_best=int(best.sum()),
-        monotonic=s.monotonic,
+        len(names), s.epsilon, c.sensitivity, t=T_95, n_best=int(best.sum()), monotonic=s.monotonic
     )
+    spread = float(scores.max() - scores.min())  # the farthest any answer is below the best
+    vacuous = not math.isinf(shortfall) and shortfall > spread
     cols = st.columns(3)
-    cols[0].metric("P(true best answer)", formatting.fixed(p_best, 3))
-    cols[1].metric("Expected count lost", formatting.fixed(lost, 2))
+    cols[0].metric(_("exponential.metric.p_best"), formatting.fixed(p_best, 3))
+    cols[1].metric(_("exponential.metric.lost"), formatting.fixed(lost, 2))
     cols[2].metric(
-        "Textbook: within this of the best, 95%",
-        "no guarantee" if math.isinf(shortfall) else formatting.fixed(shortfall, 1),
-        help="Dwork & Roth 2014, Thm 3.11: P(count ≤ best − (ln(|R|/|R_best|) + t)/λ) ≤ "
-        "e^(−t), t = ln 20. A worst-case bound, usually loose.",
+        _("exponential.metric.bound"),
+        _("exponential.metric.no_guarantee")
+        if math.isinf(shortfall)
+        else formatting.fixed(shortfall, 1),
+        delta=_("exponential.metric.vacuous") if vacuous else None,
+        delta_color="off",
+        delta_arrow="off",
+        help=_("exponential.metric.bound_help"),
     )
     chart_place = st.container()
+    options = [str(n) for n in DRAWS]  # the address holds a plain number (?exponential_draws=200)
     n_draws = st.select_slider(
-        "Sampled runs N",
+        _("exponential.table.draws"),
         options=DRAWS,
-        value=1_000,
-        format_func=lambda n: f"{n:,}",
+        value=DRAWS[linked_index(f"{PAGE}_draws", options, DRAWS.index(DEFAULT_DRAWS))],
+        format_func={n: formatting.count(n) for n in DRAWS}.get,  # in the run's locale
         key=f"{PAGE}_draws",
     )
+    keep(f"{PAGE}_draws", str(n_draws), str(DEFAULT_DRAWS))
     sampled = sel.sample_counts(page_rng(PAGE, "table"), probabilities, n_draws)
-    shown = np.arange(len(labels))
-    if len(labels) > SHOWN:  # the most likely candidates, kept in the list's order
+    shown = np.arange(len(names))
+    if len(names) > SHOWN:  # the most likely candidates, kept in the list's order
         shown = np.sort(np.argsort(-log_p, kind="stable")[:SHOWN])
-    with chart_place:
-        charts.show(
-            exp_charts.probability_bars(
-                [labels[i] for i in shown], probabilities[shown], sampled[shown] / n_draws, n_draws
-            ),
-            key=f"{PAGE}_bars",
-        )
-    st.caption(
-        "Bars: exact probabilities. Diamonds: how often each candidate came out of N simulated "
-        "runs (change the seed or press “Draw new noise” for another N). With more runs the "
-        "diamonds settle on the bars."
+    spec = exp_charts.probability_bars(
+        [names[i] for i in shown], probabilities[shown], sampled[shown] / n_draws, n_draws
     )
-    if not math.isinf(shortfall):
+    with chart_place:
+        charts.show(spec, key=f"{PAGE}_bars")
+    st.caption(_("exponential.table.chart_caption"))
+    if vacuous:
+        st.caption(
+            _(
+                "exponential.table.vacuous",
+                bound=formatting.fixed(shortfall, 1),
+                best=count_text(scores.max()),
+                worst=count_text(scores.min()),
+                spread=count_text(spread),
+            )
+        )
+    elif not math.isinf(shortfall):
         tail = sel.probability_of_shortfall(probabilities, scores, shortfall)
         exact = formatting.probability_from_log(math.log(tail)) if tail > 0 else "0"
-        st.caption(
-            f"The bound says an answer {formatting.fixed(shortfall, 1)} or more below the best "
-            f"comes out at most 5% of the time; here the exact chance is {exact}."
-        )
-    gap_column = f"log weight λ·(count − best), λ = {s.rate_name}"
-    table = pd.DataFrame(
-        {
-            "true count": [count_text(v) for v in scores],
-            gap_column: [
-                gap_text(v)
-                for v in exponential_log_weights(
-                    scores, s.epsilon, c.sensitivity, monotonic=s.monotonic
-                )
-            ],
-            "probability": [probability_text(v) for v in log_p],
-            "sampled runs": [f"{n:,}" for n in sampled],
-            f"sampled share of {n_draws:,}": [f"{v:.3f}" for v in sampled / n_draws],
-        },
-        index=pd.Index(labels, name="candidate"),
-    )
+        st.caption(_("exponential.table.bound", bound=formatting.fixed(shortfall, 1), exact=exact))
+    table = _probability_frame(s, log_p, sampled, n_draws)
     show_table(table, key=f"{PAGE}_all_candidates", order=log_p)
-    if len(labels) > SHOWN:
-        st.caption(
-            f"The chart and the table show the {SHOWN} most likely of {len(labels)} "
-            f"candidates; “All {len(labels)} candidates” lists every one."
-        )
-    _budget(s, n_draws)
+    if len(names) > SHOWN:
+        n = formatting.count(len(names))
+        st.caption(_("exponential.table.shown", shown=SHOWN, n=n))
+    runs = _budget(s, n_draws)
+    export_buttons(
+        PAGE,
+        c.data,
+        lambda: _export(s, _export_table(s, log_p, sampled, n_draws), n_draws, runs, spec),
+        secure=False,
+    )
+    exercises_of("table", s)
 
 
-def _budget(s: Settings, n_draws: int) -> None:
+def _probability_frame(
+    s: Settings, log_p: np.ndarray, sampled: np.ndarray, n_draws: int
+) -> pd.DataFrame:
+    """The probability table as on screen (text cells)."""
+    c = s.candidates
+    weights = exponential_log_weights(c.counts, s.epsilon, c.sensitivity, monotonic=s.monotonic)
+    return pd.DataFrame(
+        {
+            _("exponential.column.count"): [count_text(v) for v in c.counts],
+            _("exponential.column.log_weight", rate=s.rate_name): [gap_text(v) for v in weights],
+            _("exponential.column.probability"): [probability_text(v) for v in log_p],
+            _("exponential.column.runs"): [formatting.count(int(n)) for n in sampled],
+            _("exponential.column.share", n=formatting.count(n_draws)): [
+                formatting.fixed(v, 3) for v in sampled / n_draws
+            ],
+        },
+        index=candidate_index(c),
+    )
+
+
+def _export_table(
+    s: Settings, log_p: np.ndarray, sampled: np.ndarray, n_draws: int
+) -> pd.DataFrame:
+    """The probability table for a spreadsheet: numbers, rounded as on screen.
+
+    A probability below what a float holds is 0 there; its log10 column keeps it.
+    """
+    c = s.candidates
+    with np.errstate(under="ignore"):
+        probabilities = np.exp(log_p)
+    return pd.DataFrame(
+        {
+            _("exponential.table.candidate"): c.names,
+            _("exponential.column.count"): c.counts,
+            _("exponential.column.probability"): [float(f"{p:.4g}") for p in probabilities],
+            _("exponential.column.log10"): np.round(log_p / LOG_10, 3),
+            _("exponential.column.runs"): sampled,
+            _("exponential.column.share", n=formatting.count(n_draws)): np.round(
+                sampled / n_draws, 3
+            ),
+        }
+    )
+
+
+def _export(s: Settings, table: pd.DataFrame, n_draws: int, runs: int, spec: dict) -> Export:
+    """The probability table's export: the table, every setting, the guarantee, the chart."""
+    c = s.candidates
+    title = c.data.dataset.title if c.data is not None else _("exponential.export.typed")
+    return Export(
+        title=_("exponential.export.title", data=title),
+        question=entry(PAGE).question,
+        table=table,
+        settings={
+            _("exponential.export.dataset"): title,
+            _("exponential.export.candidates"): c.origin,
+            "epsilon": formatting.number(s.epsilon),
+            _("exponential.export.sensitivity"): formatting.number(c.sensitivity),
+            _("exponential.export.rate"): s.rate_name,
+            _("exponential.export.draws"): n_draws,
+            _("exponential.export.runs"): runs,
+            _("exponential.export.noise"): _("exponential.export.noise_value"),
+        },
+        guarantee=guarantee_sentence(s),
+        unit=unit_words(c.data) if c.data is not None else _("exponential.export.typed_unit"),
+        charts=[("probabilities", spec)],
+    )
+
+
+def _budget(s: Settings, n_draws: int) -> int:
     """k runs of the mechanism cost k × ε, plus a DP choice of the candidates, once."""
-    runs = st.slider("Run the mechanism k times on the same data", 1, 50, 1, key=f"{PAGE}_runs")
-    eps, total = formatting.number(s.epsilon), round(runs * s.epsilon, 10)
-    text = (
-        f"**Budget:** k runs cost k × ε = {runs} × {eps} = **ε = {formatting.number(total)}** "
-        "in total (sequential composition, Dwork & Roth 2014, Thm 3.16)."
+    runs = st.slider(
+        _("exponential.budget.runs"), 1, 50, 1, key=f"{PAGE}_runs", bind="query-params"
+    )
+    total = round(runs * s.epsilon, 10)
+    text = _(
+        "exponential.budget.text",
+        k=runs,
+        epsilon=formatting.number(s.epsilon),
+        total=formatting.number(total),
     )
     chosen = s.candidates.selected
     if chosen is not None:
-        text += (
-            f" Choosing the candidates with DP adds ε = {formatting.number(chosen.epsilon)}, "
-            f"δ = {formatting.power_of_ten(chosen.delta)} once: the whole release is "
-            f"**({formatting.number(round(total + chosen.epsilon, 10))}, "
-            f"{formatting.power_of_ten(chosen.delta)})-DP**."
+        text += " " + _(
+            "exponential.budget.selected",
+            epsilon=formatting.number(chosen.epsilon),
+            delta=formatting.power_of_ten(chosen.delta),
+            total=formatting.number(round(total + chosen.epsilon, 10)),
         )
-    st.markdown(
-        f"{text} The {n_draws:,} runs above are a simulation to show the probabilities; "
-        f"releasing them all would cost {n_draws:,} × ε."
-    )
+    st.markdown(text + " " + _("exponential.budget.simulated", n=formatting.count(n_draws)))
+    return runs
 
 
 # --- 2. Several ε side by side ----------------------------------------------------------------
@@ -360,49 +461,46 @@ def several_epsilons(s: Settings) -> None:
     """Section 2: a textbook table, one column of probabilities per ε."""
     c = s.candidates
     text = st.text_input(
-        "Epsilons to compare, separated by commas (0 allowed)",
+        _("exponential.compare.label"),
         value="0, 0.1, 1.0",
         key=f"{PAGE}_compare",
+        bind="query-params",
     )
     epsilons, bad = parse_epsilons(text)
     for message in bad:
-        st.error(f"Left out {message}")
+        st.error(message)
     if not epsilons:
-        st.warning("Type at least one epsilon (a number of at least 0) to fill the table.")
+        st.warning(_("exponential.compare.none"))
         return
     table = pd.DataFrame(
-        {"true count": [count_text(v) for v in c.counts]},
-        index=pd.Index(c.labels, name="candidate"),
+        {_("exponential.column.count"): [count_text(v) for v in c.counts]},
+        index=candidate_index(c),
     )
     for e in epsilons:
         log_p = exponential_log_probabilities(c.counts, e, c.sensitivity, monotonic=s.monotonic)
         table[f"ε = {formatting.number(e)}"] = [probability_text(v) for v in log_p]
     show_table(table)
-    st.caption("Like a textbook table: each column is one ε; each column sums to 1.")
+    st.caption(_("exponential.compare.caption"))
 
 
 # --- 3. How often is the answer right? --------------------------------------------------------
 
 
-@st.cache_data(max_entries=16, show_spinner="Computing the curves…")
+@st.cache_data(max_entries=16, show_spinner=False)
 def best_answer_curves(
     scores: tuple[float, ...], sensitivity: float, monotonic: bool
-) -> dict[str, np.ndarray]:
-    """P(a true best answer) on CURVE_EPSILONS for the three mechanisms."""
+) -> tuple[np.ndarray, ...]:
+    """P(a true best answer) on CURVE_EPSILONS for the three mechanisms, in MECHANISMS' order."""
     kwargs = {"sensitivity": sensitivity, "monotonic": monotonic}
     with np.errstate(over="ignore"):  # a gap beyond -1.8e308 is -inf: weight 0
-        return {
-            name: sel.probability_of_best(rows(scores, CURVE_EPSILONS, **kwargs), scores)
-            for name, rows in zip(
-                exp_charts.MECHANISMS,
-                (
-                    exponential_probabilities_by_epsilon,
-                    permute_and_flip_probabilities_by_epsilon,
-                    report_noisy_max_laplace_probabilities_by_epsilon,
-                ),
-                strict=True,
+        return tuple(
+            sel.probability_of_best(rows(scores, CURVE_EPSILONS, **kwargs), scores)
+            for rows in (
+                exponential_probabilities_by_epsilon,
+                permute_and_flip_probabilities_by_epsilon,
+                report_noisy_max_laplace_probabilities_by_epsilon,
             )
-        }
+        )
 
 
 @functools.lru_cache(maxsize=64)
@@ -426,36 +524,39 @@ def best_answer_now(
         )
 
 
+AXES = {"log": N_("exponential.curves.axis.log"), "linear": N_("exponential.curves.axis.linear")}
+
+
 @st.fragment
 def how_often_right(s: Settings) -> None:
     """Section 3: P(best) against ε for the exponential mechanism, permute-and-flip and RNM."""
     c = s.candidates
-    log_x = (
-        st.radio(
-            "Epsilon axis",
-            ["log scale", "linear, 0 to 20"],
-            horizontal=True,
-            key=f"{PAGE}_axis",
-        )
-        == "log scale"
+    options = list(AXES)
+    axis = st.radio(
+        _("exponential.curves.axis"),
+        options,
+        index=linked_index(f"{PAGE}_axis", options, 0),
+        format_func={key: _(msgid) for key, msgid in AXES.items()}.get,  # translated in the run
+        horizontal=True,
+        key=f"{PAGE}_axis",
     )
-    curves = best_answer_curves(c.scores, c.sensitivity, s.monotonic)
+    keep(f"{PAGE}_axis", axis, options[0])
+    names = exp_charts.mechanism_names()
+    with st.spinner(_("exponential.curves.computing")):
+        curves = best_answer_curves(c.scores, c.sensitivity, s.monotonic)
     charts.show(
-        exp_charts.best_probability_curves(CURVE_EPSILONS, curves, s.epsilon, log_x=log_x),
+        exp_charts.best_probability_curves(
+            CURVE_EPSILONS, dict(zip(names, curves, strict=True)), s.epsilon, log_x=axis == "log"
+        ),
         key=f"{PAGE}_curves",
     )
     now = best_answer_now(c.scores, s.epsilon, c.sensitivity, s.monotonic)
-    for col, name, value in zip(st.columns(3), exp_charts.MECHANISMS, now, strict=True):
-        col.metric(f"{name}, ε = {formatting.number(s.epsilon)}", formatting.fixed(value, 4))
-    st.caption(
-        "All three are ε-differentially private at the same ε and none is simulated here: the "
-        "first two are exact formulas, and report-noisy-max with Laplace noise is computed "
-        "numerically (to about 1e-12). Report-noisy-max adds independent noise of scale 2Δ/ε "
-        "(Δ/ε when monotonic) to every count and names the largest: with Gumbel noise it *is* "
-        "the exponential mechanism, with exponential noise it *is* permute-and-flip, and with "
-        "Laplace noise it is a third mechanism. Permute-and-flip never loses more expected "
-        "count than the exponential mechanism (McKenna & Sheldon 2020)."
-    )
+    for col, name, value in zip(st.columns(3), names, now, strict=True):
+        col.metric(
+            _("exponential.curves.metric", name=name, epsilon=formatting.number(s.epsilon)),
+            formatting.fixed(value, 4),
+        )
+    st.caption(_("exponential.curves.caption"))
 
 
 # --- 4. The sensitivity pitfall ---------------------------------------------------------------
@@ -464,16 +565,18 @@ def how_often_right(s: Settings) -> None:
 @st.fragment(key=f"{PAGE}_pitfall_section")
 def sensitivity_pitfall(s: Settings) -> None:
     """Section 4: scoring by count ÷ largest count but keeping Δ = 1 makes it near-uniform."""
-    if not st.toggle("Score by count ÷ largest count instead", value=False, key=f"{PAGE}_pitfall"):
-        st.caption("Switch on to see what a wrong choice of score and sensitivity does.")
+    if not st.toggle(
+        _("exponential.pitfall.toggle"), value=False, key=f"{PAGE}_pitfall", bind="query-params"
+    ):
+        st.caption(_("exponential.pitfall.off"))
         return
     c = s.candidates
-    labels, scores, delta = list(c.labels), c.counts, c.sensitivity
+    names, scores, delta = c.names, c.counts, c.sensitivity
     try:
         shares = share_of_largest_scores(scores)
         local = share_of_largest_local_sensitivity(scores)
-    except ValueError as error:
-        st.warning(f"Cannot show the pitfall here: {error}")
+    except ValueError:
+        st.warning(_("exponential.pitfall.no_records"))
         return
     # Not monotonic: adding a record to the top candidate lowers every other share, so the
     # rate is always ε / (2Δ) (Dwork & Roth 2014, remark after Thm 3.10).
@@ -482,11 +585,11 @@ def sensitivity_pitfall(s: Settings) -> None:
     )
     log_p = s.log_probabilities()
     right = np.exp(log_p)
-    shown = np.arange(len(labels))
-    if len(labels) > SHOWN:
+    shown = np.arange(len(names))
+    if len(names) > SHOWN:
         shown = np.sort(np.argsort(-log_p, kind="stable")[:SHOWN])
     charts.show(
-        exp_charts.pitfall_bars([labels[i] for i in shown], wrong[shown], right[shown], delta),
+        exp_charts.pitfall_bars([names[i] for i in shown], wrong[shown], right[shown], delta),
         key=f"{PAGE}_pitfall_bars",
     )
     with np.errstate(divide="ignore"):  # a probability of 0 is log 0 = -inf
@@ -494,50 +597,36 @@ def sensitivity_pitfall(s: Settings) -> None:
     show_table(
         pd.DataFrame(
             {
-                "count ÷ largest": [f"{v:.3f}" for v in shares],
-                "probability, count ÷ largest with Δ = 1": [probability_text(v) for v in log_wrong],
-                f"probability, count with Δ = {formatting.number(delta)}": [
+                _("exponential.pitfall.share"): [formatting.fixed(v, 3) for v in shares],
+                _("exponential.pitfall.p_wrong"): [probability_text(v) for v in log_wrong],
+                _("exponential.pitfall.p_right", delta=formatting.number(delta)): [
                     probability_text(v) for v in log_p
                 ],
             },
-            index=pd.Index(labels, name="candidate"),
+            index=candidate_index(c),
         ),
         key=f"{PAGE}_all_pitfall",
         order=log_p,
     )
-    p_wrong = formatting.fixed(float(sel.probability_of_best(wrong, scores)), 3)
-    p_right = formatting.fixed(float(sel.probability_of_best(right, scores)), 3)
     factor = math.exp(s.epsilon / 2) if s.epsilon < 20 else math.inf
-    factor_text = (
-        formatting.fixed(factor, 3) if factor < 1e3 else formatting.odds_factor(s.epsilon / 2)
-    )
-    squeeze = (
-        "Dividing by the largest count squeezes every score into [0, 1], but keeping Δ = 1 (a "
-        "count's Δ when each person has one row) makes it near-uniform: no two probabilities "
-        f"differ by more than a factor e^(ε/2) = {factor_text}. The "
-        f"best answer now comes out with probability {p_wrong} instead of {p_right}. "
+    squeeze = _(
+        "exponential.pitfall.squeeze",
+        factor=formatting.fixed(factor, 3)
+        if factor < 1e3
+        else formatting.odds_factor(s.epsilon / 2),
+        wrong=formatting.fixed(float(sel.probability_of_best(wrong, scores)), 3),
+        right=formatting.fixed(float(sel.probability_of_best(right, scores)), 3),
     )
     if delta == 1:
-        st.markdown(
-            f"{squeeze}Here one person moves a share by at most 1/{formatting.fixed(1 / local)} "
-            f"= {local:.3g} (1 ÷ largest count). Δ = 1 is still a true bound over all datasets "
-            "(a table whose largest count is 1 can jump from 0 to 1), which is exactly why it "
-            "is useless. Plugging in 1 ÷ largest count from the data is not a valid recipe in "
-            "general, but here it cancels out and gives back the count with Δ = 1: that is "
-            "the right one."
+        why = _(
+            "exponential.pitfall.delta_one",
+            largest=formatting.fixed(1 / local),
+            local=formatting.significant(local),
         )
     else:
-        st.markdown(
-            f"{squeeze}Δ = 1 is still a true bound for the share, whatever the cap, since every "
-            "share lies in [0, 1]: that is exactly why it is useless. The right choice is the "
-            f"count itself with Δ = {formatting.number(delta)}, the cap on one person's rows."
-        )
-    st.caption(
-        "The count ÷ largest score always uses ε/(2Δ), whatever the monotonic switch says: it "
-        "is not monotonic (adding a record to the top candidate lowers every other share), "
-        "and with ε/Δ the mechanism would only be guaranteed 2ε-differentially private "
-        "(Dwork & Roth 2014, remark after Thm 3.10)."
-    )
+        why = _("exponential.pitfall.delta_cap", delta=formatting.number(delta))
+    st.markdown(f"{squeeze} {why}")
+    st.caption(_("exponential.pitfall.caption"))
 
 
 # --- Closing ----------------------------------------------------------------------------------
@@ -545,22 +634,8 @@ def sensitivity_pitfall(s: Settings) -> None:
 
 def closing() -> None:
     """What to notice, and the formula with its sources."""
-    what_to_notice(
-        [
-            "The chance of each answer depends on how far its count is from the best, in units "
-            "of 2Δ/ε (Δ/ε when monotonic): a lead of 106 (industry groups) is decisive at "
-            "ε = 0.1, a lead of 4 (Flu over Diabetes) is not even at ε = 1.",
-            "Even unlikely answers keep a positive probability: that is what hides any one person.",
-            "Sampled frequencies wander around the exact probabilities; with 100,000 runs they "
-            "agree to about two decimals.",
-            "The list of candidates is part of the release: a shipped dataset's public "
-            "categories (absent ones as count 0), a list you declare, or one chosen with DP "
-            "partition selection, whose budget is added. Never the values read off your file.",
-            "The sensitivity belongs to the score: change the score and the sensitivity must "
-            "be worked out again, or the guarantee or the usefulness is lost.",
-        ]
-    )
-    formula_box("exponential", _formulas)
+    what_to_notice([_(notice) for notice in NOTICES])
+    formula_box(PAGE, _formulas)
 
 
 def _formulas() -> None:
@@ -578,16 +653,8 @@ def _formulas() -> None:
         r"P_{\mathrm{PF}}(r) = p_r \int_0^1 \prod_{j \ne r} (1 - p_j u)\, du,\qquad "
         r"p_j = e^{\varepsilon (u_j - \mathrm{OPT}) / (2\Delta u)}"
     )
-    st.markdown(
-        "McSherry & Talwar (2007); Dwork & Roth, *The Algorithmic Foundations of "
-        "Differential Privacy* (2014), Def. 3.4, Thm. 3.10 and 3.11 (monotonic scores: ε/Δ "
-        "instead of ε/(2Δ)). Permute-and-flip: McKenna & Sheldon (2020); it equals "
-        "report-noisy-max with exponential noise (Ding et al. 2021), which gives the "
-        "integral above. Probabilities are computed in log space (log-sum-exp) from each "
-        "count's gap to the best, λ·(count − best), so large counts and large ε neither "
-        "overflow nor lose the small probabilities. Neighbouring datasets: one person added "
-        "or removed with all their rows (one row, where the data's unit is a row); Δ is the "
-        "most that moves any one count. Candidates chosen from your file: Laplace-threshold "
-        "partition selection (Wilson et al. 2020; OpenDP's make_laplace_threshold), its "
-        "(ε, δ) added by basic composition (Thm. 3.16)."
+    st.latex(
+        r"u_{\mathrm{hours}}(x, r) = L + \frac{\sum_{i \in r} (\mathrm{clip}(h_i, L, U) - L)}"
+        r"{\max(n_r, n_{\min})},\qquad \Delta u = \frac{U - L}{n_{\min}}"
     )
+    st.markdown(_("exponential.formulas.sources"))

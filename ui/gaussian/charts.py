@@ -1,7 +1,8 @@
 """Charts of the Gaussian page (Vega-Lite specs, see ui.common.charts).
 
 Numbers that move with a slider (δ, ε, k, the break-even k) live in the datasets; the specs
-change only with the mechanism (the Gaussian's name) and when the classic σ appears or goes.
+change only with the mechanism (the Gaussian's name), the language, and when the classic σ
+appears or goes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,15 @@ from ui.common.charts import (
     rule_x,
     series,
 )
+from ui.common.formatting import count
+from ui.common.i18n import N_, _
 
+# The k chart's curves (message ids), by mechanism.
+K_CURVES = {
+    "laplace": N_("gaussian.chart.k_laplace"),
+    "analytic": N_("gaussian.chart.k_analytic"),
+    "classic": N_("gaussian.chart.k_classic"),
+}
 LAPLACE_COLOR = SECOND_COLOR
 ANALYTIC_COLOR = NOISY_COLOR
 CLASSIC_COLOR = TRUE_COLOR
@@ -78,12 +87,17 @@ def sigma_vs_delta(
 
     ``now`` is a marker dataset (ui.common.charts.marker) at the current δ.
     """
-    styles = {"analytic Gaussian σ": (ANALYTIC_COLOR, SOLID)}
-    curves = {"analytic Gaussian σ": analytic}
+    analytic_name, laplace_name = (
+        _("gaussian.chart.analytic_sigma"),
+        _("gaussian.chart.laplace_std"),
+    )
+    styles = {analytic_name: (ANALYTIC_COLOR, SOLID)}
+    curves = {analytic_name: analytic}
     if classic is not None:
-        styles["classic Gaussian σ"] = (CLASSIC_COLOR, DASHED)
-        curves["classic Gaussian σ"] = classic
-    styles["Laplace std (δ = 0)"] = (LAPLACE_COLOR, DOTTED)
+        classic_name = _("gaussian.chart.classic_sigma")
+        styles[classic_name] = (CLASSIC_COLOR, DASHED)
+        curves[classic_name] = classic
+    styles[laplace_name] = (LAPLACE_COLOR, DOTTED)
     frame = pd.concat(
         [
             _long("delta", deltas, "sigma", curves),
@@ -91,7 +105,7 @@ def sigma_vs_delta(
                 {
                     "delta": [deltas[0], deltas[-1]],
                     "sigma": [laplace_std, laplace_std],
-                    "series": "Laplace std (δ = 0)",
+                    "series": laplace_name,
                 }
             ),
         ],
@@ -101,9 +115,12 @@ def sigma_vs_delta(
         _styled_lines(
             "curves",
             quantitative(
-                "delta", "δ (log scale)", log=True, axis={"labelExpr": POWER_OF_TEN_LABEL}
+                "delta",
+                _("gaussian.chart.delta_axis"),
+                log=True,
+                axis={"labelExpr": POWER_OF_TEN_LABEL},
             ),
-            quantitative("sigma", "noise standard deviation"),
+            quantitative("sigma", _("gaussian.chart.std_axis")),
             styles,
         ),
         rule_x("now", "x", "label"),
@@ -138,8 +155,8 @@ def noise_densities(
     """
     names = list(densities)
     colors = [LAPLACE_COLOR, ANALYTIC_COLOR][: len(names)]
-    drawn = [f"{name}: {draws:,} fresh draws" for name in names]
-    exact = [f"{name}: exact density" for name in names]
+    drawn = [_("gaussian.chart.drawn", name=name, draws=count(draws)) for name in names]
+    exact = [_("gaussian.chart.exact", name=name) for name in names]
     bars_frame = pd.concat(
         [histograms[name].assign(series=label) for name, label in zip(names, drawn, strict=True)],
         ignore_index=True,
@@ -151,13 +168,13 @@ def noise_densities(
         ],
         ignore_index=True,
     )
-    noise_axis = quantitative("x", "noise added to one answer")
+    noise_axis = quantitative("x", _("gaussian.chart.noise_axis"))
     return chart(
         bars(
             "histogram",
             x=noise_axis,
             x2={"field": "x2"},
-            y=quantitative("y", "density"),
+            y=quantitative("y", _("gaussian.chart.density_axis")),
             color=series("series", drawn, colors, direction="vertical"),
             opacity={"value": 0.35},
         ),
@@ -181,23 +198,22 @@ def noise_per_statistic(
 ) -> Spec:
     """Noise std on each statistic against k, the break-even k and the chosen k marked.
 
-    ``curves``: "Laplace …", "analytic Gaussian …" and optionally "classic Gaussian"; the
-    markers are one-row datasets (empty when the break-even k is off the chart).
+    ``curves`` is keyed "laplace", "analytic" and optionally "classic"; the markers are
+    one-row datasets (empty when the break-even k is off the chart).
     """
     palette = {
-        "Laplace": (LAPLACE_COLOR, SOLID),
+        "laplace": (LAPLACE_COLOR, SOLID),
         "analytic": (ANALYTIC_COLOR, SOLID),
         "classic": (CLASSIC_COLOR, DASHED),
     }
-    styles = {name: palette[name.split()[0]] for name in curves}
-    k_axis = quantitative(
-        "k",
-        "k: statistics one person can change (by at most 1 each)",
-        scale={"zero": False, "nice": False},
-    )
+    names = {kind: _(K_CURVES[kind]) for kind in curves}
+    styles = {names[kind]: palette[kind] for kind in curves}
+    k_axis = quantitative("k", _("gaussian.chart.k_axis"), scale={"zero": False, "nice": False})
     x = {"field": "x", "type": "quantitative"}
     return chart(
-        _styled_lines("curves", k_axis, quantitative("noise", "noise std per statistic"), styles),
+        _styled_lines(
+            "curves", k_axis, quantitative("noise", _("gaussian.chart.k_noise_axis")), styles
+        ),
         rule_x("crossover", "x", "label"),
         layer(
             "chosen",
@@ -218,7 +234,7 @@ def noise_per_statistic(
             text={"field": "label"},
         ),
         datasets={
-            "curves": _long("k", ks, "noise", curves),
+            "curves": _long("k", ks, "noise", {names[k]: v for k, v in curves.items()}),
             "crossover": crossover,
             "chosen": chosen,
         },

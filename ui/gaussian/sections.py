@@ -21,7 +21,12 @@ from dp_core.release import (
     opendp_gaussian_sigma,
 )
 from ui.common import charts, formatting
+from ui.common.address import keep, linked_index
+from ui.common.catalog import entry
+from ui.common.exercises import exercise_box
 from ui.common.export import Export, export_buttons
+from ui.common.i18n import N_, _, n_
+from ui.common.labels import category_labels
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import (
     draws_caption,
@@ -34,17 +39,35 @@ from ui.common.release import (
     unit_words,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, settings_area, what_to_notice
+from ui.common.shell import (
+    DEFAULT_SEED,
+    formula_box,
+    page_rng,
+    presenter_row,
+    settings_area,
+    what_to_notice,
+)
 from ui.common.widgets import delta_input, epsilon_input
 from ui.gaussian import charts as gaussian_charts
+from ui.gaussian.exercises import EXERCISES
 
 Mechanism = Literal["laplace", "classic", "analytic"]
+# Message ids: the choice's label, and the mechanism's name inside a sentence.
 MECHANISMS = {
-    "laplace": "Laplace (pure ε-DP)",
-    "classic": "Classic Gaussian",
-    "analytic": "Analytic Gaussian",
+    "laplace": N_("gaussian.mechanism.laplace"),
+    "classic": N_("gaussian.mechanism.classic"),
+    "analytic": N_("gaussian.mechanism.analytic"),
 }
-NAMES = {"laplace": "Laplace", "classic": "classic Gaussian", "analytic": "analytic Gaussian"}
+NAMES = {
+    "laplace": N_("gaussian.name.laplace"),
+    "classic": N_("gaussian.name.classic"),
+    "analytic": N_("gaussian.name.analytic"),
+}
+# The label of the metric with the σ the charts use, beside OpenDP's (message ids).
+CHART_SIGMA = {
+    "classic": N_("gaussian.answers.chart_sigma.classic"),
+    "analytic": N_("gaussian.answers.chart_sigma.analytic"),
+}
 SHOWN = 30  # bars in a chart; the table lists every group
 K_MAX = 100
 DRAWS = 100_000
@@ -52,12 +75,12 @@ DELTAS = np.logspace(-12, -2, 41)
 
 
 @functools.lru_cache(maxsize=128)
-def _classic_sigma(l2: float, epsilon: float, delta: float) -> tuple[float | None, str]:
-    """The classic σ, or None and the reason it does not apply (ε ≥ 1)."""
+def _classic_sigma(l2: float, epsilon: float, delta: float) -> float | None:
+    """The classic σ, or None where its proof does not hold (ε ≥ 1)."""
     try:
-        return gaussian.classic_gaussian_sigma(l2, epsilon, delta), ""
-    except ValueError as error:
-        return None, str(error)
+        return gaussian.classic_gaussian_sigma(l2, epsilon, delta)
+    except ValueError:
+        return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -106,11 +129,7 @@ class Settings:
     @property
     def classic_sigma(self) -> float | None:
         """Dwork & Roth's σ, None for ε ≥ 1 where its proof does not hold."""
-        return _classic_sigma(self.l2, self.epsilon, self.delta)[0]
-
-    @property
-    def classic_reason(self) -> str:
-        return _classic_sigma(self.l2, self.epsilon, self.delta)[1]
+        return _classic_sigma(self.l2, self.epsilon, self.delta)
 
     @property
     def withheld(self) -> bool:
@@ -128,6 +147,11 @@ class Settings:
         if self.gaussian_kind == "classic":
             return float(self.classic_sigma)
         return self.analytic_sigma
+
+    @property
+    def kind(self) -> Mechanism:
+        """The mechanism of the noisy answers: Laplace, or ``gaussian_kind``."""
+        return "laplace" if self.mechanism == "laplace" else self.gaussian_kind
 
     @property
     def noise(self) -> Literal["laplace", "gaussian"]:
@@ -164,16 +188,23 @@ def data_controls() -> tuple[QueryChoice | None, bool]:
 @st.fragment
 def explore(choice: QueryChoice | None, secure: bool, sections: list[Section]) -> None:
     """ε, δ, the mechanism, the guarantee and the open section: a step reruns only this."""
-    epsilon = epsilon_input("gaussian_epsilon", default=1.0)
-    delta = delta_input("gaussian_delta", default=1e-5)
+    left, right = presenter_row(1, 1)
+    with left:
+        epsilon = epsilon_input("gaussian_epsilon", default=1.0)
+    with right:
+        delta = delta_input("gaussian_delta", default=1e-5)
+    # A translated choice: kept in the address by its key (ui.common.address), not its label.
+    # Labels translated here, in the run (a format_func is also called outside it, by tests).
+    labels = {kind: _(msgid) for kind, msgid in MECHANISMS.items()}
     mechanism = st.radio(
-        "Mechanism for the noisy answers",
+        _("gaussian.mechanism.label"),
         list(MECHANISMS),
-        format_func=MECHANISMS.get,
-        index=2,
+        format_func=labels.get,
+        index=linked_index("gaussian_mechanism", list(MECHANISMS), default=2),
         horizontal=True,
         key="gaussian_mechanism",
     )
+    keep("gaussian_mechanism", mechanism, default="analytic")
     settings = Settings(choice, mechanism, epsilon, delta, secure)
     _guarantee(settings)
     story("gaussian", sections, settings)
@@ -192,7 +223,10 @@ def _release_sigmas(s: Settings) -> list[tuple[str, float, float]]:
             opendp_gaussian_sigma(l2, half_eps, half_delta, length=size),
             gaussian.analytic_gaussian_sigma(l2, half_eps, half_delta),
         )
-        for what, l2 in (("noisy sums", query.l2_sensitivity), ("noisy counts", query.rows_l2))
+        for what, l2 in (
+            (_("gaussian.secure.sums"), query.l2_sensitivity),
+            (_("gaussian.secure.counts"), query.rows_l2),
+        )
     ]
 
 
@@ -200,44 +234,38 @@ def _sigma_sentence(s: Settings) -> str:
     """What σ a secure Gaussian release uses, against the analytic σ of the charts."""
     pairs = _release_sigmas(s)
     if len(pairs) == 1:
-        _, opendp, analytic = pairs[0]
-        numbers = (
-            f"σ = {formatting.significant(opendp, 4)}, larger than the analytic "
-            f"σ = {formatting.significant(analytic, 4)} the charts use"
+        _what, opendp, analytic = pairs[0]
+        sentence = _(
+            "gaussian.secure.one",
+            opendp=formatting.significant(opendp, 4),
+            analytic=formatting.significant(analytic, 4),
         )
     else:
-        numbers = (
-            "σ, larger than the analytic σ the charts use ("
-            + "; ".join(
-                f"{what}: {formatting.significant(opendp, 4)} against "
-                f"{formatting.significant(analytic, 4)}"
+        sentence = _(
+            "gaussian.secure.several",
+            pairs=_("gaussian.secure.separator").join(
+                _(
+                    "gaussian.secure.pair",
+                    what=what,
+                    opendp=formatting.significant(opendp, 4),
+                    analytic=formatting.significant(analytic, 4),
+                )
                 for what, opendp, analytic in pairs
-            )
-            + ")"
+            ),
         )
-    chosen = (
-        " With the classic calibration chosen, the noise charts use the classic "
-        f"σ = {formatting.significant(s.sigma, 4)}."
-        if s.gaussian_kind == "classic"
-        else ""
-    )
-    return (
-        f"The release uses OpenDP's {numbers}: OpenDP accounts its Gaussian in "
-        "zero-concentrated DP and converts that to (ε, δ) with a bound, not the Gaussian's "
-        "exact privacy curve." + chosen
-    )
+    if s.gaussian_kind == "classic":
+        sentence += " " + _("gaussian.secure.classic", sigma=formatting.significant(s.sigma, 4))
+    return sentence
 
 
 def _guarantee(s: Settings) -> None:
     """The guarantee box, or why there is none."""
     if s.choice is None:
-        st.caption(
-            "No query can run yet: the sections use sensitivity 1 until the query above can run."
-        )
+        st.caption(_("gaussian.no_query"))
         return
     if s.withheld:
         st.warning(
-            f"{s.classic_reason} Pick the analytic Gaussian or Laplace to see noisy answers.",
+            _("gaussian.withheld", epsilon=formatting.number(s.epsilon)),
             icon=":material/warning:",
         )
         return
@@ -250,8 +278,14 @@ def _guarantee(s: Settings) -> None:
 def _outputs(s: Settings) -> str:
     """What the release publishes, for the guarantee: e.g. "4 noisy counts"."""
     query = s.choice.query
-    noun = "noisy mean" if query.kind == "mean" else f"noisy {s.choice.value_name}"
-    return noun if query.kind == "predicate" else f"{len(query.labels)} {noun}s"
+    n = len(query.labels)
+    if query.kind == "predicate":
+        return _("gaussian.outputs.predicate")
+    if query.kind == "sum":
+        return n_("gaussian.outputs.sum", "gaussian.outputs.sum.other", n)
+    if query.kind == "mean":
+        return n_("gaussian.outputs.mean", "gaussian.outputs.mean.other", n)
+    return n_("gaussian.outputs.count", "gaussian.outputs.count.other", n)
 
 
 # --- 1. Noisy vs true answers --------------------------------------------------------------
@@ -264,7 +298,7 @@ class Answers:
     noisy: np.ndarray
     half_widths: np.ndarray
     expected: np.ndarray
-    band: str  # what the error bars are
+    band: str  # what the error bars are, in words
     std: float | None = None  # the noise's standard deviation (not for the mean)
 
 
@@ -297,8 +331,7 @@ def _answers(s: Settings) -> Answers:
     )
     rng = page_rng("gaussian", "answers")
     if query.kind == "mean":
-        mechanism = s.gaussian_kind if s.noise == "gaussian" else "laplace"
-        simulated = query.release_mean(rng, epsilon=s.epsilon, mechanism=mechanism, delta=s.delta)
+        simulated = query.release_mean(rng, epsilon=s.epsilon, mechanism=s.kind, delta=s.delta)
         noisy = simulated.noisy_mean
         if s.secure:
             noisy = held_release(
@@ -315,7 +348,7 @@ def _answers(s: Settings) -> Answers:
                     delta=s.values_delta,
                 ),
             ).values
-        band = "95% of error, simulated"
+        band = _("gaussian.band.simulated")
         return Answers(noisy, simulated.half_width, simulated.expected_abs_error, band)
     size = len(query.labels)
     if s.secure:
@@ -331,7 +364,7 @@ def _answers(s: Settings) -> Answers:
             ),
         )
         half, expected, std = _noise_of(s, released.scale, size)
-        return Answers(released.values, half, expected, "95% of noise", std)
+        return Answers(released.values, half, expected, _("gaussian.band.noise"), std)
     if s.noise == "laplace":
         noisy = laplace.laplace_mechanism(
             rng, query.true_values, sensitivity=s.l1, epsilon=s.epsilon
@@ -347,129 +380,146 @@ def _answers(s: Settings) -> Answers:
             calibration=s.gaussian_kind,
         )
         half, expected, std = _noise_of(s, s.sigma, size)
-    return Answers(noisy, half, expected, "95% of noise", std)
+    return Answers(noisy, half, expected, _("gaussian.band.noise"), std)
 
 
 def noisy_vs_true(s: Settings) -> None:
     """Section 1: the released answers beside the truth, with 95% bands, a table, an export."""
     if s.choice is None:
-        st.info("The noisy answers appear once the query above can run.")
+        st.info(_("gaussian.answers.no_query"))
         return
     if s.withheld:
-        st.info("No noisy answers: the classic calibration does not apply at this ε (see above).")
+        st.info(_("gaussian.answers.withheld"))
         return
-    query, eps, delta = (
-        s.choice.query,
-        formatting.number(s.epsilon),
-        formatting.power_of_ten(s.delta),
-    )
+    query = s.choice.query
     answers = _answers(s)
-    name = NAMES[s.gaussian_kind if s.noise == "gaussian" else "laplace"]
+    name = _(NAMES[s.kind])
     if query.kind == "mean":
-        st.markdown(
-            f"**With the {name} mechanism, a noisy sum over a noisy count with half the budget "
-            f"each, each mean is within ±{formatting.significant(answers.half_widths.min())} to "
-            f"±{formatting.significant(answers.half_widths.max())} of the clipped mean 95% of "
-            "the time (largest groups are the most accurate; simulated from the true data, so "
-            "these bands are a teaching aid, not themselves private).**"
-        )
-        cols = st.columns(2)
-        cols[0].metric(
-            "Expected |error| (median group)",
-            formatting.significant(float(np.median(answers.expected)), 4),
-        )
-        cols[1].metric(
-            "95% half-width (median group)",
-            formatting.significant(float(np.median(answers.half_widths)), 4),
-        )
-        st.caption(
-            "Each half is calibrated on its own (ε/2, δ/2); the other sections show the noise "
-            "for the clipped sum or a count released alone with the whole budget."
-            + (
-                " The bands are simulated with the teaching σ, smaller than OpenDP's (see the "
-                "guarantee above)."
-                if s.secure and s.noise == "gaussian"
-                else ""
-            )
-        )
+        _mean_summary(s, answers, name)
     else:
-        st.markdown(
-            f"**With the {name} mechanism at ε = {eps}"
-            + ("" if s.noise == "laplace" else f" and δ = {delta}")
-            + f", each {s.choice.value_name} is within "
-            f"±{formatting.significant(answers.half_widths[0])} of the truth 95% of the time, "
-            "whatever the true value.**"
-        )
-        opendp = s.secure and s.noise == "gaussian"
-        cols = st.columns(4 if opendp else 3)
-        std_label = "OpenDP σ (this release)" if opendp else "Noise standard deviation"
-        cols[0].metric(std_label, formatting.significant(answers.std, 4))
-        if opendp:
-            cols[1].metric(
-                f"{s.gaussian_kind.capitalize()} σ (used by the charts)",
-                formatting.significant(s.sigma, 4),
-                help="OpenDP's σ is larger: it accounts the Gaussian in zero-concentrated DP "
-                "and converts to (ε, δ) with a bound.",
-            )
-        cols[-2].metric("Expected |error|", formatting.significant(float(answers.expected[0]), 4))
-        cols[-1].metric(
-            "95% half-width (exact)", formatting.significant(float(answers.half_widths[0]), 4)
-        )
+        _summary(s, answers, name)
     if s.secure:
         release_again_button("gaussian")
     answers_chart = _answers_chart(s, answers)
-    table = st.expander("The table", key="gaussian_table", on_change="rerun")
+    table = st.expander(_("gaussian.table.title"), key="gaussian_table", on_change="rerun")
     if table.open:
         with table:
             st.dataframe(_results_table(s, answers), hide_index=True, width="stretch")
     export_buttons(
         "gaussian",
         s.choice.data,
-        lambda: Export(
-            title=f"Gaussian mechanism: {s.choice.data.dataset.title}",
-            question="What does delta buy, and when does Gaussian noise beat Laplace?",
-            table=_results_table(s, answers),
-            settings={
-                "dataset": s.choice.data.dataset.title,
-                "mechanism": name,
-                "query": s.choice.description,
-                "epsilon": eps,
-                "delta": formatting.number(s.values_delta),
-                "sensitivity (L1, L2)": (
-                    f"{formatting.number(s.l1)}, {formatting.significant(s.l2, 6)}"
-                ),
-                "noise": noise_name(s.noise) if s.secure else "numpy, seeded (teaching draw)",
-            },
-            guarantee=guarantee_text(s.choice.data, s.guarantee, outputs=_outputs(s)),
-            unit=unit_words(s.choice.data),
-            charts=[("answers", answers_chart)],
-        ),
+        lambda: _results_export(s, answers, answers_chart),
         secure=s.secure,
     )
     if s.l1 != s.l2:
         st.caption(
-            f"One person can change several of these statistics: Laplace noise must cover the "
-            f"L1 sensitivity {formatting.number(s.l1)}, Gaussian noise only the L2 sensitivity "
-            f"{formatting.significant(s.l2, 4)} (see “4. One person affects k statistics”)."
+            _(
+                "gaussian.answers.l1_l2",
+                l1=formatting.number(s.l1),
+                l2=formatting.significant(s.l2, 4),
+            )
         )
     if query.kind == "sum" and not np.allclose(query.raw_values, query.true_values):
-        st.caption(
-            "Clipping changed the true sums (compare the last two columns of the table): that "
-            "bias is the price of a bounded sensitivity."
+        st.caption(_("gaussian.answers.clipping"))
+
+
+def _mean_summary(s: Settings, answers: Answers, name: str) -> None:
+    """The bands of a clipped mean (simulated: a noisy sum over a noisy count)."""
+    st.markdown(
+        _(
+            "gaussian.answers.mean",
+            name=name,
+            low=formatting.significant(answers.half_widths.min()),
+            high=formatting.significant(answers.half_widths.max()),
         )
+    )
+    cols = st.columns(2)
+    cols[0].metric(
+        _("gaussian.answers.expected_median"),
+        formatting.significant(float(np.median(answers.expected)), 4),
+    )
+    cols[1].metric(
+        _("gaussian.answers.half_median"),
+        formatting.significant(float(np.median(answers.half_widths)), 4),
+    )
+    halves = _("gaussian.answers.halves")
+    if s.secure and s.noise == "gaussian":
+        halves += " " + _("gaussian.answers.halves_secure")
+    st.caption(halves)
+
+
+def _summary(s: Settings, answers: Answers, name: str) -> None:
+    """The band every answer shares, and the noise behind it."""
+    values = {
+        "name": name,
+        "epsilon": formatting.number(s.epsilon),
+        "delta": formatting.power_of_ten(s.delta),
+        "what": s.choice.value_name,
+        "half": formatting.significant(answers.half_widths[0]),
+    }
+    if s.noise == "laplace":
+        st.markdown(_("gaussian.answers.within", **values))
+    else:
+        st.markdown(_("gaussian.answers.within_delta", **values))
+    opendp = s.secure and s.noise == "gaussian"
+    cols = st.columns(4 if opendp else 3)
+    std_label = _("gaussian.answers.opendp_sigma") if opendp else _("gaussian.answers.std")
+    cols[0].metric(std_label, formatting.significant(answers.std, 4))
+    if opendp:
+        cols[1].metric(
+            _(CHART_SIGMA[s.gaussian_kind]),
+            formatting.significant(s.sigma, 4),
+            help=_("gaussian.answers.opendp_help"),
+        )
+    cols[-2].metric(
+        _("gaussian.answers.expected"), formatting.significant(float(answers.expected[0]), 4)
+    )
+    cols[-1].metric(
+        _("gaussian.answers.half"), formatting.significant(float(answers.half_widths[0]), 4)
+    )
+
+
+def _results_export(s: Settings, answers: Answers, answers_chart: charts.Spec) -> Export:
+    """What the page's downloads hold: the table as on screen, every setting, the chart."""
+    noise = noise_name(s.noise) if s.secure else _("gaussian.export.teaching")
+    return Export(
+        title=_("gaussian.export.title", dataset=s.choice.data.dataset.title),
+        question=entry("gaussian").question,
+        table=_results_table(s, answers),
+        settings={
+            _("gaussian.export.dataset"): s.choice.data.dataset.title,
+            _("gaussian.export.mechanism"): _(MECHANISMS[s.kind]),
+            _("gaussian.export.query"): s.choice.description,
+            # ε and δ by their names: the file is named after them (ui.common.export.file_stem)
+            "epsilon": formatting.number(s.epsilon),
+            "delta": formatting.number(s.values_delta),
+            _("gaussian.export.sensitivity"): (
+                f"{formatting.number(s.l1)}, {formatting.significant(s.l2, 6)}"
+            ),
+            _("gaussian.export.noise"): noise,
+        },
+        guarantee=guarantee_text(s.choice.data, s.guarantee, outputs=_outputs(s)),
+        unit=unit_words(s.choice.data),
+        charts=[("answers", answers_chart)],
+    )
 
 
 def _answers_chart(s: Settings, answers: Answers) -> charts.Spec:
-    labels = s.choice.query.labels
+    query = s.choice.query
+    labels = _group_labels(s)
     shown = np.arange(len(labels))
     if len(labels) > SHOWN:  # the largest noisy answers: ordering by them is post-processing
         shown = np.sort(np.argsort(-answers.noisy, kind="stable")[:SHOWN])
-        st.caption(f"The chart shows the {SHOWN} largest noisy answers of {len(labels)}.")
-    released = "Released (OpenDP)" if s.secure else f"Noisy (± {answers.band})"
+        st.caption(_("gaussian.answers.largest", shown=formatting.count(SHOWN), total=len(labels)))
+    released = (
+        _("gaussian.answers.released")
+        if s.secure
+        else _("gaussian.answers.noisy", band=answers.band)
+    )
     spec = charts.noisy_vs_true(
         [labels[i] for i in shown],
         {
-            f"True {s.choice.value_name}": s.choice.query.true_values[shown],
+            _("gaussian.answers.true", what=s.choice.value_name): query.true_values[shown],
             released: answers.noisy[shown],
         },
         noisy=released,
@@ -480,23 +530,35 @@ def _answers_chart(s: Settings, answers: Answers) -> charts.Spec:
     return spec
 
 
+def _group_labels(s: Settings) -> list[str]:
+    """The groups as written on screen (a shipped category in the reader's language)."""
+    query = s.choice.query
+    return category_labels(query.spec.category or "", query.labels)
+
+
 def _results_table(s: Settings, answers: Answers) -> pd.DataFrame:
-    query, name = s.choice.query, s.choice.value_name
+    """The results as on screen: relative error in percent, two decimals."""
+    query, what = s.choice.query, s.choice.value_name
     error = answers.noisy - query.true_values
     with np.errstate(divide="ignore", invalid="ignore"):
         relative = np.where(
             query.true_values != 0, np.abs(error) / np.abs(query.true_values), np.nan
         )
+    noisy = (
+        _("gaussian.table.released", what=what)
+        if s.secure
+        else _("gaussian.table.noisy", what=what)
+    )
     table = {
-        "group": query.labels,
-        f"true {name}": query.true_values,
-        f"{'released' if s.secure else 'noisy'} {name}": answers.noisy.round(2),
-        "error": error.round(2),
-        "relative error (%)": (100 * relative).round(2),
-        "95% half-width": answers.half_widths.round(2),
+        _("gaussian.table.group"): _group_labels(s),
+        _("gaussian.table.true", what=what): query.true_values,
+        noisy: answers.noisy.round(2),
+        _("gaussian.table.error"): error.round(2),
+        _("gaussian.table.relative"): (100 * relative).round(2),
+        _("gaussian.table.half"): answers.half_widths.round(2),
     }
     if query.kind == "sum":
-        table["unclipped sum"] = query.raw_values
+        table[_("gaussian.table.unclipped")] = query.raw_values
     return pd.DataFrame(table)
 
 
@@ -507,46 +569,52 @@ def classic_vs_analytic(s: Settings) -> None:
     """Section 2: how much noise each calibration needs, and σ against δ."""
     eps, delta = formatting.number(s.epsilon), formatting.power_of_ten(s.delta)
     classic, analytic, l2 = s.classic_sigma, s.analytic_sigma, s.l2
-    st.markdown(
-        ("Both calibrations give" if classic is not None else "The analytic calibration gives")
-        + f" ({eps}, {delta})-DP for a query of L2 sensitivity {formatting.significant(l2, 4)} "
-        f"(L1 sensitivity {formatting.number(s.l1)}, for Laplace). The classic formula is a "
-        "simple sufficient bound; the analytic one is the smallest σ that works, read off the "
-        "Gaussian's exact privacy curve."
-    )
+    values = {
+        "epsilon": eps,
+        "delta": delta,
+        "l2": formatting.significant(l2, 4),
+        "l1": formatting.number(s.l1),
+    }
+    if classic is not None:
+        st.markdown(_("gaussian.sigma.intro_both", **values))
+    else:
+        st.markdown(_("gaussian.sigma.intro_analytic", **values))
     laplace_std = laplace.laplace_std(s.laplace_b)
     cols = st.columns(4)
     cols[0].metric(
-        "Laplace scale b = Δ₁/ε (δ = 0)",
+        _("gaussian.sigma.laplace_b"),
         formatting.significant(s.laplace_b, 4),
-        help=f"Its standard deviation is √2·b = {formatting.significant(laplace_std, 4)}.",
+        help=_("gaussian.sigma.laplace_b_help", std=formatting.significant(laplace_std, 4)),
     )
     if classic is None:
-        cols[1].metric("Classic σ (Dwork & Roth)", "—")
-        cols[1].markdown(
-            f":grey[Does not apply at ε = {eps}: its proof (Dwork & Roth 2014, Thm A.1) "
-            "needs ε < 1, so it would be a guarantee without proof.]"
-        )
-        cols[3].metric("Ratio classic / analytic", "—")
+        cols[1].metric(_("gaussian.sigma.classic"), "—")
+        cols[1].markdown(":grey[" + _("gaussian.sigma.classic_unproven", epsilon=eps) + "]")
+        cols[3].metric(_("gaussian.sigma.ratio"), "—")
     else:
-        cols[1].metric("Classic σ (Dwork & Roth)", formatting.significant(classic, 4))
-        cols[3].metric("Ratio classic / analytic", formatting.fixed(classic / analytic, 3))
-    cols[2].metric("Analytic σ (Balle & Wang)", formatting.significant(analytic, 4))
+        cols[1].metric(_("gaussian.sigma.classic"), formatting.significant(classic, 4))
+        cols[3].metric(_("gaussian.sigma.ratio"), formatting.fixed(classic / analytic, 3))
+    cols[2].metric(_("gaussian.sigma.analytic"), formatting.significant(analytic, 4))
     if classic is not None:
         st.caption(
-            f"The classic σ = {formatting.significant(classic, 4)} in fact buys ε = "
-            f"{formatting.epsilon(_epsilon_bought(classic, s.delta, l2))} at δ = {delta} "
-            f"(exact), not just ε = {eps}: it adds "
-            f"{formatting.fixed(100 * (classic / analytic - 1))}% more noise than needed."
+            _(
+                "gaussian.sigma.overshoot",
+                classic=formatting.significant(classic, 4),
+                bought=formatting.epsilon(_epsilon_bought(classic, s.delta, l2)),
+                delta=delta,
+                epsilon=eps,
+                more=formatting.fixed(100 * (classic / analytic - 1)),
+            )
         )
     st.caption(
-        f"In zero-concentrated DP terms the analytic σ gives ρ = Δ²/(2σ²) = "
-        f"{formatting.significant(gaussian.gaussian_zcdp_rho(analytic, l2), 4)}."
+        _(
+            "gaussian.sigma.rho",
+            rho=formatting.significant(gaussian.gaussian_zcdp_rho(analytic, l2), 4),
+        )
     )
     if s.secure and s.choice is not None and s.noise == "gaussian" and not s.withheld:
         st.caption(_sigma_sentence(s))
     analytic_curve, classic_curve = _sigma_curves(l2, s.epsilon)
-    st.subheader(f"σ against δ at ε = {eps}")
+    st.subheader(_("gaussian.sigma.chart_title", epsilon=eps))
     charts.show(
         gaussian_charts.sigma_vs_delta(
             DELTAS,
@@ -558,16 +626,16 @@ def classic_vs_analytic(s: Settings) -> None:
         key="gaussian_sigma_delta",
     )
     st.caption(
-        f"From δ = 10⁻² down to 10⁻¹², ten billion times smaller, the analytic σ grows only "
-        f"×{formatting.fixed(analytic_curve[0] / analytic_curve[-1], 2)}: noise grows roughly "
-        "like √ln(1/δ), so a tiny δ is cheap. Laplace noise (dotted) needs no δ at all."
+        _(
+            "gaussian.sigma.growth",
+            factor=formatting.fixed(analytic_curve[0] / analytic_curve[-1], 2),
+        )
     )
+    for exercise in EXERCISES:
+        if exercise.section == "sigma":
+            exercise_box(exercise, s)
 
 
-# --- 3. Laplace vs Gaussian noise ----------------------------------------------------------
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
 def _unit_draws(seed: int, draw: int, _rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """DRAWS standard Laplace and standard normal draws, sorted, for the sidebar's seed and draw.
 
@@ -591,8 +659,12 @@ def noise_densities(s: Settings) -> None:
     """Section 3: the two noises' exact densities over 100,000 fresh draws each."""
     b, sigma, kind = s.laplace_b, s.sigma, s.gaussian_kind
     st.markdown(
-        f"**Laplace vs {NAMES[kind]} noise at ε = {formatting.number(s.epsilon)}** "
-        f"(the Gaussian with δ = {formatting.power_of_ten(s.delta)})"
+        _(
+            "gaussian.noise.title",
+            name=_(NAMES[kind]),
+            epsilon=formatting.number(s.epsilon),
+            delta=formatting.power_of_ten(s.delta),
+        )
     )
     state = st.session_state
     unit_laplace, unit_normal = _unit_draws(
@@ -602,13 +674,16 @@ def noise_densities(s: Settings) -> None:
     )
     reach = max(laplace.laplace_half_width(b, 0.995), gaussian.gaussian_half_width(sigma, 0.995))
     x = np.linspace(-reach, reach, 401)
-    gaussian_name = MECHANISMS[kind]
+    laplace_name, gaussian_name = _("gaussian.noise.laplace"), _(MECHANISMS[kind])
     charts.show(
         gaussian_charts.noise_densities(
             x,
-            {"Laplace": laplace.laplace_pdf(b, x), gaussian_name: gaussian.gaussian_pdf(sigma, x)},
             {
-                "Laplace": _scaled_histogram(unit_laplace, b, reach),
+                laplace_name: laplace.laplace_pdf(b, x),
+                gaussian_name: gaussian.gaussian_pdf(sigma, x),
+            },
+            {
+                laplace_name: _scaled_histogram(unit_laplace, b, reach),
                 gaussian_name: _scaled_histogram(unit_normal, sigma, reach),
             },
             DRAWS,
@@ -617,16 +692,27 @@ def noise_densities(s: Settings) -> None:
     )
     laplace_half, gaussian_half = laplace.laplace_half_width(b), gaussian.gaussian_half_width(sigma)
     laplace_std = laplace.laplace_std(b)
+    stds = {
+        "sigma": formatting.significant(sigma),
+        "laplace_std": formatting.significant(laplace_std),
+    }
+    shape = (
+        _("gaussian.noise.wider", **stds)
+        if sigma > laplace_std
+        else _("gaussian.noise.narrower", **stds)
+    )
     st.caption(
-        f"Laplace: 95% within ±{formatting.significant(laplace_half)} (exact); "
-        f"{_share_within(unit_laplace, laplace_half / b):.1%} of {DRAWS:,} fresh draws. "
-        f"Gaussian σ = {formatting.significant(sigma)}: 95% within "
-        f"±{formatting.significant(gaussian_half)} (exact); "
-        f"{_share_within(unit_normal, gaussian_half / sigma):.1%} of the draws. "
-        "Laplace has a sharp peak and heavy tails; the Gaussian is "
-        f"{'wider' if sigma > laplace_std else 'narrower'} here (standard deviation "
-        f"{formatting.significant(sigma)} against {formatting.significant(laplace_std)}) and its "
-        "tails die off much faster."
+        _(
+            "gaussian.noise.caption",
+            laplace_half=formatting.significant(laplace_half),
+            laplace_share=formatting.percent(_share_within(unit_laplace, laplace_half / b)),
+            draws=formatting.count(DRAWS),
+            sigma=formatting.significant(sigma),
+            gaussian_half=formatting.significant(gaussian_half),
+            gaussian_share=formatting.percent(_share_within(unit_normal, gaussian_half / sigma)),
+        )
+        + " "
+        + shape
     )
 
 
@@ -642,44 +728,25 @@ def _scaled_histogram(unit_draws: np.ndarray, scale: float, reach: float) -> pd.
 @st.fragment(key="gaussian_k_section")
 def k_statistics(s: Settings) -> None:
     """Section 4: Laplace grows like k, Gaussian like √k; its k slider reruns this alone."""
-    st.markdown(
-        "If one person can change **k** published statistics by at most 1 each (a histogram "
-        "over k days, k answers in a survey), the L1 sensitivity is k but the L2 sensitivity "
-        "only √k. Laplace noise must grow like k, Gaussian noise only like √k."
-    )
-    k_now = st.slider("k: statistics one person can change", 1, K_MAX, 10, key="gaussian_k")
+    st.markdown(_("gaussian.k.intro"))
+    k_now = st.slider(_("gaussian.k.slider"), 1, K_MAX, 10, key="gaussian_k", bind="query-params")
     crossover = gaussian.laplace_gaussian_crossover(s.epsilon, s.delta)
     first_k = gaussian.first_k_gaussian_wins(crossover)
     ks = np.arange(1, min(K_MAX, max(20, 3 * first_k, k_now)) + 1)  # around the action
     laplace_k, analytic_k = gaussian.noise_per_statistic(ks, s.epsilon, s.delta)
-    laplace_now, gaussian_now = laplace_k[k_now - 1], analytic_k[k_now - 1]
-    delta = formatting.power_of_ten(s.delta)
-    if gaussian_now < laplace_now:
-        st.success(
-            f"**For k = {k_now}, pick the Gaussian mechanism** (analytic σ): its noise on each "
-            f"statistic has standard deviation {formatting.significant(gaussian_now)}, against "
-            f"{formatting.significant(laplace_now)} for Laplace, if a δ of {delta} is acceptable."
-        )
-    else:
-        st.success(
-            f"**For k = {k_now}, pick the Laplace mechanism**: its noise on each statistic has "
-            f"standard deviation {formatting.significant(laplace_now)}, against "
-            f"{formatting.significant(gaussian_now)} for the analytic Gaussian, and it gives "
-            "pure ε-DP (δ = 0)."
-        )
+    st.success(_k_advice(s, k_now, laplace_k[k_now - 1], analytic_k[k_now - 1]))
     cols = st.columns(2)
-    cols[0].metric("Break-even k (equal noise std)", formatting.fixed(crossover, 2))
-    cols[1].metric("Gaussian noise is smaller from k =", str(first_k))
-    curves = {
-        "Laplace (L1 sensitivity k)": laplace_k,
-        "analytic Gaussian (L2 sensitivity √k)": analytic_k,
-    }
+    cols[0].metric(_("gaussian.k.break_even"), formatting.fixed(crossover, 2))
+    cols[1].metric(_("gaussian.k.first"), str(first_k))
+    curves = {"laplace": laplace_k, "analytic": analytic_k}
     if s.classic_sigma is not None:
-        curves["classic Gaussian"] = gaussian.noise_per_statistic(
+        curves["classic"] = gaussian.noise_per_statistic(
             ks, s.epsilon, s.delta, calibration="classic"
         )[1]
     on_chart = ks[0] <= crossover <= ks[-1]
-    crossover_marker = charts.marker(crossover, f"break-even k = {formatting.fixed(crossover, 2)}")
+    crossover_marker = charts.marker(
+        crossover, _("gaussian.k.break_even_marker", k=formatting.fixed(crossover, 2))
+    )
     charts.show(
         gaussian_charts.noise_per_statistic(
             ks,
@@ -691,11 +758,28 @@ def k_statistics(s: Settings) -> None:
     )
     crossover_abs = gaussian.laplace_gaussian_crossover(s.epsilon, s.delta, measure="mean_abs")
     st.caption(
-        "Noise compared by standard deviation (the root mean squared error): Laplace √2·k/ε, "
-        "Gaussian √k·σ₁ with σ₁ the analytic σ for sensitivity 1, equal at k = (ε σ₁)²/2 = "
-        f"{formatting.fixed(crossover, 2)}. Compared by expected absolute error instead, the "
-        f"break-even is k = {formatting.fixed(crossover_abs, 2)}."
+        _(
+            "gaussian.k.caption",
+            crossover=formatting.fixed(crossover, 2),
+            crossover_abs=formatting.fixed(crossover_abs, 2),
+        )
     )
+    for exercise in EXERCISES:
+        if exercise.section == "k":
+            exercise_box(exercise, s)
+
+
+def _k_advice(s: Settings, k: int, laplace_noise: float, gaussian_noise: float) -> str:
+    """Which mechanism to pick for k statistics, with both noises."""
+    values = {
+        "k": k,
+        "gaussian": formatting.significant(gaussian_noise),
+        "laplace": formatting.significant(laplace_noise),
+        "delta": formatting.power_of_ten(s.delta),
+    }
+    if gaussian_noise < laplace_noise:
+        return _("gaussian.k.pick_gaussian", **values)
+    return _("gaussian.k.pick_laplace", **values)
 
 
 # --- 5. What δ means -----------------------------------------------------------------------
@@ -703,90 +787,71 @@ def k_statistics(s: Settings) -> None:
 
 def what_delta_means(s: Settings) -> None:
     """Section 5: δ in plain words, precisely (the privacy-loss tail), and δ against 1/n."""
-    st.markdown(
-        "**In plain words.** A mechanism is (ε, δ)-DP when, for any set of outputs an attacker "
-        "might look for, its probability with your data is at most e^ε times its probability "
-        "without your data, **plus δ**. So δ is an extra allowance of probability that the e^ε "
-        "factor does not have to cover. It is often read as “the chance the guarantee fails”, "
-        "but that undersells it: the privacy loss can exceed ε more often than δ (see below). "
-        "Laplace noise needs no δ. Gaussian noise always needs some, because far out in its "
-        "tails the ratio of the two bell curves (with and without you) grows without limit, so "
-        "no ε covers every output."
-    )
-    sigma, l2, eps = s.sigma, s.l2, formatting.number(s.epsilon)
+    st.markdown(_("gaussian.delta.plain"))
+    sigma, l2 = s.sigma, s.l2
     loss_tail = gaussian.gaussian_privacy_loss_tail(sigma, s.epsilon, l2)
     exact_delta = float(gaussian.gaussian_delta_for(sigma, s.epsilon, l2))
     st.markdown(
-        f"**Precisely, for the {NAMES[s.gaussian_kind]} mechanism here** "
-        f"(σ = {formatting.significant(sigma, 4)}): the privacy loss of an output, the log of "
-        "how much more likely it is with one person's data than without, is itself normally "
-        "distributed, with mean ρ and variance 2ρ "
-        f"(ρ = {formatting.significant(gaussian.gaussian_zcdp_rho(sigma, l2), 4)}). The chance "
-        f"that it exceeds ε = {eps} is P(loss > ε) = {formatting.power_of_ten(loss_tail)}. The "
-        f"exact δ at this ε is smaller, {formatting.power_of_ten(exact_delta)}: it counts only "
-        "the probability of those outputs beyond e^ε times their probability without the "
-        "person, δ = P(loss > ε) − e^ε·P′(loss > ε). So reading δ as “ε holds except with "
-        "probability δ” undersells the chance of a loss above ε (here "
-        f"×{formatting.significant(loss_tail / exact_delta)}); what δ bounds is the excess."
+        _(
+            "gaussian.delta.precise",
+            name=_(NAMES[s.gaussian_kind]),
+            sigma=formatting.significant(sigma, 4),
+            rho=formatting.significant(gaussian.gaussian_zcdp_rho(sigma, l2), 4),
+            epsilon=formatting.number(s.epsilon),
+            tail=formatting.power_of_ten(loss_tail),
+            exact=formatting.power_of_ten(exact_delta),
+            times=formatting.significant(loss_tail / exact_delta),
+        )
     )
     n = s.choice.query.n_persons if s.choice is not None else None
     if n:
-        delta, one_over_n = formatting.power_of_ten(s.delta), formatting.power_of_ten(1 / n)
-        times = 1 / (s.delta * n)
-        st.markdown(
-            f"**Rule of thumb: δ much smaller than 1/n**, with n the number of people in the "
-            f"data. Here n = {n:,} people, so 1/n = {one_over_n}"
-            + (
-                f": δ = {delta} is {formatting.fixed(times, 0 if times > 10 else 2)} times smaller."
-                if times > 1
-                else f", and δ = {delta} is not smaller."
-            )
-        )
-        if times <= 1:
-            st.warning(
-                f"δ = {delta} is at least 1/n = {one_over_n}. Publishing the full record of one "
-                "person picked at random satisfies (0, 1/n)-DP, so a δ this large allows a "
-                "mechanism that exposes someone completely. Choose δ well below 1/n.",
-                icon=":material/warning:",
-            )
-    st.caption(
-        "Smaller δ is safer and, as the σ-against-δ chart shows, costs little noise. δ = 0 is "
-        "pure DP, which the Gaussian mechanism cannot give: use the Laplace mechanism for that."
-    )
+        _rule_of_thumb(s.delta, n)
+    st.caption(_("gaussian.delta.caption"))
+
+
+def _rule_of_thumb(delta: float, n: int) -> None:
+    """δ against 1/n, with a warning when δ is not below it."""
+    times = 1 / (delta * n)
+    values = {
+        "n": formatting.count(n),
+        "one_over_n": formatting.power_of_ten(1 / n),
+        "delta": formatting.power_of_ten(delta),
+        "times": formatting.fixed(times, 0 if times > 10 else 2),
+    }
+    if times > 1:
+        st.markdown(_("gaussian.delta.rule_smaller", **values))
+        return
+    st.markdown(_("gaussian.delta.rule_not_smaller", **values))
+    st.warning(_("gaussian.delta.warning", **values), icon=":material/warning:")
 
 
 def closing() -> None:
     """What to notice, and the formula with its sources."""
     what_to_notice(
         [
-            "Gaussian noise buys its bell shape with δ > 0: a small additive slack on top of the "
-            "e^ε factor, which must be kept far below 1/n.",
-            "Making δ a million times smaller costs little extra noise: σ grows roughly like "
-            "√ln(1/δ).",
-            "The classic formula is proven only for ε < 1 and overshoots; the analytic σ is the "
-            "exact minimum for every ε.",
-            "For one statistic, Laplace adds less noise. When one person touches many "
-            "statistics, Gaussian noise grows with √k instead of k and wins past the break-even k.",
-            "Keep δ far below 1/n: δ ≥ 1/n would allow publishing a random person's whole record.",
-            "The categories shown are part of the release: public, declared, or chosen with DP, "
-            "never read off your file.",
+            _("gaussian.notice.delta"),
+            _("gaussian.notice.cheap"),
+            _("gaussian.notice.classic"),
+            _("gaussian.notice.k"),
+            _("gaussian.notice.one_over_n"),
+            _("gaussian.notice.categories"),
         ]
     )
     formula_box("gaussian", _formulas)
 
 
 def _formulas() -> None:
-    """The formulas behind the page, with their sources."""
+    """The formulas behind the page, with their sources (their words in the reader's language)."""
     st.latex(
         r"M(x) = f(x) + \mathcal{N}(0, \sigma^2),\qquad "
         r"\Delta_2 f = \max_{x \simeq x'} \lVert f(x) - f(x') \rVert_2"
     )
     st.latex(
-        r"\text{classic } (0<\varepsilon<1):\quad "
+        r"\text{" + _("gaussian.formula.classic") + r"} \ (0<\varepsilon<1):\quad "
         r"\sigma = \frac{\sqrt{2\ln(1.25/\delta)}\,\Delta_2 f}{\varepsilon}"
     )
     st.latex(
-        r"\text{analytic: smallest } \sigma \text{ with }\; "
+        r"\text{" + _("gaussian.formula.analytic") + r"}\quad "
         r"\Phi\!\left(\tfrac{\Delta}{2\sigma} - \tfrac{\varepsilon\sigma}{\Delta}\right)"
         r" - e^{\varepsilon}\,\Phi\!\left(-\tfrac{\Delta}{2\sigma} - "
         r"\tfrac{\varepsilon\sigma}{\Delta}\right) \le \delta"
@@ -796,22 +861,8 @@ def _formulas() -> None:
         r"P(|Z|>t) = 2\Phi(-t/\sigma),\quad \rho = \frac{\Delta^2}{2\sigma^2}"
     )
     st.latex(
-        r"k \text{ statistics: } \Delta_1 = k,\ \Delta_2 = \sqrt{k};\quad "
+        r"k \text{ " + _("gaussian.formula.k") + r"}:\ \Delta_1 = k,\ \Delta_2 = \sqrt{k};\quad "
         r"\sqrt{2}\,k/\varepsilon = \sqrt{k}\,\sigma_1 \iff "
         r"k^* = (\varepsilon\sigma_1)^2/2"
     )
-    st.markdown(
-        "Dwork & Roth, *The Algorithmic Foundations of Differential Privacy* (2014), Thm A.1 "
-        "(classic σ, proven for ε < 1). Balle & Wang, *Improving the Gaussian Mechanism for "
-        "Differential Privacy: Analytical Calibration and Optimal Denoising*, ICML 2018, "
-        "Thm 8 (exact privacy curve; σ found here by bisection, within 10⁻⁹ of the exact "
-        "value and never below it). Bun & Steinke (2016), Prop 1.6 (zCDP ρ). Checked against "
-        "Google's dp-accounting, IBM's diffprivlib and OpenDP in the tests. Neighbouring "
-        "datasets on this page: one person added or removed, with all their rows; the mean "
-        "is a noisy clipped sum over a noisy count, (ε/2, δ/2) each (sequential composition, "
-        "Dwork & Roth Thm 3.16). Released categories: public, declared, or chosen by "
-        "Laplace-threshold partition selection (Wilson et al. 2020). Secure releases: "
-        "OpenDP's discrete Gaussian on a 2⁻¹⁰⁰ grid (Canonne, Kamath & Steinke 2020), "
-        "accounted in zCDP and converted to (ε, δ) with their Cor. 13, hence a σ a little "
-        "above the analytic one; OpenDP's discrete Laplace for the Laplace mechanism."
-    )
+    st.markdown(_("gaussian.formula.sources"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ui.common import formatting
 from ui.common.charts import (
     NOISY_COLOR,
     SECOND_COLOR,
@@ -21,10 +22,11 @@ from ui.common.charts import (
     rule_y,
     series,
 )
+from ui.common.i18n import _
 
 
 def density_with_draws(
-    x: np.ndarray, density: np.ndarray, draws: np.ndarray, half_width: float, *, name: str
+    x: np.ndarray, density: np.ndarray, draws: np.ndarray, half_width: float
 ) -> Spec:
     """The exact density over a histogram of fresh draws, the central 95% shaded.
 
@@ -36,8 +38,11 @@ def density_with_draws(
         {"x": edges[:-1], "x2": edges[1:], "y": heights / (len(draws) * width)}
     )
     curve = pd.DataFrame({"x": x, "y": density})
-    shade = pd.DataFrame({"low": [-half_width], "high": [half_width], "label": ["95% of draws"]})
-    noise_axis = quantitative("x", "noise added to one answer")
+    shade = pd.DataFrame(
+        {"low": [-half_width], "high": [half_width], "label": [_("laplace.chart.draws_95")]}
+    )
+    noise_axis = quantitative("x", _("laplace.chart.noise_axis"))
+    fresh, exact = _("laplace.chart.fresh_draws"), _("laplace.chart.exact_density")
     return chart(
         layer(
             "shade",
@@ -55,20 +60,20 @@ def density_with_draws(
             "histogram",
             x=noise_axis,
             x2={"field": "x2"},
-            y=quantitative("y", "density"),
-            color=series("series", [f"{name}: fresh draws"], [NOISY_COLOR]),
+            y=quantitative("y", _("laplace.chart.density")),
+            color=series("series", [fresh], [NOISY_COLOR]),
             opacity={"value": 0.35},
         ),
         lines(
             "curve",
             x=noise_axis,
             y=quantitative("y"),
-            color=series("series", [f"{name}: exact density"], [NOISY_COLOR]),
+            color=series("series", [exact], [NOISY_COLOR]),
         ),
         datasets={
             "shade": shade,
-            "histogram": histogram.assign(series=f"{name}: fresh draws"),
-            "curve": curve.assign(series=f"{name}: exact density"),
+            "histogram": histogram.assign(series=fresh),
+            "curve": curve.assign(series=exact),
         },
         resolve={"scale": {"color": "independent"}},
         height=340,
@@ -87,7 +92,7 @@ def error_against_epsilon(
         ],
         ignore_index=True,
     )
-    title = "expected |error| / true value" if relative else "expected absolute error"
+    title = _("laplace.chart.relative_error") if relative else _("laplace.chart.absolute_error")
     y = quantitative("error", title, log=True)
     if relative:
         y["axis"]["format"] = ".1%"
@@ -95,12 +100,12 @@ def error_against_epsilon(
     return chart(
         lines(
             "curves",
-            x=quantitative("epsilon", "epsilon", log=True),
+            x=quantitative("epsilon", _("laplace.chart.epsilon"), log=True),
             y=y,
             color=series("series", names, [NOISY_COLOR, TRUE_COLOR][: len(names)]),
         ),
         rule_x("now", "x", "label"),
-        datasets={"curves": frame, "now": marker(epsilon, f"ε = {epsilon:g}")},
+        datasets={"curves": frame, "now": marker(epsilon, f"ε = {formatting.number(epsilon)}")},
         height=340,
     )
 
@@ -112,8 +117,8 @@ def averaging_attack(
     frame = pd.DataFrame(
         {"k": steps, "average": averages, "low": truth - band_half, "high": truth + band_half}
     )
-    k_axis = quantitative("k", "number of answers averaged (k)", log=True)
-    names = ["average of the first k answers", "± 2 standard deviations of the average"]
+    k_axis = quantitative("k", _("laplace.chart.k_axis"), log=True)
+    names = [_("laplace.chart.average"), _("laplace.chart.band")]
     return chart(
         band("attack", x=k_axis, low="low", high="high"),
         lines(
@@ -126,7 +131,7 @@ def averaging_attack(
         rule_y("truth", "y", "label"),
         datasets={
             "attack": frame.assign(series=names[0]),
-            "truth": marker(truth, "truth"),
+            "truth": marker(truth, _("laplace.chart.truth")),
         },
         height=360,
     )

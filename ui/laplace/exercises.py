@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dp_core import laplace
 from ui.common import formatting
-from ui.common.exercises import Answer, Exercise
+from ui.common.exercises import TRUE_FALSE, Answer, Exercise
 from ui.common.i18n import N_, _
+
+# The choices' texts are the common catalogue's (ui/home_exercises.py lists them).
 
 
 def _half_width(s) -> Answer:
@@ -37,6 +41,23 @@ def _spent(s) -> Answer:
     )
 
 
+def _halving(s) -> Answer:
+    """How the 95% half-width b · ln 20 grows when ε halves: from the page's own scale b."""
+    halved = replace(s, epsilon=s.epsilon / 2)
+    before, after = laplace.laplace_half_width(s.scale), laplace.laplace_half_width(halved.scale)
+    values = {
+        "epsilon": formatting.number(s.epsilon),
+        "half": formatting.number(halved.epsilon),
+        "before": formatting.significant(before),
+        "after": formatting.significant(after),
+        "scale": formatting.significant(s.scale),
+        "scale_half": formatting.significant(halved.scale),
+    }
+    if s.choice.query.kind == "mean":
+        return Answer(after / before, _("laplace.exercise.halving.answer_mean", **values))
+    return Answer(after / before, _("laplace.exercise.halving.answer", **values))
+
+
 EXERCISES = (
     Exercise(
         key="laplace.half_width",
@@ -52,8 +73,16 @@ EXERCISES = (
         section="answers",
         question=N_("laplace.exercise.same_noise.question"),
         kind="choice",
-        choices=(("true", N_("common.exercise.true")), ("false", N_("common.exercise.false"))),
+        choices=TRUE_FALSE,
         solve=_same_noise,
+    ),
+    Exercise(
+        key="laplace.halving",
+        page="laplace",
+        section="answers",
+        question=N_("laplace.exercise.halving.question"),
+        kind="number",
+        solve=_halving,
     ),
     Exercise(
         key="laplace.spent",

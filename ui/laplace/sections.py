@@ -7,13 +7,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
+from data.registry import category_counts
 from dp_core import composition, laplace
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import clipped_mean_release, laplace_release, noise_name
 from ui.common import charts, formatting
+from ui.common.address import keep, linked_index
+from ui.common.catalog import entry
 from ui.common.exercises import exercise_box
 from ui.common.export import Export, export_buttons
+from ui.common.i18n import _, n_
+from ui.common.labels import category_label, category_labels
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import (
     draws_caption,
@@ -34,6 +40,7 @@ from ui.laplace.exercises import EXERCISES
 SHOWN = 30  # bars in a chart; the table lists every group
 GRID = np.array(log_grid(0.01, 10))
 REPEATS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000]
+DEFAULT_REPEATS = 100
 
 
 @dataclass(frozen=True)
@@ -61,10 +68,43 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
     return None if choice is None else (choice, secure)
 
 
+def try_this(choice: QueryChoice | None) -> str:
+    """The header's "try this": it names the smallest category of a shipped dataset's column
+    (the query's, else the first), and speaks of no category by name for the user's own data."""
+    if choice is None or choice.data.own:
+        return _("laplace.try_this.generic")
+    dataset = choice.data.dataset
+    column = choice.query.spec.category or next(iter(dataset.categorical), None)
+    if column is None:
+        return _("laplace.try_this.generic")
+    counts = category_counts(dataset.key, column)  # largest first, ties by category
+    smallest = str(counts[counts == counts.iloc[-1]].index[0])
+    # A number alone ("2") says nothing: name its column as a predicate does ("day = 2").
+    shown = f"{column} = {smallest}" if smallest.isdigit() else category_label(column, smallest)
+    return _("laplace.try_this", category=shown)
+
+
+def _display_labels(choice: QueryChoice) -> list[str]:
+    """The groups as the reader sees them: a shipped column's categories translated (the
+    data keep theirs), an own file's categories and a predicate as they are."""
+    query = choice.query
+    if choice.data.own or query.kind == "predicate":
+        return list(query.labels)
+    return category_labels(query.spec.category, query.labels)
+
+
 def _outputs(choice: QueryChoice) -> str:
     """What the release publishes, for the guarantee: e.g. "4 noisy counts"."""
-    noun = "noisy mean" if choice.query.kind == "mean" else f"noisy {choice.value_name}"
-    return noun if choice.query.kind == "predicate" else f"{len(choice.query.labels)} {noun}s"
+    query = choice.query
+    size = len(query.labels)
+    values = {"count": formatting.count(size), "column": query.spec.value}
+    if query.kind == "predicate":
+        return _("laplace.outputs.predicate")
+    if query.kind == "mean":
+        return n_("laplace.outputs.mean", "laplace.outputs.mean.other", size, **values)
+    if query.kind == "sum":
+        return n_("laplace.outputs.sum", "laplace.outputs.sum.other", size, **values)
+    return n_("laplace.outputs.count", "laplace.outputs.count.other", size, **values)
 
 
 @st.fragment
@@ -85,14 +125,15 @@ def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
 
 
 def _release_key(s: Settings) -> tuple:
-    """What a held release depends on: a new cap, bound or ε is a new release."""
+    """What a held release depends on: a new cap, bound or ε is a new release (a new language
+    is not)."""
     query = s.choice.query
-    return (s.choice.description, s.epsilon, query.sensitivity, tuple(query.labels),
+    return (s.choice.data.source, query.spec, s.epsilon, query.sensitivity, tuple(query.labels),
             tuple(query.true_values))  # fmt: skip
 
 
-def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """The noisy answers shown, their 95% half-widths and expected |error|, and the band's name."""
+def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The noisy answers shown, their 95% half-widths and their expected |error|."""
     query = s.choice.query
     if query.kind == "mean":
         rng = page_rng("laplace", "answers")
@@ -111,7 +152,7 @@ def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str
                     records_per_person=query.records_per_person,
                 ),
             ).values
-        return noisy, simulated.half_width, simulated.expected_abs_error, "95% of error, simulated"
+        return noisy, simulated.half_width, simulated.expected_abs_error
     if s.secure:
         noisy = held_release(
             "laplace",
@@ -129,103 +170,158 @@ def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray, str
         )
     size = len(query.labels)
     half = np.full(size, laplace.laplace_half_width(s.scale))
-    return noisy, half, np.full(size, laplace.laplace_expected_abs_error(s.scale)), "95% of noise"
+    return noisy, half, np.full(size, laplace.laplace_expected_abs_error(s.scale))
+
+
+def _within(s: Settings, half_widths: np.ndarray) -> str:
+    """The section's headline: how far from the truth an answer is 95% of the time."""
+    kind, eps = s.choice.query.kind, formatting.number(s.epsilon)
+    if kind == "mean":
+        return _(
+            "laplace.answers.within_mean",
+            epsilon=eps,
+            low=formatting.significant(half_widths.min()),
+            high=formatting.significant(half_widths.max()),
+        )
+    half = formatting.significant(half_widths[0])
+    if kind == "sum":
+        return _("laplace.answers.within_sum", epsilon=eps, half=half)
+    return _("laplace.answers.within_count", epsilon=eps, half=half)
+
+
+def _series_names(s: Settings) -> tuple[str, str]:
+    """The chart's two series: the truth and the released (or noisy) answers with their band."""
+    true = _("laplace.series.true", value=s.choice.value_name)
+    if s.secure:
+        return true, _("laplace.series.released")
+    if s.choice.query.kind == "mean":
+        return true, _("laplace.series.noisy_mean")
+    return true, _("laplace.series.noisy")
 
 
 def noisy_vs_true(s: Settings) -> None:
     """Section 1: the released answers beside the truth, with exact 95% bands and a table."""
-    query, eps = s.choice.query, formatting.number(s.epsilon)
-    noisy, half_widths, expected, band_label = _noisy_answers(s)
-    if query.kind == "mean":
-        sentence = (
-            f"With ε = {eps}, split in half between a noisy sum and a noisy count, each mean is "
-            f"within ±{formatting.significant(half_widths.min())} to "
-            f"±{formatting.significant(half_widths.max())} of the clipped mean 95% of the time "
-            "(largest groups are the most accurate; simulated from the true data, so these "
-            "bands are a teaching aid, not themselves private)."
-        )
-    else:
-        truth = "true count" if query.kind in ("count", "predicate") else "clipped sum"
-        sentence = (
-            f"With ε = {eps}, each answer is within ±{formatting.significant(half_widths[0])} of "
-            f"the {truth} 95% of the time, whatever the true value."
-        )
-    st.markdown(f"**{sentence}**")
+    query = s.choice.query
+    mean = query.kind == "mean"
+    noisy, half_widths, expected = _noisy_answers(s)
+    st.markdown(f"**{_within(s, half_widths)}**")
     cols = st.columns(3)
-    part = "of the clipped sum" if query.kind == "mean" else "(one person's effect)"
-    cols[0].metric(f"Sensitivity {part}", formatting.number(query.sensitivity))
-    formula = "Δ / (ε/2)" if query.kind == "mean" else "Δ / ε"
-    cols[1].metric(f"Noise scale b = {formula}", formatting.significant(s.scale))
-    cols[2].metric("Expected |error|", formatting.significant(float(np.median(expected))))
+    if mean:
+        sensitivity, scale = _("laplace.metric.sensitivity_mean"), _("laplace.metric.scale_mean")
+    else:
+        sensitivity, scale = _("laplace.metric.sensitivity"), _("laplace.metric.scale")
+    cols[0].metric(sensitivity, formatting.number(query.sensitivity))
+    cols[1].metric(scale, formatting.significant(s.scale))
+    cols[2].metric(_("laplace.metric.expected"), formatting.significant(float(np.median(expected))))
     if s.secure:
         release_again_button("laplace")
-    labels = query.labels
+    labels = _display_labels(s.choice)
     shown = np.arange(len(labels))
     if len(labels) > SHOWN:  # the largest noisy answers: ordering by them is post-processing
         shown = np.sort(np.argsort(-noisy, kind="stable")[:SHOWN])
-        st.caption(f"The chart shows the {SHOWN} largest noisy answers of {len(labels)}.")
-    released = "Released (OpenDP)" if s.secure else f"Noisy (± {band_label})"
+        st.caption(
+            _(
+                "laplace.answers.largest",
+                shown=formatting.count(SHOWN),
+                total=formatting.count(len(labels)),
+            )
+        )
+    true_name, noisy_name = _series_names(s)
     answers_chart = charts.noisy_vs_true(
         [labels[i] for i in shown],
-        {f"True {s.choice.value_name}": query.true_values[shown], released: noisy[shown]},
-        noisy=released,
+        {true_name: query.true_values[shown], noisy_name: noisy[shown]},
+        noisy=noisy_name,
         half_width=half_widths[shown],
         value_title=s.choice.value_name,
     )
     charts.show(answers_chart, key="laplace_answers")
-    table = st.expander("The table", key="laplace_table", on_change="rerun")
+    table = st.expander(
+        _("laplace.table.title"), key="laplace_table", on_change="rerun", bind="query-params"
+    )
     if table.open:
         with table:
-            st.dataframe(_results_table(s, noisy, half_widths), hide_index=True, width="stretch")
+            shown = _on_screen(_results_table(s, noisy, half_widths))
+            st.dataframe(shown, hide_index=True, width="stretch")
     export_buttons(
         "laplace",
         s.choice.data,
-        lambda: Export(
-            title=f"Laplace mechanism: {s.choice.data.dataset.title}",
-            question="How much noise does epsilon cost, and how wrong are the published answers?",
-            table=_results_table(s, noisy, half_widths),
-            settings={
-                "dataset": s.choice.data.dataset.title,
-                "query": s.choice.description,
-                "epsilon": eps,
-                "sensitivity (L1)": formatting.number(query.sensitivity),
-                "noise": noise_name("laplace") if s.secure else "numpy, seeded (teaching draw)",
-            },
-            guarantee=guarantee_text(s.choice.data, s.guarantee, outputs=_outputs(s.choice)),
-            unit=unit_words(s.choice.data),
-            charts=[("answers", answers_chart)],
-        ),
+        lambda: _results_export(s, noisy, half_widths, answers_chart),
         secure=s.secure,
     )
     if query.kind == "sum" and not np.allclose(query.raw_values, query.true_values):
-        st.caption(
-            "Clipping changed the true sums (compare the last two columns of the table): that "
-            "bias is the price of a bounded sensitivity. Widen [L, U] to shrink it, at the cost "
-            "of more noise."
-        )
+        st.caption(_("laplace.answers.clipping"))
     for exercise in EXERCISES:
         if exercise.section == "answers":
             exercise_box(exercise, s)
 
 
 def _results_table(s: Settings, noisy: np.ndarray, half_widths: np.ndarray) -> pd.DataFrame:
-    query, name = s.choice.query, s.choice.value_name
+    """The results as on screen: the groups as shown, two decimals, relative error in %."""
+    query, value = s.choice.query, s.choice.value_name
     error = noisy - query.true_values
     with np.errstate(divide="ignore", invalid="ignore"):
         relative = np.where(
             query.true_values != 0, np.abs(error) / np.abs(query.true_values), np.nan
         )
+    if s.secure:
+        released = _("laplace.table.released", value=value)
+    else:
+        released = _("laplace.table.noisy", value=value)
+    truth = np.round(query.true_values, 2)
+    if query.kind in ("count", "predicate"):
+        truth = truth.astype(np.int64)  # a count is whole
     table = {
-        "group": query.labels,
-        f"true {name}": query.true_values,
-        f"{'released' if s.secure else 'noisy'} {name}": noisy.round(2),
-        "error": error.round(2),
-        "relative error (%)": (100 * relative).round(2),
-        "95% half-width": half_widths.round(2),
+        _("laplace.table.group"): _display_labels(s.choice),
+        _("laplace.table.true", value=value): truth,
+        released: noisy.round(2),
+        _("laplace.table.error"): error.round(2),
+        _("laplace.table.relative"): (100 * relative).round(2),
+        _("laplace.table.half_width"): half_widths.round(2),
     }
     if query.kind == "sum":
-        table["unclipped sum"] = query.raw_values
+        table[_("laplace.table.unclipped")] = np.round(query.raw_values, 2)
     return pd.DataFrame(table)
+
+
+def _on_screen(table: pd.DataFrame) -> Styler:
+    """The table in the reader's number format (decimal comma, grouping); the cells stay
+    numbers, as in the CSV."""
+
+    def shown(value: float) -> str:
+        if pd.isna(value):
+            return "—"  # a relative error of a true 0
+        if isinstance(value, (int, np.integer)):
+            return formatting.count(value)
+        return formatting.fixed(value, 2)
+
+    return table.style.format(shown, subset=list(table.select_dtypes("number").columns))
+
+
+def _results_export(
+    s: Settings, noisy: np.ndarray, half_widths: np.ndarray, answers_chart: charts.Spec
+) -> Export:
+    """What the downloads hold: the table as on screen, every setting, the guarantee, the chart."""
+    page, data, query = entry("laplace"), s.choice.data, s.choice.query
+    settings = {
+        _("laplace.export.dataset"): data.title,
+        _("laplace.export.query"): s.choice.description,
+        _("laplace.export.epsilon"): formatting.number(s.epsilon),
+    }
+    if data.person is not None:
+        settings[_("laplace.export.cap")] = formatting.count(query.spec.cap)
+    settings[_("laplace.export.sensitivity")] = formatting.number(query.sensitivity)
+    settings[_("laplace.export.noise")] = (
+        noise_name("laplace") if s.secure else _("laplace.export.teaching_noise")
+    )
+    return Export(
+        title=_("laplace.export.title", page=page.title, dataset=data.title),
+        question=page.question,
+        table=_results_table(s, noisy, half_widths),
+        settings=settings,
+        guarantee=guarantee_text(data, s.guarantee, outputs=_outputs(s.choice)),
+        unit=unit_words(data),
+        charts=[("answers", answers_chart)],
+    )
 
 
 def noise_itself(s: Settings) -> None:
@@ -234,26 +330,25 @@ def noise_itself(s: Settings) -> None:
     x = np.linspace(-6 * s.scale, 6 * s.scale, 401)
     half = laplace.laplace_half_width(s.scale)
     charts.show(
-        laplace_charts.density_with_draws(
-            x, laplace.laplace_pdf(s.scale, x), draws, half, name="Laplace noise"
-        ),
+        laplace_charts.density_with_draws(x, laplace.laplace_pdf(s.scale, x), draws, half),
         key="laplace_noise",
     )
-    mean_note = (
-        " (each half of the mean's budget: the noisy sum's noise is shown)"
-        if s.choice.query.kind == "mean"
-        else ""
-    )
-    st.caption(
-        f"Scale b = {formatting.significant(s.scale)}{mean_note}. "
-        f"{np.mean(np.abs(draws) <= half):.1%} of these {len(draws):,} draws fall inside "
-        f"±{formatting.significant(half)}; the exact share is 95%."
-    )
+    values = {
+        "scale": formatting.significant(s.scale),
+        "share": formatting.fixed(100 * np.mean(np.abs(draws) <= half), 1),
+        "draws": formatting.count(len(draws)),
+        "half": formatting.significant(half),
+    }
+    if s.choice.query.kind == "mean":
+        st.caption(_("laplace.noise.caption_mean", **values))
+    else:
+        st.caption(_("laplace.noise.caption", **values))
 
 
 def error_against_epsilon(s: Settings) -> None:
     """Section 3: expected error against ε, absolute and relative to the smallest group."""
     query = s.choice.query
+    labels = _display_labels(s.choice)
     values = np.abs(query.true_values)
     largest, smallest = int(np.argmax(values)), int(np.argmin(values))
     if query.kind == "mean":
@@ -267,14 +362,14 @@ def error_against_epsilon(s: Settings) -> None:
                 for e in GRID
             ]
         )
-        absolute = {"largest group (simulated)": curves[:, 0]}
-        relative = {query.labels[largest]: curves[:, 0] / max(values[largest], 1e-300)}
+        absolute = {_("laplace.error.largest_simulated"): curves[:, 0]}
+        relative = {labels[largest]: curves[:, 0] / max(values[largest], 1e-300)}
         if smallest != largest and values[smallest] > 0:
-            relative[query.labels[smallest]] = curves[:, 1] / values[smallest]
+            relative[labels[smallest]] = curves[:, 1] / values[smallest]
     else:
-        absolute = {"expected |error| = b": query.sensitivity / GRID}
+        absolute = {_("laplace.error.expected_b"): query.sensitivity / GRID}
         relative = {
-            query.labels[i]: query.sensitivity / GRID / values[i]
+            labels[i]: query.sensitivity / GRID / values[i]
             for i in dict.fromkeys([largest, smallest])
             if values[i] != 0
         }
@@ -291,39 +386,48 @@ def error_against_epsilon(s: Settings) -> None:
                 key="laplace_error_rel",
             )
         else:
-            st.info("Relative error is undefined here: the true answer is 0.")
-    st.caption(
-        "Ten times less epsilon means ten times more noise. The same noise is a rounding error "
-        "for a large group and can swamp a small one."
+            st.info(_("laplace.error.undefined"))
+    st.caption(_("laplace.error.caption"))
+
+
+def _repeats() -> int:
+    """How often the attacker asks: a slider whose labels are grouped in the reader's language,
+    kept in the address as a plain number (?laplace_repeats=1000)."""
+    options = [str(k) for k in REPEATS]
+    start = REPEATS[linked_index("laplace_repeats", options, REPEATS.index(DEFAULT_REPEATS))]
+    repeats = st.select_slider(
+        _("laplace.attack.repeats"),
+        options=REPEATS,
+        value=start,
+        key="laplace_repeats",
+        format_func=formatting.count,
     )
+    keep("laplace_repeats", str(repeats), str(DEFAULT_REPEATS))
+    return repeats
 
 
 @st.fragment
 def averaging_attack(s: Settings) -> None:
     """Section 4: asking the same question k times and averaging wins the truth back."""
     query = s.choice.query
-    labels = query.labels
-    attacked = labels.index(
-        st.selectbox(
-            "Which answer does the attacker ask for again and again?",
-            labels,
-            key="laplace_attacked",
-        )
+    shown = dict(zip(query.labels, _display_labels(s.choice), strict=True))
+    label = st.selectbox(
+        _("laplace.attack.which"),
+        query.labels,
+        index=linked_index("laplace_attacked", query.labels, 0),
+        format_func=shown.get,
+        key="laplace_attacked",
     )
-    repeats = st.select_slider(
-        "Ask the same question k times and average the answers",
-        options=REPEATS,
-        value=100,
-        key="laplace_repeats",
-        format_func=lambda k: f"{k:,}",
-    )
+    keep("laplace_attacked", label, query.labels[0])
+    attacked = query.labels.index(label)
+    repeats = _repeats()
     mean = query.kind == "mean"
     target = query.true_values[attacked] * (query.counts[attacked] if mean else 1.0)
-    title = (
-        f"clipped sum for {labels[attacked]} (released with ε/2 each time)"
-        if mean
-        else f"{s.choice.value_name} for {labels[attacked]}"
-    )
+    group = shown[query.labels[attacked]]
+    if mean:
+        title = _("laplace.attack.title_mean", group=group)
+    else:
+        title = _("laplace.attack.title", value=s.choice.value_name, group=group)
     averages = laplace.running_average_of_releases(
         page_rng("laplace", "attack"), target, s.scale, repeats
     )
@@ -334,25 +438,25 @@ def averaging_attack(s: Settings) -> None:
         key="laplace_attack",
     )
     total = float(composition.basic_composition(s.epsilon, 0.0, repeats)[0])
+    difference = averages[-1] - target
     cols = st.columns(3)
     cols[0].metric(
-        f"Average of {repeats:,} answers",
+        _("laplace.attack.average", k=formatting.count(repeats)),
         formatting.fixed(averages[-1], 2),
-        delta=f"{averages[-1] - target:+,.2f} from the truth",
+        delta=_(
+            "laplace.attack.from_truth",
+            difference=("+" if difference >= 0 else "") + formatting.fixed(difference, 2),
+        ),
         delta_color="off",
     )
-    cols[1].metric("True answer", formatting.fixed(target, 2))
+    cols[1].metric(_("laplace.attack.true"), formatting.fixed(target, 2))
     cols[2].metric(
-        "Privacy spent",
+        _("laplace.attack.spent"),
         f"ε = {formatting.number(round(total, 6))}",
-        delta=f"{repeats:,} × {formatting.number(s.epsilon)}",
+        delta=f"{formatting.count(repeats)} × {formatting.number(s.epsilon)}",
         delta_color="off",
     )
-    st.caption(
-        "Averaging k answers shrinks the noise by √k, so a curator who answers the same question "
-        "again must count every answer against the budget (sequential composition), or return "
-        "the same cached answer."
-    )
+    st.caption(_("laplace.attack.caption"))
     for exercise in EXERCISES:
         if exercise.section == "averaging":
             exercise_box(exercise, s)
@@ -362,15 +466,11 @@ def closing() -> None:
     """What to notice, and the formula with its sources."""
     what_to_notice(
         [
-            "The noise does not depend on the data, only on the sensitivity and ε: the error bars "
-            "have the same length for every count.",
-            "So the *relative* error is worst for the smallest groups: the same noise blurs a "
-            "small count far more, relative to its size, than a large one.",
-            "Halving ε doubles the noise. There is no free lunch: the error is sensitivity / ε "
-            "on average.",
-            "Repeating a query and averaging wins the truth back, which is why the budget adds up.",
-            "The categories shown are part of the release: public, declared, or chosen with DP, "
-            "never read off your file.",
+            _("laplace.notice.same_noise"),
+            _("laplace.notice.relative"),
+            _("laplace.notice.halving"),
+            _("laplace.notice.averaging"),
+            _("laplace.notice.categories"),
         ]
     )
     formula_box("laplace", _formulas)
@@ -386,16 +486,4 @@ def _formulas() -> None:
         r"E|Z| = b,\quad \mathrm{sd}(Z) = \sqrt{2}\,b,\quad "
         r"P(|Z| \le t) = 1 - e^{-t/b} \Rightarrow t_{95\%} = b \ln 20"
     )
-    st.markdown(
-        "Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth, *The Algorithmic Foundations "
-        "of Differential Privacy* (2014), Def. 3.3 and Thm. 3.6. Neighbouring datasets on "
-        "this page: one person added or removed, with all their rows. Sensitivity: one row "
-        "changes a count by 1 and a sum of values clipped to [L, U] by max(|L|, |U|); a "
-        "person with up to m rows (the cap) changes the answers by m times that in total. "
-        "The mean is a noisy clipped sum over a noisy count, ε/2 each (sequential "
-        "composition, Thm. 3.16). Released categories: public, declared, or chosen by "
-        "Laplace-threshold partition selection (Wilson et al. 2020; OpenDP's "
-        "make_laplace_threshold). Secure releases: OpenDP's discrete Laplace on a 2⁻¹⁰⁰ "
-        "grid (Canonne, Kamath & Steinke 2020), immune to Mironov's floating-point attack "
-        "(2012)."
-    )
+    st.markdown(_("laplace.formula.sources"))

@@ -28,7 +28,8 @@ from ui.common.charts import (
     rule_x,
     series,
 )
-from ui.common.formatting import fixed
+from ui.common.formatting import count, fixed
+from ui.common.i18n import _
 
 MUTED_COLOR = "#c4ccd6"
 _TREE_X = [-1.15, 3.45]
@@ -49,13 +50,24 @@ def _scaled(field: str, domain: list[float]) -> dict:
 
 
 def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
-    """The two-coin game as a tree; each branch is as thick as the chance of walking it."""
+    """The two-coin game as a tree; each branch is as thick as the chance of walking it.
+
+    Labels sit where no edge or node is: the root's to its left, coin 1's outcomes above and
+    below-left of their nodes, the leaves' to their right. The first coin's chances label its
+    edges (on their outer side); the second coin's stand in its leaves' labels, so the narrow
+    fork after coin 1 carries no text.
+    """
     t, y = truth_prob, random_yes_prob
     reach = [t, 1 - t, t, (1 - t) * y, (1 - t) * (1 - y)]
     starts = [(0.0, 0.0), (0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (1.0, -1.0)]
     ends = [(1.0, 1.0), (1.0, -1.0), (2.0, 1.0), (2.0, -0.4), (2.0, -1.6)]
-    along = [0.5, 0.5, 0.5, 0.7, 0.7]  # where each edge's label sits, from its start
-    edge_text = [f"t = {t:.3f}", f"1 − t = {1 - t:.3f}", "", f"y = {y:.3f}", f"1 − y = {1 - y:.3f}"]
+    edge_text = [
+        _("local.chart.tree.t", t=fixed(t, 3)),
+        _("local.chart.tree.not_t", value=fixed(1 - t, 3)),
+        "",
+        "",
+        "",
+    ]
     edges = pd.DataFrame(
         {
             "x": [s[0] for s in starts],
@@ -64,10 +76,10 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
             "y2": [e[1] for e in ends],
             "width": [1 + 14 * r for r in reach],
             "color": [NOISY_COLOR if r > 0 else MUTED_COLOR for r in reach],
-            # a label sits on the outer side of its edge (above a rising edge, below a falling
-            # one), so the wedges between branches stay empty and no label touches a node
-            "lx": [(1 - f) * s[0] + f * e[0] for s, e, f in zip(starts, ends, along, strict=True)],
-            "ly": [(1 - f) * s[1] + f * e[1] for s, e, f in zip(starts, ends, along, strict=True)],
+            # a label sits on the outer side of its edge, halfway (above a rising edge, below a
+            # falling one), so the wedge between the branches stays empty
+            "lx": [(s[0] + e[0]) / 2 for s, e in zip(starts, ends, strict=True)],
+            "ly": [(s[1] + e[1]) / 2 for s, e in zip(starts, ends, strict=True)],
             "side": [
                 "above" if e[1] > s[1] else "below" for s, e in zip(starts, ends, strict=True)
             ],
@@ -75,9 +87,9 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
         }
     )
     leaves = [
-        ("says the true answer", t),
-        ("says yes", (1 - t) * y),
-        ("says no", (1 - t) * (1 - y)),
+        _("local.chart.tree.leaf_truth", overall=fixed(t, 3)),
+        _("local.chart.tree.leaf_yes", y=fixed(y, 3), overall=fixed((1 - t) * y, 3)),
+        _("local.chart.tree.leaf_no", value=fixed(1 - y, 3), overall=fixed((1 - t) * (1 - y), 3)),
     ]
     nodes = pd.DataFrame(
         {
@@ -86,10 +98,10 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
             "color": [TRUE_COLOR] * 3 + [ACCENT_COLOR] * 3,
             "kind": ["root", "above", "below", "leaf", "leaf", "leaf"],
             "text": [
-                "a person\nis asked",
-                "coin 1: tell the truth",
-                "coin 1: let\ncoin 2 answer",
-                *(f"{text}\noverall {p:.3f}" for text, p in leaves),
+                _("local.chart.tree.root"),
+                _("local.chart.tree.truth"),
+                _("local.chart.tree.coin2"),
+                *leaves,
             ],
         }
     )
@@ -119,7 +131,7 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
         _with_filter(
             layer(
                 "tree_edges",
-                {**edge_label, "baseline": "bottom", "dy": -8},
+                {**edge_label, "baseline": "bottom", "dy": -10},
                 x=label_x,
                 y=label_y,
                 text=text,
@@ -129,7 +141,7 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
         _with_filter(
             layer(
                 "tree_edges",
-                {**edge_label, "baseline": "top", "dy": 8},
+                {**edge_label, "baseline": "top", "dy": 10},
                 x=label_x,
                 y=label_y,
                 text=text,
@@ -159,7 +171,7 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
         _with_filter(
             layer(
                 "tree_nodes",
-                {**node_text, "align": "right", "baseline": "top", "dx": -12, "dy": 10},
+                {**node_text, "align": "right", "baseline": "top", "dx": -16, "dy": 16},
                 x=x,
                 y=y_,
                 text=text,
@@ -198,18 +210,23 @@ def estimate_distribution(
 ) -> Spec:
     """Exact distribution of the debiased estimate, with the truth and this survey's answer."""
     shown = probs >= probs.max() * 1e-5  # the visible bulk; the tails are drawn as zero
-    name = "where the estimate can land (exact)"
+    name = _("local.chart.survey.curve")
     curve = pd.DataFrame({"x": values[shown], "y": probs[shown], "series": name})
     low, high = interval
-    shade = pd.DataFrame({"low": [low], "high": [high], "label": ["this survey's 95% interval"]})
+    shade = pd.DataFrame(
+        {"low": [low], "high": [high], "label": [_("local.chart.survey.interval")]}
+    )
     marks = pd.DataFrame(
         {
             "x": [truth, estimate],
-            "label": [f"truth: {fixed(truth)}", f"this survey: {fixed(estimate, 1)}"],
+            "label": [
+                _("local.chart.survey.truth", value=fixed(truth)),
+                _("local.chart.survey.estimate", value=fixed(estimate, 1)),
+            ],
             "which": ["truth", "survey"],
         }
     )
-    x = quantitative("x", "estimated number of yes", scale={"zero": False})
+    x = quantitative("x", _("local.chart.survey.x"), scale={"zero": False})
     at = {"field": "x", "type": "quantitative"}
     truth_only, survey_only = "datum.which == 'truth'", "datum.which == 'survey'"
     return chart(
@@ -223,7 +240,7 @@ def estimate_distribution(
             "estimate_curve",
             {"type": "area", "opacity": 0.45, "line": True},
             x=x,
-            y=quantitative("y", "probability"),
+            y=quantitative("y", _("local.chart.survey.y")),
             color=series("series", [name], [NOISY_COLOR]),
         ),
         # an invisible point above the peak leaves room for the labels at the top
@@ -295,7 +312,7 @@ def _log_persons(field: str, title: str) -> dict:
 
 
 def _persons_axis() -> dict:
-    return _log_persons("n", "respondents n")
+    return _log_persons("n", _("local.chart.n"))
 
 
 def share_error_against_n(
@@ -309,13 +326,13 @@ def share_error_against_n(
 
     Errors are shown in percentage points on a log axis; zero errors (no noise) are left out.
     """
-    names = ["exact standard error", "root-mean-square error of 400 simulated surveys"]
+    names = [_("local.chart.share.exact"), _("local.chart.share.simulated")]
     colors = series("series", names, [NOISY_COLOR, SECOND_COLOR])
     exact = pd.DataFrame({"n": n_grid, "error": 100 * standard_errors, "series": names[0]})
     simulated = pd.DataFrame(
         {"n": simulated_n, "error": 100 * simulated_errors, "series": names[1]}
     )
-    y = quantitative("error", "error of the share (percentage points)", log=True)
+    y = quantitative("error", _("local.chart.share.y"), log=True)
     return chart(
         lines("share_exact", x=_persons_axis(), y=y, color=colors),
         layer(
@@ -329,7 +346,7 @@ def share_error_against_n(
         datasets={
             "share_exact": exact[exact["error"] > 0],
             "share_simulated": simulated[simulated["error"] > 0],
-            "share_now": marker(current_n, f"n = {current_n:,}"),
+            "share_now": marker(current_n, f"n = {count(current_n)}"),
         },
         height=380,
     )
@@ -339,7 +356,7 @@ def local_vs_central(
     n_grid: np.ndarray, local_errors: np.ndarray, central_error: float, current_n: int
 ) -> Spec:
     """Expected absolute error of a count, local vs central, on log axes."""
-    names = ["local: randomized response", "central: Laplace on the true count"]
+    names = [_("local.chart.central.local"), _("local.chart.central.central")]
     frame = pd.concat(
         [
             pd.DataFrame({"n": n_grid, "error": local_errors, "series": names[0]}),
@@ -351,13 +368,13 @@ def local_vs_central(
         lines(
             "local_central",
             x=_persons_axis(),
-            y=_log_persons("error", "expected |error| of the count (persons)"),
+            y=_log_persons("error", _("local.chart.central.y")),
             color=series("series", names, [NOISY_COLOR, SECOND_COLOR]),
         ),
         rule_x("local_now"),
         datasets={
             "local_central": frame[frame["error"] > 0],
-            "local_now": marker(current_n, f"n = {current_n:,}"),
+            "local_now": marker(current_n, f"n = {count(current_n)}"),
         },
         height=400,
     )
@@ -372,13 +389,13 @@ def frequency_bars(
     raw_name: str,
 ) -> Spec:
     """Per category: true count, raw perturbed count, debiased estimate with its 95% interval."""
-    estimate_name = "debiased estimate (± 95% interval)"
+    estimate_name = _("local.chart.counts.estimate")
     spec = noisy_vs_true(
         labels,
-        {"true count": true_counts, raw_name: raw_counts, estimate_name: estimates},
+        {_("local.chart.counts.true"): true_counts, raw_name: raw_counts, estimate_name: estimates},
         noisy=estimate_name,
         half_width=half_widths,
-        value_title="persons",
+        value_title=_("local.chart.counts.y"),
         colors=(TRUE_COLOR, MUTED_COLOR, NOISY_COLOR),
     )
     for item in spec["layer"]:  # name every category, as a table would
@@ -403,16 +420,16 @@ def variance_against_domain(
         ignore_index=True,
     )
     k_axis = quantitative(
-        "k", "number of categories k", log=True, scale={"type": "log", "nice": False}
+        "k", _("local.chart.domain.x"), log=True, scale={"type": "log", "nice": False}
     )
     inside = float(k_grid.min()) <= crossover <= float(k_grid.max())
-    cross = marker(crossover, f"k* = 3e^ε + 2 = {crossover:.1f}")
+    cross = marker(crossover, f"k* = 3e^ε + 2 = {fixed(crossover, 1)}")
     at = {"field": "x", "type": "quantitative"}
     return chart(
         lines(
             "domain_curves",
             x=k_axis,
-            y=_log_persons("error", "standard error of a count (persons)"),
+            y=_log_persons("error", _("local.chart.domain.y")),
             color=series("series", names, [NOISY_COLOR, SECOND_COLOR, TRUE_COLOR][: len(names)]),
         ),
         layer(
@@ -439,7 +456,7 @@ def variance_against_domain(
         datasets={
             "domain_curves": frame,
             "domain_crossover": cross if inside else cross.iloc[0:0],
-            "domain_now": marker(current_k, f"this column: k = {current_k}"),
+            "domain_now": marker(current_k, _("local.chart.domain.now", k=current_k)),
         },
         height=400,
     )

@@ -1,5 +1,10 @@
 """The local-frequencies page's controls and sections: each person's report, the estimated
-counts, GRR against unary encoding as the number of categories grows."""
+counts, GRR against unary encoding as the number of categories grows.
+
+Every setting is in the page's address: the protocol, p and q through Streamlit's binding
+(unbound, hence dropped from the address, while another protocol is chosen), ε by the shared
+slider and dropped here while p and q set the protocol.
+"""
 
 from __future__ import annotations
 
@@ -13,20 +18,30 @@ import streamlit as st
 from dp_core import laplace, local_estimation, unary_encoding
 from dp_core import randomized_response as rr
 from ui.common import charts, formatting
+from ui.common.address import keep, linked_index
+from ui.common.catalog import entry
+from ui.common.exercises import exercise_box
+from ui.common.export import Export, export_buttons
+from ui.common.i18n import N_, _, n_
+from ui.common.labels import category_labels
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
 from ui.local import charts as local_charts
-from ui.local.guarantee import local_guarantee_box
+from ui.local.exercises import EXERCISES
+from ui.local.guarantee import local_guarantee_box, local_guarantee_text, local_unit
 from ui.local.inputs import Respondents, pick_respondents
 
-PAGE = "lf"
-OUE, SUE, MANUAL, GRR = (
-    "Optimised unary encoding (OUE)",
-    "Symmetric unary encoding (SUE, basic RAPPOR)",
-    "Unary encoding: choose p and q",
-    "k-ary randomized response (GRR)",
-)
+PAGE = "lf"  # the prefix of the page's widget keys and random streams
+URL = "local_frequencies"
+OUE, SUE, MANUAL, GRR = "oue", "sue", "manual", "grr"
+PROTOCOLS = {
+    OUE: N_("local.lf.protocol.oue"),
+    SUE: N_("local.lf.protocol.sue"),
+    MANUAL: N_("local.lf.protocol.manual"),
+    GRR: N_("local.lf.protocol.grr"),
+}
+EPSILON_KEY = "lf_epsilon"
 K_GRID = np.arange(2, 257)
 SHOWN_REPORTS = 12
 
@@ -71,39 +86,51 @@ def data_controls() -> Respondents | None:
 
 
 def _respondents() -> Respondents | None:
-    respondents = pick_respondents(
-        PAGE, "Column (the question: which one is yours?)", st.columns(2)
-    )
+    respondents = pick_respondents(PAGE, _("local.lf.column"), st.columns(2))
     if respondents is None:
         return None
     column = respondents.column
     if respondents.missing:
-        verb = "is" if respondents.missing == 1 else "are"
         st.caption(
-            f"{formatting.counted(respondents.missing, 'person')} with no {column} {verb} left out."
+            n_(
+                "local.lf.missing.one",
+                "local.lf.missing.other",
+                respondents.missing,
+                count=formatting.count(respondents.missing),
+                column=column,
+            )
         )
     try:
         local_estimation.check_category_counts(respondents.counts)
     except ValueError as error:
-        st.error(f"The column “{column}” cannot be used: {error}")
+        st.error(_("local.lf.unusable", column=column, error=_category_error(error)))
         return None
     return respondents
+
+
+def _category_error(error: ValueError) -> str:
+    """dp_core's reason a column cannot be used, in the reader's language when known."""
+    if "at least 2 categories" in str(error):
+        return _("local.lf.two_categories")
+    return _("local.lf.no_one")
 
 
 def _probabilities(protocol: str, k: int) -> tuple[float, float, float] | None:
     """ε and the report probabilities (p, q) of the protocol; None after a message."""
     if protocol == MANUAL:
+        st.query_params.pop(EPSILON_KEY, None)  # p and q set ε here: the address drops it
         left, right = st.columns(2)
         p = left.slider(
-            "p: chance a person's own bit is sent as 1", 0.01, 0.99, 0.75, 0.01, key="lf_p"
+            _("local.lf.p.label"), 0.01, 0.99, 0.75, 0.01, key="lf_p", bind="query-params"
         )
-        q = right.slider("q: chance any other bit is sent as 1", 0.01, 0.99, 0.25, 0.01, key="lf_q")
-        try:
-            return unary_encoding.unary_encoding_epsilon(p, q), p, q
-        except ValueError as error:
-            st.error(f"These settings cannot be used: {error} Move p above q.")
+        q = right.slider(
+            _("local.lf.q.label"), 0.01, 0.99, 0.25, 0.01, key="lf_q", bind="query-params"
+        )
+        if p <= q:
+            st.error(_("local.lf.p_above_q", p=formatting.number(p), q=formatting.number(q)))
             return None
-    epsilon = epsilon_input("lf_epsilon", default=1.0)
+        return unary_encoding.unary_encoding_epsilon(p, q), p, q
+    epsilon = epsilon_input(EPSILON_KEY, default=1.0)
     if protocol == GRR:
         p, q = (float(v) for v in rr.grr_probabilities(epsilon, k))
     elif protocol == OUE:
@@ -117,69 +144,101 @@ def _probabilities(protocol: str, k: int) -> tuple[float, float, float] | None:
 def explore(respondents: Respondents, sections: list[Section]) -> None:
     """The protocol, ε (or p and q), the guarantee and the open section: a fragment, so an ε
     step reruns only this."""
-    protocol = st.radio("Protocol", [OUE, SUE, MANUAL, GRR], key="lf_protocol", horizontal=True)
+    keys = list(PROTOCOLS)
+    protocol = st.radio(
+        _("local.lf.protocol.label"),
+        keys,
+        index=linked_index("lf_protocol", keys, 0),
+        format_func={key: _(msgid) for key, msgid in PROTOCOLS.items()}.__getitem__,
+        key="lf_protocol",
+        horizontal=True,
+    )
+    keep("lf_protocol", protocol, keys[0])
     chosen = _probabilities(protocol, len(respondents.labels))
     if chosen is None:
         return
     s = Settings(respondents, protocol, *chosen)
     cols = st.columns(3)
-    cols[0].metric("ε per person", formatting.epsilon(s.epsilon))
+    cols[0].metric(_("local.lf.metric.epsilon"), formatting.epsilon(s.epsilon))
     cols[1].metric(
-        "p" + (" (say your own category)" if s.grr else " (own bit → 1)"),
+        _("local.lf.metric.p_grr") if s.grr else _("local.lf.metric.p_unary"),
         formatting.probability(s.p),
     )
     cols[2].metric(
-        "q" + (" (say a given other one)" if s.grr else " (other bit → 1)"),
+        _("local.lf.metric.q_grr") if s.grr else _("local.lf.metric.q_unary"),
         formatting.probability(s.q),
     )
-    local_guarantee_box(
-        respondents, s.epsilon, count=s.n, answers="reports" if s.grr else "reports of k bits"
-    )
+    local_guarantee_box(respondents.data, s.epsilon, count=s.n, answers=_answers(s))
     story(PAGE, sections, s)
+
+
+def _answers(s: Settings) -> str:
+    return _("local.lf.answers.grr") if s.grr else _("local.lf.answers.unary")
+
+
+def _exercises(s: Settings, section: str) -> None:
+    for exercise in EXERCISES:
+        if exercise.page == URL and exercise.section == section:
+            exercise_box(exercise, s)
+
+
+def _shown_labels(s: Settings) -> list[str]:
+    """The categories as the reader sees them (translated where the data's have a name)."""
+    return category_labels(s.respondents.column, s.labels)
+
+
+def report_table(s: Settings) -> pd.DataFrame:
+    """The first respondents' reports, as on screen.
+
+    GRR: one row per person, their true category and the one they report. Unary encoding: one
+    row per category and one column per person (1 = the bit is sent as 1), so k bits fit the
+    page's width whatever the categories' names; the person's own category is marked "1*" /
+    "0*" (their bit before flipping was 1).
+    """
+    codes = s.respondents.codes
+    first = codes[codes >= 0][:SHOWN_REPORTS]
+    rng, names = page_rng(PAGE, "reports"), _shown_labels(s)
+    if s.grr:
+        reported = rr.grr_perturb(rng, first, s.k, s.epsilon)
+        return pd.DataFrame(
+            {
+                _("local.lf.reports.person"): np.arange(1, first.size + 1),
+                _("local.lf.reports.true", column=s.respondents.column): [names[c] for c in first],
+                _("local.lf.reports.reports"): [names[c] for c in reported],
+            }
+        ).set_index(_("local.lf.reports.person"))
+    bits = unary_encoding.unary_perturb(rng, first, s.k, s.p, s.q)
+    cells = np.where(bits, "1", "0").astype(object)
+    own = np.zeros(bits.shape, dtype=bool)
+    own[np.arange(first.size), first] = True
+    cells[own] = cells[own] + "*"
+    table = pd.DataFrame(cells.T, index=names, columns=[str(i) for i in range(1, first.size + 1)])
+    table.index.name = s.respondents.column
+    return table
 
 
 def reports(s: Settings) -> None:
     """Section 1: what one person sends, and the first respondents' reports."""
     k = s.k
     if s.grr:
-        st.markdown(
-            f"Each person names **one** of the {k} categories: their own with probability "
-            f"p = e^ε/(e^ε + k − 1), otherwise one of the other {k - 1} at random."
-        )
+        st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
     else:
-        st.markdown(
-            f"Each person sends **{k} bits**, a 1 for their own category and 0 elsewhere, "
-            "each bit flipped independently: their own stays 1 with probability p, every "
-            "other turns into 1 with probability q. ε = ln(p(1 − q) / ((1 − p) q))."
-        )
-    st.caption(
-        "Neighbouring datasets on this page: one person's answer replaced by another category "
-        "(the number of persons stays the same), the relation local DP uses; the central "
-        "comparison uses the same one."
-    )
-    codes = s.respondents.codes
-    first = codes[codes >= 0][:SHOWN_REPORTS]
-    rng, labels = page_rng(PAGE, "reports"), s.labels
+        st.markdown(_("local.lf.reports.unary", k=k))
+    st.caption(_("local.lf.neighbours"))
+    table = report_table(s)
     if s.grr:
-        shown = [labels[c] for c in rr.grr_perturb(rng, first, k, s.epsilon)]
+        st.table(table)
     else:
-        bits = unary_encoding.unary_perturb(rng, first, k, s.p, s.q)
-        shown = [
-            ", ".join(labels[j] for j in np.flatnonzero(row)) or "(no bit set)" for row in bits
-        ]
-    st.table(
-        pd.DataFrame(
-            {
-                "person": np.arange(1, first.size + 1),
-                f"true {s.respondents.column}": [labels[c] for c in first],
-                "reports" if s.grr else "bits sent as 1": shown,
-            }
-        ).set_index("person")
-    )
-    st.caption(
-        "The first respondents, perturbed one by one. The counts of the next section are drawn "
-        "from their exact distribution, the same as perturbing all of them."
-    )
+        st.markdown(_("local.lf.reports.matrix", shown=table.shape[1]))
+        st.table(table.style.map(_bit_style))
+    st.caption(_("local.lf.reports.caption"))
+    _exercises(s, "reports")
+
+
+def _bit_style(cell: str) -> str:
+    """A bit sent as 1 in bold, the person's own category shaded."""
+    style = "font-weight: bold;" if cell.startswith("1") else "color: #8a97a8;"
+    return style + (" background-color: rgba(31, 90, 166, 0.15);" if cell.endswith("*") else "")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -188,77 +247,125 @@ def _expected_abs_error(count: int, n: int, p: float, q: float) -> float:
     return local_estimation.expected_abs_error(count, n, p, q)
 
 
-def counts(s: Settings) -> None:
-    """Section 2: true, raw and debiased counts per category, with 95% intervals."""
-    n, k, p, q = s.n, s.k, s.p, s.q
-    minimum = local_estimation.minimum_respondents(p, q, share_half_width=0.25)
-    if n < minimum:
-        st.warning(
-            f"Only {n:,} persons: at these settings a category's 95% interval can be wider "
-            f"than ±25% of the population. They need at least {minimum:,} persons."
-        )
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """One draw of the reports' counts and what the page computes from them."""
+
+    raw: np.ndarray
+    raw_name: str
+    estimates: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    expected: np.ndarray
+
+
+def draw_counts(s: Settings) -> Counts:
+    """The reported counts from the page's seed, debiased, with 95% intervals (section 2)."""
+    n, p, q = s.n, s.p, s.q
     rng, true_counts = page_rng(PAGE, "counts"), s.true_counts
     if s.grr:
-        raw, raw_name = rr.grr_report_counts(rng, true_counts, s.epsilon), "raw reports"
+        raw, raw_name = rr.grr_report_counts(rng, true_counts, s.epsilon), _("local.lf.raw.grr")
     else:
-        raw, raw_name = (
-            unary_encoding.unary_report_counts(rng, true_counts, p, q),
-            "raw sum of bits",
-        )
+        raw = unary_encoding.unary_report_counts(rng, true_counts, p, q)
+        raw_name = _("local.lf.raw.unary")
     estimates = local_estimation.debiased_count(raw, n, p, q)
     low, high = local_estimation.estimate_interval(estimates, n, p, q)
-    charts.show(
-        local_charts.frequency_bars(
-            s.labels, true_counts, raw, estimates, (high - low) / 2, raw_name
-        ),
-        key="lf_counts",
-    )
-    errors = estimates - true_counts
     expected = np.array([_expected_abs_error(int(c), n, p, q) for c in true_counts])
+    return Counts(raw, raw_name, estimates, low, high, expected)
+
+
+def counts_table(s: Settings, drawn: Counts) -> pd.DataFrame:
+    """The counts per category as on screen (estimates to one decimal)."""
+    return pd.DataFrame(
+        {
+            s.respondents.column: _shown_labels(s),
+            _("local.lf.table.true"): s.true_counts,
+            drawn.raw_name: drawn.raw,
+            _("local.lf.table.estimate"): drawn.estimates.round(1),
+            _("local.lf.table.low"): drawn.low.round(1),
+            _("local.lf.table.high"): drawn.high.round(1),
+            _("local.lf.table.error"): (drawn.estimates - s.true_counts).round(1),
+            _("local.lf.table.expected"): drawn.expected.round(1),
+        }
+    )
+
+
+def counts(s: Settings) -> None:
+    """Section 2: true, raw and debiased counts per category, with 95% intervals."""
+    n, k = s.n, s.k
+    minimum = local_estimation.minimum_respondents(s.p, s.q, share_half_width=0.25)
+    if n < minimum:
+        st.warning(_("local.lf.few", n=formatting.count(n), minimum=formatting.count(minimum)))
+    drawn = draw_counts(s)
+    bars = local_charts.frequency_bars(
+        _shown_labels(s),
+        s.true_counts,
+        drawn.raw,
+        drawn.estimates,
+        (drawn.high - drawn.low) / 2,
+        drawn.raw_name,
+    )
+    charts.show(bars, key="lf_counts")
+    errors = drawn.estimates - s.true_counts
     central = laplace.laplace_expected_abs_error(laplace.laplace_scale(2, s.epsilon))
     st.markdown(
-        f"**{n:,} persons, {k} categories, ε = {formatting.epsilon(s.epsilon)}: the debiased "
-        f"counts are off by {formatting.fixed(np.mean(np.abs(errors)))} persons on average in "
-        f"this draw (expected {formatting.fixed(np.mean(expected))}). A trusted curator adding "
-        f"Laplace noise to the true counts at the same ε would be off by "
-        f"{formatting.fixed(central, 2)}.**"
+        _(
+            "local.lf.counts.sentence",
+            n=formatting.count(n),
+            k=k,
+            epsilon=formatting.epsilon(s.epsilon),
+            off=formatting.fixed(np.mean(np.abs(errors))),
+            expected=formatting.fixed(np.mean(drawn.expected)),
+            central=formatting.fixed(central, 2),
+        )
     )
     if not s.grr:
         st.caption(
-            f"The raw sums add up to {int(raw.sum()):,}, not {n:,}: everyone sends {k} bits and "
-            "the q-flips add about n·q false ones to every category. Subtracting them is the "
-            "debiasing."
+            _(
+                "local.lf.counts.raw_sums",
+                total=formatting.count(int(drawn.raw.sum())),
+                n=formatting.count(n),
+                k=k,
+            )
         )
-    table = pd.DataFrame(
-        {
-            s.respondents.column: s.labels,
-            "true count": true_counts,
-            raw_name: raw,
-            "debiased estimate": estimates,
-            "95% interval from": low,
-            "to": high,
-            "error": errors,
-            "expected |error|": expected,
-        }
-    )
+    table = counts_table(s, drawn)
     _counts_table(table)
-    st.caption(
-        "Estimates are unbiased, so some can be negative. The 95% intervals are Wald intervals: "
-        "estimate ± 1.96 standard errors, a normal approximation, with the exact variance "
-        "formula evaluated at the estimate (plug-in, clipped to [0, n]). Central Laplace: scale "
-        "2/ε, since replacing one person's answer moves two counts by 1 (adding or removing a "
-        "person moves one count: scale 1/ε, but that is a different relation from the local "
-        "one)."
+    st.caption(_("local.lf.counts.caption"))
+    export_buttons(URL, s.respondents.data, lambda: _export(s, table, bars), secure=False)
+    _exercises(s, "counts")
+
+
+def _export(s: Settings, table: pd.DataFrame, bars: charts.Spec) -> Export:
+    data = s.respondents.data
+    settings: dict[str, object] = {
+        _("local.export.dataset"): data.title,
+        _("local.lf.export.column"): s.respondents.column,
+        _("local.lf.export.protocol"): _(PROTOCOLS[s.protocol]),
+        "epsilon": formatting.epsilon(s.epsilon),
+        "p": formatting.probability(s.p),
+        "q": formatting.probability(s.q),
+        _("local.lf.export.persons"): formatting.count(s.n),
+        _("local.lf.export.categories"): s.k,
+        _("local.export.noise"): _("local.export.noise.value"),
+    }
+    return Export(
+        title=_("local.lf.export.title", data=data.title),
+        question=entry(URL).question,
+        table=table,
+        settings=settings,
+        guarantee=local_guarantee_text(data, s.epsilon, count=s.n, answers=_answers(s)),
+        unit=local_unit(data),
+        charts=[("counts", bars)],
     )
 
 
 @st.fragment
 def _counts_table(table: pd.DataFrame) -> None:
     """The counts as a table, in a lazy expander (its own fragment: opening it reruns only it)."""
-    box = st.expander("The table", key="lf_table", on_change="rerun")
+    box = st.expander(_("local.lf.table.label"), key="lf_table", on_change="rerun")
     if not box.open:
         return
-    decimals = ("debiased estimate", "95% interval from", "to", "error", "expected |error|")
+    decimals = table.columns[3:]
     with box:
         st.dataframe(
             table,
@@ -268,56 +375,62 @@ def _counts_table(table: pd.DataFrame) -> None:
         )
 
 
+def domain_curves(n: int, epsilon: float) -> dict[str, np.ndarray]:
+    """Exact standard error of a count nobody holds against k, per protocol (section 3)."""
+    grid_p, grid_q = rr.grr_probabilities(epsilon, K_GRID)
+    oue = unary_encoding.optimized_unary_encoding(epsilon)
+    sue = unary_encoding.symmetric_unary_encoding(epsilon)
+    return {
+        _("local.lf.domain.grr"): np.sqrt(local_estimation.estimate_variance(0, n, grid_p, grid_q)),
+        _("local.lf.domain.oue"): np.full(
+            K_GRID.shape, np.sqrt(local_estimation.estimate_variance(0, n, *oue))
+        ),
+        _("local.lf.domain.sue"): np.full(
+            K_GRID.shape, np.sqrt(local_estimation.estimate_variance(0, n, *sue))
+        ),
+    }
+
+
 def domain_size(s: Settings) -> None:
     """Section 3: GRR against unary encoding as the number of categories grows."""
     n, epsilon = s.n, s.epsilon
     crossover = unary_encoding.grr_oue_crossover_domain_size(epsilon)
-    grid_p, grid_q = rr.grr_probabilities(epsilon, K_GRID)
-    oue = unary_encoding.optimized_unary_encoding(epsilon)
-    sue = unary_encoding.symmetric_unary_encoding(epsilon)
-    curves = {
-        "k-ary randomized response (GRR)": np.sqrt(
-            local_estimation.estimate_variance(0, n, grid_p, grid_q)
-        ),
-        "optimised unary encoding (OUE)": np.full(
-            K_GRID.shape, np.sqrt(local_estimation.estimate_variance(0, n, *oue))
-        ),
-        "symmetric unary encoding (SUE)": np.full(
-            K_GRID.shape, np.sqrt(local_estimation.estimate_variance(0, n, *sue))
-        ),
-    }
     charts.show(
-        local_charts.variance_against_domain(K_GRID, curves, crossover, s.k), key="lf_domain"
+        local_charts.variance_against_domain(K_GRID, domain_curves(n, epsilon), crossover, s.k),
+        key="lf_domain",
     )
-    better = "k-ary randomized response" if s.k < crossover else "optimised unary encoding"
+    better = _("local.lf.domain.better_grr") if s.k < crossover else _("local.lf.domain.better_oue")
     st.markdown(
-        f"**At ε = {formatting.epsilon(epsilon)}, k-ary randomized response is more accurate "
-        f"below k\\* = 3e^ε + 2 = {formatting.fixed(crossover, 1)} categories and unary encoding "
-        f"above. With {s.k} categories here, {better} wins.**"
+        _(
+            "local.lf.domain.sentence",
+            epsilon=formatting.epsilon(epsilon),
+            crossover=formatting.fixed(crossover, 1),
+            k=s.k,
+            better=better,
+        )
     )
-    st.caption(
-        f"Exact standard error of the estimated count of a category nobody holds, for n = {n:,} "
-        "(Wang et al. 2017's comparison; a category held by n_v persons adds "
-        "n_v(1 − p − q)/(p − q) to the variance). GRR's error grows with k because the chance of "
-        "naming the true category falls as k grows; unary encoding's does not depend on k, at "
-        "the price of k bits per person."
-    )
+    st.caption(_("local.lf.domain.caption", n=formatting.count(n)))
+    _exercises(s, "domain")
+
+
+def sections() -> list[Section]:
+    """The page's story."""
+    return [
+        Section("reports", _("local.lf.section.reports"), reports),
+        Section("counts", _("local.lf.section.counts"), counts),
+        Section("domain", _("local.lf.section.domain"), domain_size),
+    ]
 
 
 def closing() -> None:
     """What to notice, and the formula with its sources."""
     what_to_notice(
         [
-            "The raw perturbed counts are far from the truth (flattened towards n·q); only after "
-            "debiasing do the large categories stand out again.",
-            "The error is about the same number of persons for every category, so small "
-            "categories (Armed-Forces: 9 persons) drown while large ones are usable.",
-            "With few categories or a large ε, k-ary randomized response is best; with many "
-            "categories, optimised unary encoding, whose error does not grow with k.",
-            "A trusted curator adding Laplace noise to the true counts has an error that does not "
-            "grow with the number of persons; the local error grows like √n.",
-            "The categories are public or declared before anyone answers: a person cannot "
-            "report a category nobody told them about.",
+            _("local.lf.notice.raw"),
+            _("local.lf.notice.small"),
+            _("local.lf.notice.which"),
+            _("local.lf.notice.central"),
+            _("local.lf.notice.declared"),
         ]
     )
     formula_box("local_frequencies", _formulas)
@@ -339,9 +452,4 @@ def _formulas() -> None:
         r"\frac{n_v\,p(1-p) + (n-n_v)\,q(1-q)}{(p-q)^2},\qquad "
         r"k^* = 3e^\varepsilon + 2"
     )
-    st.markdown(
-        "Wang, Blocki, Li & Jha (2017), *Locally differentially private protocols for "
-        "frequency estimation*, USENIX Security (GRR is their 'direct encoding'); Erlingsson, "
-        "Pihur & Korolova (2014), RAPPOR. C_v is the number of reports of v (GRR) or of 1 bits "
-        "in column v (unary), exactly Binomial(n_v, p) + Binomial(n − n_v, q)."
-    )
+    st.markdown(_("local.lf.sources"))

@@ -27,19 +27,11 @@ from dp_core import domains
 from dp_core.bounding import cap_contributions
 from ui.common.categories import pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
-from ui.common.formatting import counted
+from ui.common.formatting import count
+from ui.common.i18n import _, n_
 from ui.common.shell import page_rng
 
 PERSON_DATASETS = ("census", "tips", "diseases")  # one row per person (tips: assumed)
-TIPS_ASSUMPTION = (
-    "The tips data are bills: this page treats each bill as one person answering. That is an "
-    "assumption, not a fact: a bill is a party, and customers come back."
-)
-DECLARED_ONLY = (
-    "In the local model every person must know the categories before answering, so they "
-    "cannot be chosen from the data with DP (partition selection by a curator does not apply "
-    "here): declare the categories the question offers."
-)
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,14 +90,16 @@ def _one_answer_each(data: DataChoice, area: Any) -> pd.DataFrame:
         return data.frame
     person = data.person
     if person is None:
-        area.caption(f"Each of the {len(data.frame):,} rows is taken as one person answering once.")
+        area.caption(_("local.input.rows", rows=count(len(data.frame))))
         return data.frame
     kept = _first_rows(data.source, person, data.frame)
     area.caption(
-        f"`{person}` identifies a person: each of the {len(kept):,} persons answers once, with "
-        f"their first row in the file ({len(data.frame) - len(kept):,} later rows are left out). "
-        "Randomized response protects one answer per person: a person answering several times "
-        "could lose up to the sum of their ε's."
+        _(
+            "local.input.first_rows",
+            person=person,
+            persons=count(len(kept)),
+            later=count(len(data.frame) - len(kept)),
+        )
     )
     return kept
 
@@ -116,17 +110,14 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
     ``areas`` holds at least two Streamlit containers: the dataset's, then the column's.
     """
     with areas[0]:
-        data = pick_data(page, PERSON_DATASETS, label="Data")
+        data = pick_data(page, PERSON_DATASETS, label=_("local.input.data"))
     if data is None:
         return None
     dataset = data.dataset
     if dataset.key == "tips":
-        areas[0].caption(TIPS_ASSUMPTION)
+        areas[0].caption(_("local.input.tips"))
     if not dataset.categorical:
-        st.error(
-            "Your file has no category column to ask about: a column needs text values, "
-            "or whole numbers with at most 200 distinct values."
-        )
+        st.error(_("local.input.no_category_column"))
         return None
     columns = list(dataset.categorical)
     column = areas[1].selectbox(
@@ -134,11 +125,12 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
         columns,
         key=f"{page}_column_{dataset.key}",
         index=columns.index("occupation") if "occupation" in columns else 0,
+        bind="query-params",
     )
     frame = _one_answer_each(data, areas[0])
     about(data)
     if data.own:
-        st.caption(DECLARED_ONLY)
+        st.caption(_("local.input.declared_only"))
     categories = pick_categories(
         page,
         data,
@@ -153,13 +145,15 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
     codes, outside = _codes(data.source, data.person, column, categories.labels, frame)
     if outside and categories.mode == "public":  # declared: said where they are declared
         st.caption(
-            f"{counted(outside, 'person holds', 'persons hold')} a value outside the published "
-            f"categories of {column}: they are dropped."
+            n_(
+                "local.input.outside.one",
+                "local.input.outside.other",
+                outside,
+                count=count(outside),
+                column=column,
+            )
         )
     if codes.size == 0:
-        st.error(
-            f"Nobody holds one of the categories of {column}: there is no one to ask. Declare "
-            "the categories the file holds."
-        )
+        st.error(_("local.input.nobody", column=column))
         return None
     return Respondents(data, column, categories.labels, codes, outside)

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from data import sources
+from dp_core import accountants
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
+from ui.common.i18n import N_, _, language, n_
 from ui.common.release import unit_words
 from ui.common.report import Chart, Section, Table, html_report
 from ui.planner import charts as planner_charts
@@ -27,23 +29,23 @@ DATA_FILES = {
     "industry_groups": "industry_groups.csv",
     "tips": "tips.csv",  # written from plotly's copy, see DATA_NOTES
 }
-DATA_NOTES = {
-    "tips": "The tips data ship inside plotly: write them to a file first with `python3 -c "
-    "\"import plotly.express as px; px.data.tips().to_csv('tips.csv', index=False)\"`. ",
-}
+DATA_NOTES = {"tips": N_("planner.board.tips_note")}  # how to write a dataset's file first
 
 
 def _settings_table(s: Settings) -> pd.DataFrame:
+    rows = s.plan.rows
     return pd.DataFrame(
         {
-            "statistic": [row.name for row in s.plan.rows],
-            "what": [summary.what(row.statistic).replace("`", "") for row in s.plan.rows],
-            "mechanism": [row.statistic.spec.mechanism.capitalize() for row in s.plan.rows],
-            "sensitivity": [
-                formatting.significant(row.statistic.sensitivity) for row in s.plan.rows
+            _("planner.col.statistic"): [row.name for row in rows],
+            _("planner.col.what"): [summary.what(row.statistic).replace("`", "") for row in rows],
+            _("planner.col.mechanism"): [summary.mechanism_name(row.statistic) for row in rows],
+            _("planner.col.sensitivity"): [
+                formatting.significant(row.statistic.sensitivity) for row in rows
             ],
-            "weight": [formatting.number(row.statistic.spec.weight) for row in s.plan.rows],
-            "target (95%)": [summary.target_text(row.statistic) for row in s.plan.rows],
+            _("planner.table.weight"): [
+                formatting.number(row.statistic.spec.weight) for row in rows
+            ],
+            _("planner.board.target"): [summary.target_text(row.statistic) for row in rows],
         }
     )
 
@@ -51,120 +53,114 @@ def _settings_table(s: Settings) -> pd.DataFrame:
 def _accuracy_table(s: Settings) -> pd.DataFrame:
     table = summary.plan_table(s)
     keep = [
-        "statistic",
-        "target",
+        _("planner.col.statistic"),
+        _("planner.col.target"),
         "ε_i",
         "δ_i",
-        "noise scale",
-        "95% ±",
-        "95% ± of the value",
-        "expected relative error",
-        "meets it",
-        "true value",
+        _("planner.col.noise_scale"),
+        _("planner.col.half_width"),
+        _("planner.col.relative"),
+        _("planner.col.expected"),
+        _("planner.col.meets"),
+        _("planner.col.true"),
     ]
     return table[keep]
 
 
-def _accounting_table(found: tuple[AccountingTotal, ...]) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "accountant": [t.name for t in found],
-            "total ε": [formatting.epsilon(t.epsilon) for t in found],
-            "at δ": [formatting.power_of_ten(t.delta) for t in found],
-            "source": [t.source for t in found],
-        }
+def data_rows(s: Settings) -> str:
+    """The number of rows of the data, grouped (a count table's summed counts)."""
+    data, dataset = s.data, s.data.dataset
+    if data.path:
+        return formatting.count(sources.summary(data.origin).rows)
+    if dataset.count_column:
+        return formatting.count(int(data.frame[dataset.count_column].sum()))
+    return formatting.count(len(data.frame))
+
+
+def guarantee_label(s: Settings) -> str:
+    """(ε, δ)-DP or ε-DP of the whole plan."""
+    plan = s.plan
+    if plan.delta > 0:
+        return f"({formatting.epsilon(plan.epsilon)}, {formatting.power_of_ten(plan.delta)})-DP"
+    return f"{formatting.epsilon(plan.epsilon)}-DP"
+
+
+def _data_text(s: Settings) -> str:
+    dataset = s.data.dataset
+    categories = _("planner.board.list_separator").join(
+        _("planner.board.category_public", column=column)
+        if mode == "public"
+        else _("planner.board.category_declared", column=column)
+        for column, mode in s.controls.categories
     )
+    text = _(
+        "planner.board.data",
+        dataset=dataset.title,
+        rows=data_rows(s),
+        unit=unit_words(s.data),
+        cap=formatting.count(s.controls.cap),
+    )
+    if dataset.contribution_rule:
+        text += " " + _("planner.board.rule", rule=dataset.contribution_rule)
+    if categories:
+        text += " " + _("planner.board.categories", categories=categories)
+    return text
+
+
+def _guarantee_text(s: Settings, found: tuple[AccountingTotal, ...]) -> str:
+    text = _(
+        "planner.board.guarantee",
+        label=guarantee_label(s),
+        unit=unit_words(s.data),
+        count=formatting.count(len(s.plan.rows)),
+    )
+    text += " " + summary.cost_sentence(found, found[-1].delta)
+    if s.controls.gaussian and s.calibration == "analytic":
+        text += " " + _("planner.board.opendp_gaussian")
+    return text
 
 
 def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -> str:
     """The one-page HTML report of the plan (charts as SVG when vl-convert can draw them)."""
-    plan, data = s.plan, s.data
-    dataset = data.dataset
-    if data.path:
-        rows = f"{sources.summary(data.origin).rows:,}"
-    elif dataset.count_column:
-        rows = f"{int(data.frame[dataset.count_column].sum()):,}"
-    else:
-        rows = f"{len(data.frame):,}"
-    categories = ", ".join(
-        f"`{column}` {'public (published codes)' if mode == 'public' else 'declared in advance'}"
-        for column, mode in s.controls.categories
-    )
-    label = (
-        f"({formatting.epsilon(plan.epsilon)}, {formatting.power_of_ten(plan.delta)})-DP"
-        if plan.delta > 0
-        else f"{formatting.epsilon(plan.epsilon)}-DP"
-    )
-    how = summary.MODES[s.mode].replace("…", "Split a total ε")
+    plan, dataset = s.plan, s.data.dataset
+    rho = accountants.total_rho(plan.releases)
     sections = [
         Section(
-            "The question",
+            _("planner.board.question"),
             (
-                f"We want to publish {formatting.counted(len(plan.rows), 'statistic')} of "
-                f"**{dataset.title}**. What budget do they need, and how accurate will each be? "
-                f"How the budget was set: {how[0].lower() + how[1:]}.",
+                n_(
+                    "planner.board.question_text",
+                    "planner.board.question_text.other",
+                    len(plan.rows),
+                    dataset=dataset.title,
+                    how=_(summary.HOW[s.mode]),
+                ),
             ),
         ),
+        Section(_("planner.board.data_title"), (_data_text(s),)),
         Section(
-            "The data and the unit of privacy",
+            _("planner.board.settings"),
             (
-                f"{dataset.title}: {rows} rows. The guarantee protects {unit_words(data)}: "
-                "neighbouring datasets differ by one person added or removed with all their "
-                f"rows. Each person counts with at most {s.controls.cap} row(s) (the cap"
-                + (
-                    f"; public rule: {dataset.contribution_rule}"
-                    if dataset.contribution_rule
-                    else ""
+                Table(_settings_table(s), _("planner.board.sensitivity_note")),
+                _(
+                    "planner.board.gaussian",
+                    calibration=_(summary.CALIBRATIONS[s.calibration]),
                 )
-                + ")."
-                + (f" Released categories: {categories}." if categories else ""),
+                if s.controls.gaussian
+                else _("planner.board.laplace_only"),
             ),
         ),
         Section(
-            "Settings",
-            (
-                Table(
-                    _settings_table(s),
-                    "Sensitivity: one person's largest effect on the "
-                    "released values (L1 for Laplace, L2 for Gaussian).",
-                ),
-                (
-                    f"Gaussian noise: {summary.CALIBRATIONS[s.calibration]}; the total δ is "
-                    "shared equally by the Gaussian rows."
-                    if s.controls.gaussian
-                    else "Laplace noise only: the plan is pure ε-DP."
-                ),
-            ),
+            _("planner.board.guarantee_title"),
+            (_guarantee_text(s, found), Table(summary.accounting_frame(found, rho, assumes=False))),
         ),
         Section(
-            "The guarantee",
+            _("planner.board.accuracy"),
             (
-                f"**{label}** for {unit_words(data)}, by basic composition of the "
-                f"{len(plan.rows)} releases (Dwork & Roth 2014, Thm 3.16). "
-                + summary.cost_sentence(found, found[-1].delta)
-                + (
-                    " The script's OpenDP maps certify the Gaussian rows in zCDP (ρ = Δ²/2σ²) "
-                    "and convert with a bound, so they state a larger ε for them than the "
-                    "analytic calibration's ε_i; with “σ as OpenDP certifies” they state "
-                    "exactly these ε_i."
-                    if s.controls.gaussian and s.calibration == "analytic"
-                    else ""
-                ),
-                Table(_accounting_table(found)),
-            ),
-        ),
-        Section(
-            "Accuracy",
-            (
-                Table(
-                    _accuracy_table(s),
-                    "95% ±: the noise stays within it 95% of the time "
-                    "(Laplace b ln 20, Gaussian 1.96 σ; a mean to first order). Relative "
-                    "to the true value (a histogram: its median category).",
-                ),
+                Table(_accuracy_table(s), _("planner.board.accuracy_note")),
                 Chart(
                     planner_charts.accuracy(*summary.accuracy_frames(s)),
-                    "95% half-width as a % of the true value; ticks: the targets.",
+                    _("planner.board.chart_note"),
                     width=520,
                     height=120,
                 ),
@@ -172,9 +168,9 @@ def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -
         ),
     ]
     return html_report(
-        f"Release plan: {dataset.title}",
+        _("planner.board.title", dataset=dataset.title),
         sections,
-        subtitle=f"DP Explorer, “Plan a release”, {date.today().isoformat()}",
-        footer=f"Address of this plan: {address}. The OpenDP script carries it out; the page's "
-        "noisy values are teaching draws, not a release.",
+        subtitle=_("planner.board.subtitle", day=date.today().isoformat()),
+        footer=_("planner.board.footer", address=address),
+        language=language(),
     )

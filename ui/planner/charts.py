@@ -22,10 +22,12 @@ from ui.common.charts import (
     rule_x,
     series,
 )
+from ui.common.i18n import N_, _
 
-STATUS = ("meets its target", "misses its target", "no target")
+# Legend entries (message ids): the datasets' colour columns hold them in the reader's language.
+STATUS = (N_("planner.status.meets"), N_("planner.status.misses"), N_("planner.status.none"))
 STATUS_COLORS = (GOOD_COLOR, ACCENT_COLOR, NOISY_COLOR)
-MODELS = ("central", "local")
+MODELS = {"central": N_("planner.model.central"), "local": N_("planner.model.local")}
 
 
 def accuracy(bars: pd.DataFrame, targets: pd.DataFrame) -> Spec:
@@ -37,7 +39,8 @@ def accuracy(bars: pd.DataFrame, targets: pd.DataFrame) -> Spec:
     ``targets``: statistic, target (%).
     """
     x = nominal("statistic", None, sort=None, axis={"labelAngle": -20})
-    y = quantitative("relative", "95% ± as % of the value", log=True)
+    y = quantitative("relative", _("planner.chart.relative"), log=True)
+    statistic = {"field": "statistic", "title": _("planner.col.statistic")}
     return chart(
         layer(
             "accuracy",
@@ -45,11 +48,11 @@ def accuracy(bars: pd.DataFrame, targets: pd.DataFrame) -> Spec:
             x=x,
             y=y,
             y2={"field": "base"},
-            color=series("status", STATUS, STATUS_COLORS),
+            color=series("status", [_(status) for status in STATUS], STATUS_COLORS),
             tooltip=[
-                {"field": "statistic"},
-                {"field": "relative", "title": "± % of the true value", "format": ",.3~g"},
-                {"field": "absolute", "title": "± in its units"},
+                statistic,
+                {"field": "relative", "title": _("planner.chart.relative_tip"), "format": ",.3~g"},
+                {"field": "absolute", "title": _("planner.chart.absolute_tip")},
             ],
         ),
         layer(
@@ -57,7 +60,10 @@ def accuracy(bars: pd.DataFrame, targets: pd.DataFrame) -> Spec:
             {"type": "tick", "thickness": 3, "size": 46, "color": "#1d2733"},
             x=x,
             y={"field": "target", "type": "quantitative"},
-            tooltip=[{"field": "statistic"}, {"field": "target", "title": "target ± %"}],
+            tooltip=[
+                statistic,
+                {"field": "target", "title": _("planner.chart.target_tip"), "format": ",.3~g"},
+            ],
         ),
         datasets={"accuracy": bars, "targets": targets},
         height=320,
@@ -76,8 +82,11 @@ def accountants(frame: pd.DataFrame) -> Spec:
             "totals",
             {"type": "bar", "color": NOISY_COLOR},
             y=y,
-            x=quantitative("epsilon", "total ε of the plan"),
-            tooltip=[{"field": "accountant"}, {"field": "label", "title": "total"}],
+            x=quantitative("epsilon", _("planner.chart.total")),
+            tooltip=[
+                {"field": "accountant", "title": _("planner.accounting.accountant")},
+                {"field": "label", "title": _("planner.accounting.total")},
+            ],
         ),
         layer(
             "totals",
@@ -109,19 +118,19 @@ def in_the_wild(points: pd.DataFrame, plan: pd.DataFrame) -> Spec:
         sort={"field": "epsilon", "order": "descending"},
         axis={"labelLimit": 420, "labelOverlap": False},
     )
-    x = quantitative("epsilon", "ε as published (log scale)", log=True)
+    x = quantitative("epsilon", _("planner.chart.published"), log=True)
     return chart(
         layer(
             "published",
             {"type": "point", "filled": True, "size": 110},
             y=y,
             x=x,
-            color=series("model", MODELS, (TRUE_COLOR, SECOND_COLOR)),
+            color=series("model", [_(m) for m in MODELS.values()], (TRUE_COLOR, SECOND_COLOR)),
             tooltip=[
-                {"field": "deployment"},
-                {"field": "epsilon", "format": ",.4~g"},
-                {"field": "unit", "title": "per"},
-                {"field": "period"},
+                {"field": "deployment", "title": _("planner.wild.deployment")},
+                {"field": "epsilon", "title": "ε", "format": ",.4~g"},
+                {"field": "unit", "title": _("planner.wild.unit")},
+                {"field": "period", "title": _("planner.wild.period")},
             ],
         ),
         layer(

@@ -4,7 +4,6 @@ plan for the board (report and OpenDP script)."""
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 
 import pandas as pd
@@ -15,16 +14,24 @@ from data.registry import load_reference
 from dp_core import accountants, planner
 from dp_core.guarantee import Guarantee, Part
 from ui.common import charts, formatting
+from ui.common.address import keep, linked_index
+from ui.common.catalog import entry
 from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.errors import translated
+from ui.common.exercises import exercise_box
 from ui.common.export import Export, address, export_buttons
-from ui.common.release import guarantee_box, unit_words
+from ui.common.i18n import N_, _, display, in_language, language, n_
+from ui.common.labels import category_labels
+from ui.common.release import guarantee_box, guarantee_text, unit_words
 from ui.common.sections import Section, story
-from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, what_to_notice
+from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, presenter_row, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
-from ui.planner import board, summary
+from ui.planner import board, link, summary
 from ui.planner import charts as planner_charts
+from ui.planner.exercises import EXERCISES
+from ui.planner.messages import planner_error, statistic_error
 from ui.planner.script import ScriptData, opendp_script, script_file_name
 from ui.planner.table import column_config, default_rows, parse_rows
 
@@ -72,9 +79,11 @@ def _build(
     labels: tuple[tuple[str, tuple[str, ...]], ...],
     per_category: tuple[tuple[str, int], ...],
     count_column: str | None,
+    lang: str,
     _frame: pd.DataFrame,
 ) -> tuple[tuple[planner.Statistic, ...], tuple[str, ...]]:
-    """The statistics' true values and sensitivities (cached on the rows named ``source``)."""
+    """The statistics' true values and sensitivities (cached on the rows named ``source``;
+    ``lang``, the reader's language, keys the cached problem sentences)."""
     domains, caps = dict(labels), dict(per_category)
     built, problems = [], []
     for spec in specs:
@@ -90,7 +99,7 @@ def _build(
                 )
             )
         except ValueError as error:
-            problems.append(f"“{spec.name}”: {error}")
+            problems.append(statistic_error(spec.name, error))
     return tuple(built), tuple(problems)
 
 
@@ -103,7 +112,7 @@ def _path_statistic(
     person_cap = cap if data.person is not None else None
     if spec.kind == "histogram":
         if labels is None:
-            raise ValueError(f"“{spec.name}”: a histogram needs its public categories.")
+            raise ValueError(_("planner.error.no_categories"))
         request = sources.CappedRequest(data.person, person_cap, category=spec.column, seed=seed)
         over = sources.capped_totals(data.origin, request).over(labels, with_value=False)
         return planner.statistic_from_totals(
@@ -114,7 +123,7 @@ def _path_statistic(
         totals = sources.capped_totals(data.origin, request)
         return planner.statistic_from_totals(spec, cap=cap, counts=[totals.kept])
     if spec.lower is None or spec.upper is None or not spec.lower <= spec.upper:
-        raise ValueError(f"“{spec.name}”: give clipping bounds with L below U.")
+        raise ValueError(_("planner.error.bounds"))
     request = sources.CappedRequest(
         data.person, person_cap, value=spec.column, lower=spec.lower, upper=spec.upper, seed=seed
     )
@@ -140,7 +149,7 @@ def _path_build(
         try:
             built.append(_path_statistic(data, spec, cap, labels.get(spec.column or "")))
         except ValueError as error:
-            problems.append(f"“{spec.name}”: {error}")
+            problems.append(statistic_error(spec.name, error))
     return tuple(built), tuple(problems)
 
 
@@ -171,6 +180,45 @@ def _categories(
     return domains, modes
 
 
+def _linked_rows(data: DataChoice) -> pd.DataFrame | None:
+    """The plan table the address holds (?planner_rows=…), or None (with a message kept for
+    the page) when there is none or it cannot be used: the page then starts with the default."""
+    raw = st.query_params.get(link.PARAM)
+    if raw is None:
+        return None
+    try:
+        frame = link.decode_rows(raw)
+    except ValueError as error:
+        st.session_state[f"{PAGE}__rows_problem"] = str(error)
+        return None
+    parsed = parse_rows(frame, data.dataset, own=data.own)
+    if parsed.problems:
+        st.session_state[f"{PAGE}__rows_problem"] = " ".join(parsed.problems)
+        return None
+    return frame
+
+
+def _start_rows(data: DataChoice) -> pd.DataFrame:
+    """The table the editor starts from: the address's plan on the first visit, else the
+    dataset's default plan (the edits are the editor's state on top of it)."""
+    state = st.session_state
+    key = f"{PAGE}__start_{data.source}"
+    if key not in state:
+        state[key] = None if state.get(f"{PAGE}__rows_read") else _linked_rows(data)
+        state[f"{PAGE}__rows_read"] = True
+    start = state[key]
+    return start if start is not None else default_rows(data.dataset)
+
+
+def _rows_in_address(edited: pd.DataFrame, data: DataChoice) -> None:
+    """The table as edited in the address; a bad linked table is reported until it is edited."""
+    encoded, default = link.encode_rows(edited), link.encode_rows(default_rows(data.dataset))
+    keep(link.PARAM, encoded, default)
+    problem = st.session_state.get(f"{PAGE}__rows_problem")
+    if problem and encoded == default:
+        st.warning(_("planner.link.malformed", problem=problem), icon=":material/link_off:")
+
+
 def data_controls() -> Controls | None:
     """The data, the cap, the table of statistics and their categories (rerun the page)."""
     data = pick_data(PAGE, SHIPPED, paths=True)
@@ -180,26 +228,26 @@ def data_controls() -> Controls | None:
     try:
         frame, cap = contribution_cap(PAGE, data)
     except ValueError as error:
-        st.error(f"Cannot read the contributions per person: {error}", icon=":material/error:")
+        st.error(_("planner.contributions_error", error=translated(error)), icon=":material/error:")
         return None
-    st.markdown(
-        "**The statistics to release.** Add, remove or edit rows; give each a weight or the "
-        "accuracy wanted (± at 95%, absolute or as a % of its value)."
-    )
+    st.markdown(_("planner.rows.intro"))
     edited = st.data_editor(
-        default_rows(data.dataset),
+        _start_rows(data),
         key=f"{PAGE}_rows_{data.source}",
         num_rows="dynamic",
         column_config=column_config(data.dataset),
         hide_index=True,
         width="stretch",
     )
+    _rows_in_address(edited, data)
     parsed = parse_rows(edited, data.dataset, own=data.own)
     if parsed.notes:
         st.caption(" ".join(parsed.notes))
     if parsed.problems:
         st.error(
-            "**The plan cannot be made yet:**\n\n"
+            "**"
+            + _("planner.rows.problems")
+            + "**\n\n"
             + "\n".join(f"- {problem}" for problem in parsed.problems),
             icon=":material/error:",
         )
@@ -219,6 +267,7 @@ def data_controls() -> Controls | None:
             tuple(domains.items()),
             tuple(dataset.max_rows_per_category.items()),
             dataset.count_column,
+            language(),
             frame,
         )
     if problems:
@@ -228,9 +277,13 @@ def data_controls() -> Controls | None:
     for stat in statistics:
         if stat.rows_outside and stat.spec.column in public:
             st.caption(
-                f"“{stat.spec.name}”: {formatting.counted(stat.rows_outside, 'row')} hold a "
-                "value outside the published categories; they are dropped (their values are "
-                "never shown)."
+                n_(
+                    "planner.rows_outside",
+                    "planner.rows_outside.other",
+                    stat.rows_outside,
+                    name=stat.spec.name,
+                    rows=formatting.count(stat.rows_outside),
+                )
             )
     return Controls(data, cap, statistics, tuple(modes))
 
@@ -251,60 +304,70 @@ def _plan(
     return planner.split_budget(statistics, epsilon, delta, mode, calibration)
 
 
+def _choice(key: str, label: str, options: dict[str, str], help: str) -> str:
+    """A radio over ``options`` (key -> message id), kept in the address by its key."""
+    keys = list(options)
+    chosen = st.radio(
+        label,
+        keys,
+        index=linked_index(key, keys, default=0),
+        format_func=display(keys, lambda option: _(options[option])),
+        key=key,
+        horizontal=True,
+        help=help,
+    )
+    keep(key, chosen, keys[0])
+    return chosen
+
+
 def budget_rule(controls: Controls) -> tuple[str, str]:
     """How the budget is set and how Gaussian noise is calibrated (rerun the page)."""
-    mode = st.radio(
-        "How is the budget set?",
-        list(summary.MODES),
-        format_func=summary.MODES.get,
-        key=f"{PAGE}_mode",
-        horizontal=True,
-        help="Split a total you choose, or work backwards from each row's target to the "
-        "smallest total that meets them all (basic composition).",
-    )
+    mode = _choice(f"{PAGE}_mode", _("planner.mode.label"), summary.MODES, _("planner.mode.help"))
     calibration = "analytic"
     if controls.gaussian:
-        calibration = st.radio(
-            "Gaussian noise",
-            list(summary.CALIBRATIONS),
-            format_func=summary.CALIBRATIONS.get,
-            key=f"{PAGE}_calibration",
-            horizontal=True,
-            help="Analytic: the smallest σ for (ε, δ) (exact profile). OpenDP accounts its "
-            "Gaussian in zCDP and converts to (ε, δ) with a bound, so it needs a larger σ for "
-            "the same (ε, δ); choose it to make the script's OpenDP maps state exactly the "
-            "plan's ε_i.",
+        calibration = _choice(
+            f"{PAGE}_calibration",
+            _("planner.calibration.label"),
+            summary.CALIBRATIONS,
+            _("planner.calibration.help"),
         )
+    else:
+        st.query_params.pop(f"{PAGE}_calibration", None)
     return mode, calibration
 
 
 @st.fragment(key=f"{PAGE}_explore")
 def explore(controls: Controls, mode: str, calibration: str, sections: list[Section]) -> None:
     """ε (and δ), the guarantee and the open section: a fragment, so a step reruns only this."""
-    epsilon = None
+    epsilon, delta = None, 0.0
+    left, right = presenter_row(1, 1)
     if mode != "targets":
-        epsilon = epsilon_input(f"{PAGE}_epsilon", label="Total budget ε", default=1.0)
-    delta = 0.0
+        with left:
+            epsilon = epsilon_input(
+                f"{PAGE}_epsilon", label=_("planner.epsilon.label"), default=1.0
+            )
     if controls.gaussian:
-        delta = delta_input(
-            f"{PAGE}_delta", label="Total δ, shared equally by the Gaussian rows", default=1e-6
-        )
+        with right:
+            delta = delta_input(f"{PAGE}_delta", label=_("planner.delta.label"), default=1e-6)
     try:
         plan = _plan(controls.statistics, mode, epsilon, delta, calibration)
     except ValueError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(planner_error(error), icon=":material/error:")
         return
-    outputs = formatting.counted(len(plan.rows), "statistic")
-    guarantee_box(
-        controls.data,
-        Guarantee(unit=controls.data.person, parts=(Part("values", plan.epsilon, plan.delta),)),
-        outputs=outputs,
-        noise="Noise on this page: numpy's floating-point draws from the seed in the sidebar, "
-        "for teaching: moving ε rescales one standard draw per statistic, and two values "
-        "published at two ε would give the truth away. A real release draws once, with "
-        "OpenDP: the script under “For the board”.",
-    )
-    story(PAGE, sections, Settings(controls, plan, mode, calibration))
+    s = Settings(controls, plan, mode, calibration)
+    guarantee_box(controls.data, guarantee(s), outputs=outputs(s), noise=_("planner.noise"))
+    story(PAGE, sections, s)
+
+
+def guarantee(s: Settings) -> Guarantee:
+    """The plan's guarantee: one part, the released values, at its basic-composition total."""
+    return Guarantee(unit=s.data.person, parts=(Part("values", s.plan.epsilon, s.plan.delta),))
+
+
+def outputs(s: Settings) -> str:
+    """What the guarantee covers: "4 statistics"."""
+    count = len(s.plan.rows)
+    return n_("planner.outputs", "planner.outputs.other", count, count=formatting.count(count))
 
 
 # --- section 1: the plan -----------------------------------------------------------------
@@ -317,51 +380,74 @@ def the_plan(s: Settings) -> None:
         f", δ = {formatting.power_of_ten(plan.delta)}" if plan.delta > 0 else ""
     )
     if s.mode == "targets":
-        st.markdown(
-            f"**Every target is met with {total} in total**, the smallest total that meets them "
-            "(each ε_i solved exactly from its target; basic composition adds them up)."
-        )
+        heading = _("planner.plan.targets", total=total)
     else:
-        st.markdown(f"**{summary.MODES[s.mode].replace('…', 'Split it')}: {total} in total.**")
+        heading = _("planner.plan.split", how=_(summary.HOW[s.mode]), total=total)
+    st.markdown(f"**{heading}**")
     cols = st.columns(3)
-    cols[0].metric("Total ε (basic composition)", formatting.epsilon(plan.epsilon))
-    cols[1].metric("Total δ", formatting.power_of_ten(plan.delta))
-    worst = max(plan.rows, key=lambda r: r.relative_half_width)
+    cols[0].metric(_("planner.metric.total_epsilon"), formatting.epsilon(plan.epsilon))
+    cols[1].metric(_("planner.metric.total_delta"), formatting.power_of_ten(plan.delta))
+    worst = summary.widest(plan)
     cols[2].metric(
-        f"Widest 95% ± of the value ({worst.name})", summary.percent(worst.relative_half_width)
+        _("planner.metric.widest", name=worst.name), summary.percent(worst.relative_half_width)
     )
     released = summary.releases(s)
     st.markdown(summary.screen_table(s, released))
-    st.caption(
-        "Δ: one person's largest effect (L1 for Laplace, L2 for Gaussian; a mean's sum). "
-        "noise: the Laplace scale b or the Gaussian σ (a mean: sum / row count). 95% ±: the "
-        "noise stays within it 95% of the time. ✓/✗: the target met or missed. Simulated: "
-        "one teaching draw at these settings."
-    )
-    full = st.expander("Every column (sortable)", key=f"{PAGE}_table", on_change="rerun")
+    st.caption(_("planner.plan.legend"))
+    full = st.expander(_("planner.plan.every_column"), key=f"{PAGE}_table", on_change="rerun")
     if full.open:
         with full:
             st.dataframe(summary.plan_table(s, released), hide_index=True, width="stretch")
     missed = [r.name for r in plan.rows if r.meets_target is False]
     if missed:
-        who = (
-            f"“{missed[0]}” misses its target"
-            if len(missed) == 1
-            else f"{len(missed)} statistics miss their targets ({', '.join(missed)})"
-        )
+        names = _("planner.board.list_separator").join(f"“{name}”" for name in missed)
         st.warning(
-            f"{who} at this budget. Raise ε, move weight to them, or let the page work "
-            "backwards from the targets.",
+            n_("planner.plan.missed", "planner.plan.missed.other", len(missed), names=names),
             icon=":material/warning:",
         )
-    charts.show(planner_charts.accuracy(*summary.accuracy_frames(s)), key=f"{PAGE}_accuracy")
-    st.caption(
-        "Accuracy is the half-width of the noise that holds 95% of the time: Laplace "
-        "b ln 20, Gaussian 1.96 σ. A histogram's relative accuracy is against its median "
-        "category; a mean's half-width is first-order (noisy sum over noisy row count). "
-        "Relative targets and the minimax split read the true values: on confidential data, "
-        "choose ε from public or earlier figures, since a budget chosen from the data "
-        "depends on it."
+    accuracy = planner_charts.accuracy(*summary.accuracy_frames(s))
+    charts.show(accuracy, key=f"{PAGE}_accuracy")
+    st.caption(_("planner.plan.accuracy_note"))
+    zip_button(s, released, accuracy)
+    for exercise in EXERCISES:
+        if exercise.section == "plan":
+            exercise_box(exercise, s)
+
+
+def zip_button(s: Settings, released: dict, accuracy: charts.Spec) -> None:
+    """The ZIP download (CSV, settings, charts), built when pressed; the report is the board's."""
+    export_buttons(
+        PAGE, s.data, lambda: plan_export(s, released, accuracy), secure=False, report_button=False
+    )
+
+
+def plan_export(s: Settings, released: dict, accuracy: charts.Spec) -> Export:
+    """The ZIP's contents: the plan table as on screen (numbers), every setting, the guarantee,
+    the accuracy chart and the accountants' chart."""
+    found = totals(s.plan.releases, READ_DELTA)
+    settings: dict[str, object] = {
+        _("planner.export.dataset"): s.data.dataset.title,
+        "epsilon": formatting.epsilon(s.plan.epsilon),
+        "delta": formatting.power_of_ten(s.plan.delta),
+        _("planner.export.how"): _(summary.HOW[s.mode]),
+        _("planner.export.cap"): s.controls.cap,
+        _("planner.export.rows"): st.query_params.get(link.PARAM)
+        or link.encode_rows(default_rows(s.data.dataset)),
+    }
+    if s.controls.gaussian:
+        settings[_("planner.export.calibration")] = _(summary.CALIBRATIONS[s.calibration])
+    return Export(
+        title=_("planner.board.title", dataset=s.data.dataset.title),
+        question=entry(PAGE).question,
+        table=summary.export_table(s, released),
+        settings=settings,
+        guarantee=guarantee_text(s.data, guarantee(s), outputs=outputs(s)),
+        unit=unit_words(s.data),
+        charts=[
+            ("accuracy", accuracy),
+            ("accountants", planner_charts.accountants(summary.accountants_frame(found))),
+        ],
+        notes=(summary.cost_sentence(found, READ_DELTA),),
     )
 
 
@@ -372,30 +458,30 @@ def a_simulated_release(s: Settings) -> None:
     names = [row.name for row in s.plan.rows]
     histograms = [i for i, row in enumerate(s.plan.rows) if row.statistic.spec.kind == "histogram"]
     chosen = st.selectbox(
-        "Show a simulated release of",
+        _("planner.release.show"),
         names,
         index=histograms[0] if histograms else 0,
         key=f"{PAGE}_shown",
-        help="Teaching draws from the seed; the script draws the real release.",
+        bind="query-params",
+        help=_("planner.release.show.help"),
     )
     row = s.plan.rows[names.index(chosen)] if chosen in names else s.plan.rows[0]
     stat = row.statistic
+    truth, simulated = _("planner.release.truth"), _("planner.release.simulated")
     charts.show(
         charts.noisy_vs_true(
-            list(stat.labels),
-            {"True value": list(stat.true_values), "Simulated release": released[row.name]},
-            noisy="Simulated release",
+            category_labels(stat.spec.column or "", stat.labels)
+            if stat.spec.kind == "histogram"
+            else list(stat.labels),
+            {truth: list(stat.true_values), simulated: released[row.name]},
+            noisy=simulated,
             half_width=row.half_width,
             value_title=stat.spec.name,
         ),
         key=f"{PAGE}_release",
     )
-    st.caption(
-        "One teaching draw at these settings (numpy, from the seed), beside the truth; the "
-        "error bars are the exact 95% half-width (first order for a mean). A real release "
-        "draws once, with OpenDP."
-    )
-    box = st.expander("Every released value", key=f"{PAGE}_values", on_change="rerun")
+    st.caption(_("planner.release.note"))
+    box = st.expander(_("planner.release.values"), key=f"{PAGE}_values", on_change="rerun")
     if box.open:
         with box:
             st.dataframe(summary.values_table(s, released), hide_index=True, width="stretch")
@@ -412,53 +498,50 @@ def totals(
     return accountants.compare_accountants(releases, delta)
 
 
+@dataclass(frozen=True)
+class Costs:
+    """What the “What it costs” section shows: the plan, the δ it is read at, the totals."""
+
+    settings: Settings
+    delta: float
+    totals: tuple[accountants.AccountingTotal, ...]
+
+
 @st.fragment(key=f"{PAGE}_costs_section")
 def what_it_costs(s: Settings) -> None:
     """Section 3: the plan's total by basic, optimal, zCDP and PLD accounting, side by side."""
     delta = delta_input(
         f"{PAGE}_read_delta",
-        label="Read the tighter totals at δ =",
+        label=_("planner.cost.delta"),
         default=READ_DELTA,
-        help="Optimal composition, zCDP and PLDs trade a little δ for a smaller ε. Basic "
-        "composition stays at its own δ (the sum of the rows' δ_i).",
+        help=_("planner.cost.delta.help"),
     )
     try:
-        with st.spinner("Composing privacy loss distributions…"):
+        with st.spinner(_("planner.cost.spinner")):
             found = totals(s.plan.releases, delta)
     except ValueError as error:
-        st.error(f"Cannot account for this plan: {error}", icon=":material/error:")
+        st.error(_("planner.cost.error", error=planner_error(error)), icon=":material/error:")
         return
     st.markdown(f"**{summary.cost_sentence(found, delta)}**")
-    frame = pd.DataFrame(
-        {
-            "accountant": [t.name for t in found],
-            "epsilon": [t.epsilon if math.isfinite(t.epsilon) else None for t in found],
-            "label": [f"ε = {formatting.epsilon(t.epsilon)}" for t in found],
-        }
+    charts.show(
+        planner_charts.accountants(summary.accountants_frame(found)), key=f"{PAGE}_accountants"
     )
-    frame["pad"] = 1.25 * float(frame["epsilon"].max())
-    charts.show(planner_charts.accountants(frame), key=f"{PAGE}_accountants")
-    st.dataframe(summary.accounting_frame(found), hide_index=True, width="stretch")
+    rho = accountants.total_rho(s.plan.releases)
+    st.dataframe(summary.accounting_frame(found, rho), hide_index=True, width="stretch")
     basic_delta = s.plan.delta
     if basic_delta > delta:
         st.warning(
-            f"δ = {formatting.power_of_ten(delta)} is below the plan's own δ = "
-            f"{formatting.power_of_ten(basic_delta)}: the totals at that δ need more ε than "
-            "basic composition's (the optimal one can be infinite). Read them at δ ≥ the plan's.",
+            _(
+                "planner.cost.below",
+                delta=formatting.power_of_ten(delta),
+                plan_delta=formatting.power_of_ten(basic_delta),
+            ),
             icon=":material/warning:",
         )
-    st.caption(
-        "Basic and optimal composition know each release only by its (ε_i, δ_i); zCDP and "
-        "PLDs look at the noise itself (its scale and sensitivity), so they are tighter for "
-        "the same noise. For different mechanisms the optimal bound is Murtagh & Vadhan's "
-        "(2016, Thm 1.5) generalisation of Kairouz, Oh & Viswanath (2015, Thm 3.3), computed "
-        "exactly over the sums of ±ε_i. zCDP: Laplace noise of scale b is (Δ/b)²/2-zCDP, "
-        "Gaussian Δ²/(2σ²); converted with Canonne, Kamath & Steinke (2020), or Bun & "
-        "Steinke's ρ + 2√(ρ ln 1/δ). PLD: Google's dp-accounting, pessimistic. A mean counts "
-        "as two releases (its sum and its row count). A histogram with Laplace noise counts as "
-        "one Laplace release at its L1 sensitivity: that single shift dominates any split of "
-        "it over several categories (checked against dp-accounting in the tests)."
-    )
+    st.caption(_("planner.cost.note"))
+    for exercise in EXERCISES:
+        if exercise.section == "cost":
+            exercise_box(exercise, Costs(s, delta, found))
 
 
 # --- section 3: ε in the wild ------------------------------------------------------------
@@ -469,58 +552,62 @@ def _deployment_label(row: pd.Series) -> str:
     return text if len(text) <= 64 else text[:61] + "…"
 
 
+def _models(values: pd.Series) -> pd.Series:
+    """Central or local, in the reader's language."""
+    return values.map(lambda model: _(planner_charts.MODELS.get(model, model)))
+
+
+SOURCE_HEADERS = {  # the deployments table's columns -> message ids of their headers
+    "organisation": N_("planner.wild.organisation"),
+    "deployment": N_("planner.wild.deployment"),
+    "model": N_("planner.wild.model"),
+    "unit": N_("planner.wild.unit"),
+    "per": N_("planner.wild.per_header"),
+    "period": N_("planner.wild.period"),
+    "year": N_("planner.wild.year"),
+    "source": N_("planner.wild.source"),
+    "registry": N_("planner.wild.registry"),
+    "note": N_("planner.wild.note"),
+}
+
+
 def in_the_wild(s: Settings) -> None:
     """Section 4: published deployments' budgets, with their units, and the plan's total."""
-    st.warning(
-        "**These numbers are not comparable without their units.** ε = 4 per emoji typed, "
-        "renewed with every report (Apple, local DP), and ε = 17.14 per person for a census "
-        "published once are different promises; a budget per month adds up over a year; "
-        "local DP needs a far larger ε than central DP for the same accuracy. Read the unit "
-        "and the period of each before comparing.",
-        icon=":material/warning:",
-    )
+    st.warning(_("planner.wild.warning"), icon=":material/warning:")
     table = load_reference("deployments")
     published = table[table["epsilon"].notna()]
     points = pd.DataFrame(
         {
             "deployment": published.apply(_deployment_label, axis=1),
             "epsilon": published["epsilon"],
-            "model": published["model"],
-            "per": "per " + published["per"],
+            "model": _models(published["model"]),
+            "per": published["per"].map(lambda per: _("planner.wild.per", per=per)),
             "unit": published["unit"],
             "period": published["period"],
         }
     )
     points["pad"] = 4.0 * float(max(points["epsilon"].max(), s.plan.epsilon))
-    unit = unit_words(s.data)
-    marker = charts.marker(
-        s.plan.epsilon, f"this plan: ε = {formatting.epsilon(s.plan.epsilon)}, per person, once"
-    )
+    total = formatting.epsilon(s.plan.epsilon)
+    marker = charts.marker(s.plan.epsilon, _("planner.wild.marker", epsilon=total))
     charts.show(planner_charts.in_the_wild(points, marker), key=f"{PAGE}_wild")
-    st.caption(
-        f"This plan: ε = {formatting.epsilon(s.plan.epsilon)} by basic composition, for "
-        f"{unit}, for one release of these statistics. Two deployments published only a zCDP "
-        "ρ and are listed below but not drawn."
-    )
-    box = st.expander(
-        "The published budgets and their sources", key=f"{PAGE}_sources", on_change="rerun"
-    )
+    st.caption(_("planner.wild.caption", epsilon=total, unit=unit_words(s.data)))
+    box = st.expander(_("planner.wild.sources"), key=f"{PAGE}_sources", on_change="rerun")
     if box.open:
         with box:
+            shown = table.assign(model=_models(table["model"]))
+            headers = {column: _(SOURCE_HEADERS[column]) for column in SOURCE_HEADERS}
+            headers.update({"epsilon": "ε", "delta": "δ", "rho": "ρ (zCDP)"})
             st.dataframe(
-                table,
+                shown.rename(columns=headers),
                 hide_index=True,
                 width="stretch",
                 column_config={
-                    "source": st.column_config.LinkColumn("source"),
-                    "registry": st.column_config.LinkColumn("read from"),
-                    "year": st.column_config.NumberColumn("year", format="%d"),
+                    headers["source"]: st.column_config.LinkColumn(headers["source"]),
+                    headers["registry"]: st.column_config.LinkColumn(headers["registry"]),
+                    headers["year"]: st.column_config.NumberColumn(headers["year"], format="%d"),
                 },
             )
-            st.caption(
-                "Figures as published, read from the OpenDP deployments registry (each row "
-                "links the file) and its primary sources; see data/cards/deployments.md."
-            )
+            st.caption(_("planner.wild.sources_note"))
 
 
 # --- section 4: for the board --------------------------------------------------------------
@@ -548,18 +635,16 @@ def script_data(s: Settings) -> ScriptData:
 
 def for_the_board(s: Settings) -> None:
     """Section 5: the one-page report, the OpenDP script and the plan table, to download."""
-    st.markdown(
-        "**For the board:** the plan on one page (question, data and unit of privacy, "
-        "settings, guarantee, accuracy, accounting and this page's address; print it to PDF "
-        "from the browser), and a Python script that carries the plan out with OpenDP."
-    )
+    st.markdown(_("planner.board.intro"))
     info = script_data(s)
     here = address()
     cols = st.columns(2)
     with cols[0]:
         st.download_button(
-            "Download the one-page report (HTML)",
-            data=lambda: board.report_html(s, totals(s.plan.releases, READ_DELTA), here),
+            _("planner.board.download_report"),
+            data=in_language(
+                lambda: board.report_html(s, totals(s.plan.releases, READ_DELTA), here)
+            ),
             file_name=f"release_plan_{s.data.dataset.key}.html",
             mime="text/html",
             icon=":material/description:",
@@ -567,51 +652,29 @@ def for_the_board(s: Settings) -> None:
         )
     with cols[1]:
         st.download_button(
-            "Download the OpenDP script",
-            data=lambda: opendp_script(s.plan, info),
+            _("planner.board.download_script"),
+            data=in_language(lambda: opendp_script(s.plan, info)),
             file_name=script_file_name(info),
             mime="text/x-python",
             icon=":material/code:",
             key=f"{PAGE}_script",
         )
-    export_buttons(
-        PAGE,
-        s.data,
-        lambda: Export(
-            title=f"Release plan: {s.data.dataset.title}",
-            question="What budget do these statistics need, and how accurate will each one be?",
-            table=summary.plan_table(s),
-            settings={
-                "dataset": s.data.dataset.title,
-                "epsilon": formatting.epsilon(s.plan.epsilon),
-                "delta": formatting.power_of_ten(s.plan.delta),
-                "how": summary.MODES[s.mode],
-                "gaussian calibration": summary.CALIBRATIONS[s.calibration]
-                if s.controls.gaussian
-                else "",
-                "cap": s.controls.cap,
-                "noise": "numpy, seeded (teaching draws)",
-            },
-            guarantee="",
-            unit=unit_words(s.data),
-        ),
-        secure=False,
-        report_button=False,
+    zip_button(s, summary.releases(s), planner_charts.accuracy(*summary.accuracy_frames(s)))
+    note = board.DATA_NOTES.get(s.data.dataset.key)
+    run = _("planner.board.run", script=script_file_name(info), data=info.file_name)
+    st.caption(f"{_(note)} {run}" if note else run)
+    report = st.expander(
+        _("planner.board.preview"), key=f"{PAGE}_report_preview", on_change="rerun"
     )
-    st.caption(
-        board.DATA_NOTES.get(s.data.dataset.key, "")
-        + f"Run the script with `python3 {script_file_name(info)} --data {info.file_name}`. "
-        "It prints what OpenDP's privacy maps state for each statistic and for their "
-        "composition, then releases once. `--simulate 1000` (for the data's owner only) "
-        "compares many releases with the true values to check the stated accuracy."
-    )
-    report = st.expander("Preview the report", key=f"{PAGE}_report_preview", on_change="rerun")
     if report.open:
         with report:
             st.iframe(board.report_html(s, totals(s.plan.releases, READ_DELTA), here), height=1000)
-    preview = st.expander("The script", key=f"{PAGE}_script_preview", on_change="rerun")
+    preview = st.expander(
+        _("planner.board.script"), key=f"{PAGE}_script_preview", on_change="rerun"
+    )
     if preview.open:
         with preview:
+            st.caption(_("planner.board.script_english"))
             st.code(opendp_script(s.plan, info), language="python")
 
 
@@ -619,24 +682,20 @@ def closing() -> None:
     """What to notice, and the formulas with their sources."""
     what_to_notice(
         [
-            "Splitting equally gives every statistic the same noise in ε but not the same "
-            "accuracy: a count of thousands barely moves, a mean of a few rows swings.",
-            "Working backwards from targets shows which statistic is expensive: the one with "
-            "a large sensitivity (wide bounds, a high cap) or a small true value.",
-            "The same noise costs less under tighter accounting: zCDP and privacy loss "
-            "distributions read the noise itself, not only each release's (ε_i, δ_i).",
-            "A budget is a promise per unit of privacy and per period: compare it with "
-            "others' only with the same unit.",
+            _("planner.notice.equal"),
+            _("planner.notice.targets"),
+            _("planner.notice.accounting"),
+            _("planner.notice.unit"),
         ]
     )
-    formula_box("planner", _formulas, "The formulas")
+    formula_box(PAGE, _formulas, _("planner.formulas"))
 
 
 def _formulas() -> None:
     """The formulas behind the page, with their sources."""
     st.latex(
         r"t_{95\%} = b\ln 20 \;\text{(Laplace, } b = \Delta_1/\varepsilon_i),\qquad "
-        r"t_{95\%} = 1.96\,\sigma \;\text{(Gaussian)}"
+        r"t_{95\%} = 1.96\,\sigma \;\text{(Gauss)}"
     )
     st.latex(
         r"\varepsilon_i = \frac{\Delta_1 \ln 20}{t},\qquad "
@@ -646,15 +705,4 @@ def _formulas() -> None:
         r"\rho_{\text{Lap}} = \tfrac12 (\Delta/b)^2,\quad \rho_{\text{Gauss}} = "
         r"\frac{\Delta^2}{2\sigma^2},\quad \varepsilon = \rho + 2\sqrt{\rho\ln(1/\delta)}"
     )
-    st.markdown(
-        "Basic composition: Dwork & Roth (2014), Thm 3.16. Optimal composition: Kairouz, "
-        "Oh & Viswanath (2015), Thm 3.3; for different mechanisms Murtagh & Vadhan "
-        "(2016), Thm 1.5. zCDP: Bun & Steinke (2016), Prop 1.3, 1.4, 1.6, Lemma 2.3; "
-        "conversion: Canonne, Kamath & Steinke (2020), Cor 13 (OpenDP's). PLDs: Google's "
-        "dp-accounting (Meiser & Mohammadi 2018; Koskela, Jälkö & Honkela 2020). "
-        "Analytic Gaussian: Balle & Wang (2018), Thm 8. Sensitivities: one person with "
-        "up to m rows (the cap) moves a count by m, a sum clipped to [L, U] by "
-        "m·max(|L|, |U|), a histogram by m in L1 and √(q g² + r²) in L2 with at most g "
-        "rows in one category. A mean is a noisy clipped sum over a noisy row count, "
-        "ε_i/2 each; its half-width is the delta method's (Z_sum − μ Z_rows)/N."
-    )
+    st.markdown(_("planner.formulas.sources"))

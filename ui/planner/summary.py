@@ -11,39 +11,81 @@ import pandas as pd
 
 from dp_core import accountants, planner
 from ui.common import formatting
+from ui.common.i18n import N_, _, n_
+from ui.common.labels import category_label
 from ui.common.shell import page_rng
 from ui.planner import charts as planner_charts
+from ui.planner.table import MECHANISMS
 
 if TYPE_CHECKING:
     from ui.planner.sections import Settings
 
 PAGE = "planner"
-MODES = {
-    "equal": "Split a total ε equally",
-    "weight": "… by weight",
-    "minimax": "… to minimise the worst relative error",
-    "targets": "Meet every target: the smallest total",
+MODES = {  # key -> message id
+    "equal": N_("planner.mode.equal"),
+    "weight": N_("planner.mode.weight"),
+    "minimax": N_("planner.mode.minimax"),
+    "targets": N_("planner.mode.targets"),
+}
+HOW = {  # the budget rule as a phrase: "split a total ε equally"
+    "equal": N_("planner.how.equal"),
+    "weight": N_("planner.how.weight"),
+    "minimax": N_("planner.how.minimax"),
+    "targets": N_("planner.how.targets"),
 }
 CALIBRATIONS = {
-    "analytic": "analytic σ (Balle & Wang 2018)",
-    "zcdp": "σ as OpenDP certifies (zCDP)",
+    "analytic": N_("planner.calibration.analytic"),
+    "zcdp": N_("planner.calibration.zcdp"),
 }
+# Each accountant's name and what it needs to hold (dp_core.accountants keys); {rho}: total ρ.
+ACCOUNTANTS = {
+    "basic": (N_("planner.accountant.basic"), N_("planner.accountant.basic.assumes")),
+    "optimal": (N_("planner.accountant.optimal"), N_("planner.accountant.optimal.assumes")),
+    "zcdp_bs": (N_("planner.accountant.zcdp_bs"), N_("planner.accountant.zcdp.assumes")),
+    "zcdp": (N_("planner.accountant.zcdp"), N_("planner.accountant.zcdp.assumes")),
+    "pld": (N_("planner.accountant.pld"), N_("planner.accountant.pld.assumes")),
+    "gaussian": (N_("planner.accountant.gaussian"), N_("planner.accountant.gaussian.assumes")),
+}
+
+
+def accountant_name(total: accountants.AccountingTotal) -> str:
+    """The accountant's name in the reader's language."""
+    return _(ACCOUNTANTS[total.key][0])
+
+
+def _assumes(total: accountants.AccountingTotal, rho: float) -> str:
+    return _(ACCOUNTANTS[total.key][1], rho=formatting.significant(rho, 4))
 
 
 def what(stat: planner.Statistic) -> str:
+    """What a statistic releases, in words (column names in backticks)."""
     spec = stat.spec
     if spec.kind == "count":
-        return "count of rows"
+        return _("planner.what.count")
     if spec.kind == "histogram":
-        return f"rows per `{spec.column}` ({len(stat.labels)} categories)"
-    return f"{spec.kind} of `{spec.column}` clipped to [{spec.lower:g}, {spec.upper:g}]"
+        return n_(
+            "planner.what.histogram", "planner.what.histogram.other", len(stat.labels),
+            column=spec.column,
+        )  # fmt: skip
+    bounds = {"lower": formatting.number(spec.lower), "upper": formatting.number(spec.upper)}
+    if spec.kind == "sum":
+        return _("planner.what.sum", column=spec.column, **bounds)
+    return _("planner.what.mean", column=spec.column, **bounds)
+
+
+def mechanism_name(stat: planner.Statistic) -> str:
+    return _(MECHANISMS[stat.spec.mechanism])
 
 
 def scale_text(row: planner.RowPlan) -> str:
     symbol = "b" if row.statistic.spec.mechanism == "laplace" else "σ"
     text = f"{symbol} = {formatting.significant(row.scale)}"
     if row.count_scale is not None:
-        text += f" (sum), {formatting.significant(row.count_scale)} (rows)"
+        text = _(
+            "planner.scale.mean",
+            scale=text,
+            rows=formatting.significant(row.count_scale),
+        )
     return text
 
 
@@ -63,14 +105,28 @@ def percent(value: float) -> str:
 def at_noise_precision(value: float, half_width: float) -> str:
     """A value with as many decimals as its noise has (the 95% half-width to 2 digits), so a
     release and the truth differ visibly: 38.458, not 38.5, when the noise is ±0.078."""
+    return formatting.fixed(value, noise_decimals(half_width))
+
+
+def noise_decimals(half_width: float) -> int:
+    """The decimals that show a value to its noise's precision (the half-width to 2 digits)."""
     decimals = max(0, 1 - math.floor(math.log10(half_width))) if half_width > 0 else 0
-    return formatting.fixed(value, min(decimals, 12))
+    return min(decimals, 12)
 
 
 def true_text(stat: planner.Statistic, half_width: float) -> str:
     if stat.spec.kind == "histogram":
-        return f"median {formatting.significant(stat.reference)} of {len(stat.labels)}"
+        return _(
+            "planner.true.histogram",
+            median=formatting.significant(stat.reference),
+            count=formatting.count(len(stat.labels)),
+        )
     return at_noise_precision(stat.true_values[0], half_width)
+
+
+def widest(plan: planner.Plan) -> planner.RowPlan:
+    """The row with the widest 95% half-width relative to its value (the worst relative error)."""
+    return max(plan.rows, key=lambda row: row.relative_half_width)
 
 
 def releases(s: Settings) -> dict[str, np.ndarray]:
@@ -84,7 +140,7 @@ def releases(s: Settings) -> dict[str, np.ndarray]:
 
 
 def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
-    """One line per statistic: share, noise, accuracy, and a simulated release."""
+    """One line per statistic: share, noise, accuracy, and a simulated release (as text)."""
     released = released if released is not None else releases(s)
     lines = []
     for row in s.plan.rows:
@@ -93,22 +149,68 @@ def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd
         values = released[row.name]
         lines.append(
             {
-                "statistic": row.name,
+                _("planner.col.statistic"): row.name,
                 "ε_i": formatting.epsilon(row.epsilon),
                 "δ_i": formatting.power_of_ten(row.delta),
-                "noise scale": scale_text(row),
-                "95% ±": formatting.significant(row.half_width),
-                "95% ± of the value": percent(row.relative_half_width),
-                "expected relative error": percent(row.expected_relative_error),
-                "target": target_text(stat),
-                "meets it": "—" if met is None else ("yes" if met else "no"),
-                "true value": true_text(stat, row.half_width),
-                "simulated release": "see “A simulated release”"
+                _("planner.col.noise_scale"): scale_text(row),
+                _("planner.col.half_width"): formatting.significant(row.half_width),
+                _("planner.col.relative"): percent(row.relative_half_width),
+                _("planner.col.expected"): percent(row.expected_relative_error),
+                _("planner.col.target"): target_text(stat),
+                _("planner.col.meets"): "—"
+                if met is None
+                else (_("planner.yes") if met else _("planner.no")),
+                _("planner.col.true"): true_text(stat, row.half_width),
+                _("planner.col.simulated"): _("planner.col.simulated.see")
                 if stat.spec.kind == "histogram"
                 else at_noise_precision(float(values[0]), row.half_width),
-                "what": what(stat),
-                "mechanism": stat.spec.mechanism.capitalize(),
-                "sensitivity": formatting.significant(stat.sensitivity),
+                _("planner.col.what"): what(stat),
+                _("planner.col.mechanism"): mechanism_name(stat),
+                _("planner.col.sensitivity"): formatting.significant(stat.sensitivity),
+            }
+        )
+    return pd.DataFrame(lines)
+
+
+def _sig(value: float, digits: int = 4) -> float:
+    """A number rounded to ``digits`` significant digits (for a CSV: sensible precision)."""
+    return float(f"{value:.{digits}g}") if math.isfinite(value) else value
+
+
+def export_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """The plan table of the screen as numbers for a CSV: the same columns, a percentage as a
+    percentage (the header says %), 4 significant digits, a value to its noise's precision."""
+    released = released if released is not None else releases(s)
+    lines = []
+    for row in s.plan.rows:
+        stat, spec = row.statistic, row.statistic.spec
+        met = row.meets_target
+        histogram = spec.kind == "histogram"
+        lines.append(
+            {
+                _("planner.col.statistic"): row.name,
+                _("planner.col.what"): what(stat).replace("`", ""),
+                _("planner.col.mechanism"): mechanism_name(stat),
+                "Δ": _sig(stat.sensitivity),
+                "ε_i": _sig(row.epsilon),
+                "δ_i": _sig(row.delta, 3),
+                _("planner.csv.noise"): _sig(row.scale, 3),
+                _("planner.csv.noise_rows"): None
+                if row.count_scale is None
+                else _sig(row.count_scale, 3),
+                _("planner.col.half_width"): _sig(row.half_width, 3),
+                _("planner.csv.relative"): _sig(100 * row.relative_half_width, 3),
+                _("planner.csv.expected"): _sig(100 * row.expected_relative_error, 3),
+                _("planner.col.target"): target_text(stat),
+                _("planner.col.meets"): ""
+                if met is None
+                else (_("planner.yes") if met else _("planner.no")),
+                _("planner.csv.true"): _sig(stat.reference, 6)
+                if histogram
+                else round(float(stat.true_values[0]), noise_decimals(row.half_width)),
+                _("planner.col.simulated"): None
+                if histogram
+                else round(float(released[row.name][0]), noise_decimals(row.half_width)),
             }
         )
     return pd.DataFrame(lines)
@@ -117,8 +219,10 @@ def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd
 def screen_table(s: Settings, released: dict[str, np.ndarray]) -> str:
     """The plan as a compact markdown table: light to redraw on every ε step (a canvas data
     grid costs about 200 ms a step in the browser), short enough to read at a glance."""
-    header = ["statistic", "Δ", "ε_i", "δ_i", "noise", "95% ±", "± of value",
-              "expected rel. error", "target", "true value", "simulated"]  # fmt: skip
+    header = [_("planner.col.statistic"), "Δ", "ε_i", "δ_i", _("planner.screen.noise"),
+              _("planner.col.half_width"), _("planner.screen.relative"),
+              _("planner.screen.expected"), _("planner.col.target"), _("planner.col.true"),
+              _("planner.screen.simulated")]  # fmt: skip
     lines = []
     for row in s.plan.rows:
         stat = row.statistic
@@ -129,7 +233,7 @@ def screen_table(s: Settings, released: dict[str, np.ndarray]) -> str:
         if row.count_scale is not None:
             noise += f" / {formatting.significant(row.count_scale)}"
         simulated = (
-            "see tab 2"
+            _("planner.screen.see_tab")
             if stat.spec.kind == "histogram"
             else at_noise_precision(float(released[row.name][0]), row.half_width)
         )
@@ -168,17 +272,20 @@ def values_table(s: Settings, released: dict[str, np.ndarray]) -> pd.DataFrame:
     lines = []
     for row in s.plan.rows:
         stat = row.statistic
+        column = stat.spec.column or ""
         for label, truth, value in zip(
             stat.labels, stat.true_values, released[row.name], strict=True
         ):
             lines.append(
                 {
-                    "statistic": row.name,
-                    "category": label if stat.spec.kind == "histogram" else "",
-                    "true value": round(truth, 4),
-                    "simulated release": round(float(value), 4),
-                    "error": round(float(value) - truth, 4),
-                    "95% ±": round(row.half_width, 4),
+                    _("planner.col.statistic"): row.name,
+                    _("planner.values.category"): category_label(column, label)
+                    if stat.spec.kind == "histogram"
+                    else "",
+                    _("planner.col.true"): round(truth, 4),
+                    _("planner.col.simulated"): round(float(value), 4),
+                    _("planner.values.error"): round(float(value) - truth, 4),
+                    _("planner.col.half_width"): round(row.half_width, 4),
                 }
             )
     return pd.DataFrame(lines)
@@ -188,7 +295,8 @@ def accuracy_frames(s: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The accuracy chart's data: each row's 95% half-width and target as a % of its value.
 
     A statistic whose true value is 0 has no relative accuracy and is left out of the chart
-    (the table says ∞). The bars start at a power of ten below every value shown.
+    (the table says ∞). The bars start at a power of ten below every value shown. The status
+    column holds the legend's words in the reader's language.
     """
     bars, targets = [], []
     for row in s.plan.rows:
@@ -199,7 +307,7 @@ def accuracy_frames(s: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
             {
                 "statistic": row.name,
                 "relative": 100 * row.relative_half_width,
-                "status": planner_charts.STATUS[2 if met is None else (0 if met else 1)],
+                "status": _(planner_charts.STATUS[2 if met is None else (0 if met else 1)]),
                 "absolute": f"±{formatting.significant(row.half_width)}",
             }
         )
@@ -219,29 +327,46 @@ def accuracy_frames(s: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
     )
 
 
-def accounting_frame(found: tuple[accountants.AccountingTotal, ...]) -> pd.DataFrame:
-    return pd.DataFrame(
+def accountants_frame(found: tuple[accountants.AccountingTotal, ...]) -> pd.DataFrame:
+    """The accountants chart's data: each total, its label, and room for the longest label."""
+    frame = pd.DataFrame(
         {
-            "accountant": [t.name for t in found],
-            "total ε": [formatting.epsilon(t.epsilon) for t in found],
-            "at δ": [formatting.power_of_ten(t.delta) for t in found],
-            "holds for": [t.assumes for t in found],
-            "source": [t.source for t in found],
+            "accountant": [accountant_name(t) for t in found],
+            "epsilon": [t.epsilon if math.isfinite(t.epsilon) else None for t in found],
+            "label": [f"ε = {formatting.epsilon(t.epsilon)}" for t in found],
         }
     )
+    frame["pad"] = 1.25 * float(frame["epsilon"].max())
+    return frame
+
+
+def accounting_frame(
+    found: tuple[accountants.AccountingTotal, ...], rho: float, *, assumes: bool = True
+) -> pd.DataFrame:
+    """The accountants' totals as a table (``rho``: the plan's total zCDP ρ)."""
+    columns = {
+        _("planner.accounting.accountant"): [accountant_name(t) for t in found],
+        _("planner.accounting.total"): [formatting.epsilon(t.epsilon) for t in found],
+        _("planner.accounting.delta"): [formatting.power_of_ten(t.delta) for t in found],
+    }
+    if assumes:
+        columns[_("planner.accounting.holds")] = [_assumes(t, rho) for t in found]
+    columns[_("planner.accounting.source")] = [t.source for t in found]
+    return pd.DataFrame(columns)
 
 
 def cost_sentence(found: tuple[accountants.AccountingTotal, ...], delta: float) -> str:
-    """“These releases cost ε = … under …, at δ = …”."""
-    by_key = {t.key: t for t in found}
-    basic = by_key["basic"]
+    """“These releases cost ε = … by basic composition; at δ = … they cost …”."""
+    basic = next(t for t in found if t.key == "basic")
     tighter = [
-        f"{formatting.epsilon(t.epsilon)} by {t.name[0].lower() + t.name[1:]}"
+        _("planner.cost.item", epsilon=formatting.epsilon(t.epsilon), name=accountant_name(t))
         for t in found
         if t.key != "basic"
     ]
-    return (
-        f"These releases cost ε = {formatting.epsilon(basic.epsilon)} by basic composition "
-        f"(δ = {formatting.power_of_ten(basic.delta)}); at δ = {formatting.power_of_ten(delta)} "
-        f"they cost ε = {', '.join(tighter)}."
+    return _(
+        "planner.cost.sentence",
+        epsilon=formatting.epsilon(basic.epsilon),
+        basic_delta=formatting.power_of_ten(basic.delta),
+        delta=formatting.power_of_ten(delta),
+        tighter=_("planner.cost.separator").join(tighter),
     )

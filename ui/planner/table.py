@@ -1,8 +1,9 @@
 """The plan's table: its columns, the rows each dataset starts with, and reading it back.
 
 The table is edited with ``st.data_editor`` (rows added, removed and edited); ``parse_rows``
-turns it into StatisticSpecs and a readable sentence for every row it cannot use. Pure
-pandas apart from ``column_config`` (Streamlit's column types).
+turns it into StatisticSpecs and a readable sentence for every row it cannot use. The cells
+hold keys ("count", "laplace", "percent"); the editor shows them in the reader's language.
+Pure pandas apart from ``column_config`` (Streamlit's column types).
 """
 
 from __future__ import annotations
@@ -14,66 +15,104 @@ import pandas as pd
 
 from data.registry import Dataset
 from dp_core.planner import StatisticSpec
+from ui.common.formatting import number
+from ui.common.i18n import N_, _, display
 
-KINDS = {"Count": "count", "Sum": "sum", "Mean": "mean", "Histogram": "histogram"}
-MECHANISMS = {"Laplace": "laplace", "Gaussian": "gaussian"}
-TARGET_UNITS = ("absolute", "% of value")
-NAME, KIND, COLUMN, LOWER, UPPER = "statistic", "kind", "column", "lower L", "upper U"
-MECHANISM, WEIGHT, TARGET, TARGET_UNIT = "mechanism", "weight", "target ±", "target is"
+KINDS = {  # key -> message id of its display name
+    "count": N_("planner.kind.count"),
+    "sum": N_("planner.kind.sum"),
+    "mean": N_("planner.kind.mean"),
+    "histogram": N_("planner.kind.histogram"),
+}
+MECHANISMS = {
+    "laplace": N_("planner.mechanism.laplace"),
+    "gaussian": N_("planner.mechanism.gaussian"),
+}
+TARGET_UNITS = {"absolute": N_("planner.unit.absolute"), "percent": N_("planner.unit.percent")}
+NAME, KIND, COLUMN, LOWER, UPPER = "name", "kind", "column", "lower", "upper"
+MECHANISM, WEIGHT, TARGET, TARGET_UNIT = "mechanism", "weight", "target", "unit"
 COLUMNS = (NAME, KIND, COLUMN, LOWER, UPPER, MECHANISM, WEIGHT, TARGET, TARGET_UNIT)
 NUMBERS = (LOWER, UPPER, WEIGHT, TARGET)
-
-# Each dataset's first plan: (name, kind, column, L, U, mechanism, target, unit).
-_DEFAULTS: dict[str, list[tuple]] = {
-    "census": [
-        ("Persons", "Count", None, None, None, "Laplace", 50.0, "absolute"),
-        ("Mean age", "Mean", "age", 0.0, 100.0, "Laplace", 0.5, "absolute"),
-        ("Occupations", "Histogram", "occupation", None, None, "Laplace", 5.0, "% of value"),
-        ("Hours worked", "Sum", "hours_per_week", 0.0, 100.0, "Gaussian", 1.0, "% of value"),
-    ],
-    "diseases": [
-        ("Persons", "Count", None, None, None, "Laplace", 5.0, "absolute"),
-        ("Diagnoses", "Histogram", "disease", None, None, "Laplace", 5.0, "absolute"),
-    ],
-    "restaurant": [
-        ("Visits", "Count", None, None, None, "Laplace", 50.0, "absolute"),
-        ("Visits per day", "Histogram", "day", None, None, "Gaussian", 20.0, "absolute"),
-        ("Revenue", "Sum", "money_spent", 0.0, 50.0, "Laplace", 2.0, "% of value"),
-        ("Mean time spent", "Mean", "time_spent", 0.0, 120.0, "Laplace", 2.0, "absolute"),
-    ],
-    "tips": [
-        ("Bills", "Count", None, None, None, "Laplace", 10.0, "absolute"),
-        ("Mean tip", "Mean", "tip", 0.0, 10.0, "Laplace", 0.5, "absolute"),
-        ("Bills per day", "Histogram", "day", None, None, "Laplace", 10.0, "absolute"),
-        ("Takings", "Sum", "total_bill", 0.0, 60.0, "Gaussian", 5.0, "% of value"),
-    ],
-    "industry_groups": [
-        ("Rows", "Count", None, None, None, "Laplace", 20.0, "absolute"),
-        ("Rows per group", "Histogram", "industry_group", None, None, "Laplace", 20.0, "absolute"),
-    ],
+HEADERS = {  # column -> message id of its header
+    NAME: N_("planner.table.name"),
+    KIND: N_("planner.table.kind"),
+    COLUMN: N_("planner.table.column"),
+    LOWER: N_("planner.table.lower"),
+    UPPER: N_("planner.table.upper"),
+    MECHANISM: N_("planner.table.mechanism"),
+    WEIGHT: N_("planner.table.weight"),
+    TARGET: N_("planner.table.target"),
+    TARGET_UNIT: N_("planner.table.unit"),
 }
 
-
-_EMPTY = (None, None, "Laplace")  # no bounds yet, Laplace noise
+# Each dataset's first plan: (name's message id, kind, column, L, U, mechanism, target, unit).
+_DEFAULTS: dict[str, list[tuple]] = {
+    "census": [
+        (N_("planner.default.persons"), "count", None, None, None, "laplace", 50.0, "absolute"),
+        (N_("planner.default.mean_age"), "mean", "age", 0.0, 100.0, "laplace", 0.5, "absolute"),
+        (N_("planner.default.occupations"), "histogram", "occupation", None, None, "laplace",
+         5.0, "percent"),
+        (N_("planner.default.hours"), "sum", "hours_per_week", 0.0, 100.0, "gaussian", 1.0,
+         "percent"),
+    ],
+    "diseases": [
+        (N_("planner.default.persons"), "count", None, None, None, "laplace", 5.0, "absolute"),
+        (N_("planner.default.diagnoses"), "histogram", "disease", None, None, "laplace", 5.0,
+         "absolute"),
+    ],
+    "restaurant": [
+        (N_("planner.default.visits"), "count", None, None, None, "laplace", 50.0, "absolute"),
+        (N_("planner.default.visits_per_day"), "histogram", "day", None, None, "gaussian", 20.0,
+         "absolute"),
+        (N_("planner.default.revenue"), "sum", "money_spent", 0.0, 50.0, "laplace", 2.0,
+         "percent"),
+        (N_("planner.default.mean_time"), "mean", "time_spent", 0.0, 120.0, "laplace", 2.0,
+         "absolute"),
+    ],
+    "tips": [
+        (N_("planner.default.bills"), "count", None, None, None, "laplace", 10.0, "absolute"),
+        (N_("planner.default.mean_tip"), "mean", "tip", 0.0, 10.0, "laplace", 0.5, "absolute"),
+        (N_("planner.default.bills_per_day"), "histogram", "day", None, None, "laplace", 10.0,
+         "absolute"),
+        (N_("planner.default.takings"), "sum", "total_bill", 0.0, 60.0, "gaussian", 5.0,
+         "percent"),
+    ],
+    "industry_groups": [
+        (N_("planner.default.rows"), "count", None, None, None, "laplace", 20.0, "absolute"),
+        (N_("planner.default.rows_per_group"), "histogram", "industry_group", None, None,
+         "laplace", 20.0, "absolute"),
+    ],
+}  # fmt: skip
 
 
 def default_rows(dataset: Dataset) -> pd.DataFrame:
     """The plan a dataset starts with: its shipped plan, or a count (and a histogram and a
-    mean of the first usable columns) for the user's own table."""
-    rows = _DEFAULTS.get(dataset.key)
-    if rows is None:
-        rows = [("Rows", "Count", None, None, None, "Laplace", 1.0, "% of value")]
+    mean of the first usable columns) for the user's own table; names in the reader's language."""
+    shipped = _DEFAULTS.get(dataset.key)
+    if shipped is not None:
+        rows = [(_(name), *rest) for name, *rest in shipped]
+    else:
+        rows = [(_default_name("count", ""), "count", None, None, None, "laplace", 1.0, "percent")]
         if dataset.categorical:
             column = dataset.categorical[0]
-            rows.append((f"Rows per {column}", "Histogram", column, *_EMPTY, 10.0, "% of value"))
+            rows.append(
+                (_default_name("histogram", column), "histogram", column, None, None, "laplace",
+                 10.0, "percent")
+            )  # fmt: skip
         numeric = [c for c in dataset.numeric if c not in dataset.categorical]
         numeric = numeric or list(dataset.numeric)
         if numeric and not dataset.is_count_table:  # bounds left empty: the note says they
             column = numeric[0]  # come from the file (for exploring only)
-            rows.append((f"Mean {column}", "Mean", column, *_EMPTY, 5.0, "% of value"))
-    frame = pd.DataFrame(
-        [(n, k, c, lo, hi, m, 1.0, t, u) for n, k, c, lo, hi, m, t, u in rows], columns=COLUMNS
-    )
+            rows.append(
+                (_default_name("mean", column), "mean", column, None, None, "laplace", 5.0,
+                 "percent")
+            )  # fmt: skip
+    return frame_of([(n, k, c, lo, hi, m, 1.0, t, u) for n, k, c, lo, hi, m, t, u in rows])
+
+
+def frame_of(rows: list[tuple]) -> pd.DataFrame:
+    """A plan table from rows in COLUMNS order (the number columns as floats)."""
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
     for column in NUMBERS:
         frame[column] = frame[column].astype(float)
     return frame
@@ -85,38 +124,37 @@ def column_config(dataset: Dataset) -> dict:
 
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     return {
-        NAME: st.column_config.TextColumn("statistic", help="A name for the statistic."),
+        NAME: st.column_config.TextColumn(_(HEADERS[NAME]), help=_("planner.table.name.help")),
         KIND: st.column_config.SelectboxColumn(
-            "kind", options=list(KINDS), required=True, help="What is released."
+            _(HEADERS[KIND]),
+            options=list(KINDS),
+            format_func=display(KINDS, lambda key: _(KINDS[key])),
+            required=True,
+            help=_("planner.table.kind.help"),
         ),
         COLUMN: st.column_config.SelectboxColumn(
-            "column",
-            options=columns,
-            help="The column summed or averaged (numeric), or counted per category.",
+            _(HEADERS[COLUMN]), options=columns, help=_("planner.table.column.help")
         ),
-        LOWER: st.column_config.NumberColumn(
-            "lower L",
-            help="Values below L count as L (a sum or mean); one person's effect "
-            "depends on max(|L|, |U|).",
-        ),
-        UPPER: st.column_config.NumberColumn("upper U", help="Values above U count as U."),
+        LOWER: st.column_config.NumberColumn(_(HEADERS[LOWER]), help=_("planner.table.lower.help")),
+        UPPER: st.column_config.NumberColumn(_(HEADERS[UPPER]), help=_("planner.table.upper.help")),
         MECHANISM: st.column_config.SelectboxColumn(
-            "mechanism",
+            _(HEADERS[MECHANISM]),
             options=list(MECHANISMS),
+            format_func=display(MECHANISMS, lambda key: _(MECHANISMS[key])),
             required=True,
-            help="Laplace: pure ε-DP, L1 sensitivity. Gaussian: (ε, δ), L2 sensitivity.",
+            help=_("planner.table.mechanism.help"),
         ),
         WEIGHT: st.column_config.NumberColumn(
-            "weight", help="Its share of the total when the budget is split by weight."
+            _(HEADERS[WEIGHT]), help=_("planner.table.weight.help")
         ),
         TARGET: st.column_config.NumberColumn(
-            "target ±",
-            help="The accuracy wanted: within ± this of the truth 95% of the time.",
+            _(HEADERS[TARGET]), help=_("planner.table.target.help")
         ),
         TARGET_UNIT: st.column_config.SelectboxColumn(
-            "target is",
+            _(HEADERS[TARGET_UNIT]),
             options=list(TARGET_UNITS),
-            help="Absolute, in the statistic's units, or a percentage of its true value.",
+            format_func=display(TARGET_UNITS, lambda key: _(TARGET_UNITS[key])),
+            help=_("planner.table.unit.help"),
         ),
     }
 
@@ -135,79 +173,98 @@ def _number(value: object) -> float | None:
     if value is None:
         return None
     try:
-        number = float(value)
+        parsed = float(value)
     except (TypeError, ValueError):
         return None
-    return number if math.isfinite(number) else None
+    return parsed if math.isfinite(parsed) else None
 
 
-def _text(value: object) -> str:
+def text(value: object) -> str:
+    """A cell as stripped text ("" for an empty cell)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     return str(value).strip()
 
 
 def _default_name(kind: str, column: str) -> str:
-    return {
-        "count": "Rows",
-        "sum": f"Sum of {column}",
-        "mean": f"Mean {column}",
-        "histogram": f"Rows per {column}",
-    }[kind]
+    ids = {
+        "count": N_("planner.default.rows"),
+        "sum": N_("planner.default.sum_of"),
+        "mean": N_("planner.default.mean_of"),
+        "histogram": N_("planner.default.rows_per"),
+    }
+    return _(ids[kind], column=column) if kind != "count" else _(ids[kind])
+
+
+def _column_problems(kind: str, column: str | None, dataset: Dataset, label: str) -> list[str]:
+    """What is wrong with a row's column for its kind."""
+    if kind in ("sum", "mean"):
+        if dataset.is_count_table:
+            return [_("planner.parse.count_table", row=label)]
+        if column is None:
+            if kind == "sum":
+                return [_("planner.parse.sum_column_needed", row=label)]
+            return [_("planner.parse.mean_column_needed", row=label)]
+        if column not in dataset.numeric:
+            return [_("planner.parse.not_numeric", row=label, column=column)]
+    elif kind == "histogram":
+        if column is None:
+            return [_("planner.parse.category_needed", row=label)]
+        if column not in dataset.categorical:
+            return [_("planner.parse.not_category", row=label, column=column)]
+    return []
+
+
+def _target_problems(target: float | None, label: str) -> list[str]:
+    if target is not None and target < 0:
+        return [_("planner.parse.target_negative", row=label, target=number(target))]
+    if target == 0:
+        return [_("planner.parse.target_zero", row=label)]
+    return []
 
 
 def _parse_row(
     index: int, row: pd.Series, dataset: Dataset, own: bool, names: set[str]
 ) -> tuple[StatisticSpec | None, list[str], list[str]]:
-    problems: list[str] = []
     notes: list[str] = []
-    label = f"Row {index}" + (f" (“{_text(row[NAME])}”)" if _text(row[NAME]) else "")
-    kind = KINDS.get(_text(row[KIND]))
-    if kind is None:
-        return None, [f"{label}: choose its kind (Count, Sum, Mean or Histogram)."], []
-    column = _text(row[COLUMN]) or None
+    name = text(row[NAME])
+    label = (
+        _("planner.parse.row_named", index=index, name=name)
+        if name
+        else _("planner.parse.row", index=index)
+    )
+    kind = text(row[KIND])
+    if kind not in KINDS:
+        return None, [_("planner.parse.kind_needed", row=label)], []
+    column = text(row[COLUMN]) or None
     lower, upper = _number(row[LOWER]), _number(row[UPPER])
-    if kind in ("sum", "mean"):
-        if dataset.is_count_table:
-            problems.append(f"{label}: a count table has no values to sum or average.")
-        elif column is None:
-            problems.append(f"{label}: a {kind} needs a numeric column; choose one.")
-        elif column not in dataset.numeric:
-            problems.append(f"{label}: `{column}` is not a numeric column of this dataset.")
-        elif lower is None or upper is None:
+    problems = _column_problems(kind, column, dataset, label)
+    if kind in ("sum", "mean") and not problems:
+        if lower is None or upper is None:
             public_lower, public_upper = dataset.numeric[column]
             lower = public_lower if lower is None else lower
             upper = public_upper if upper is None else upper
-            where = "read from your file" if own else "the dataset's public bounds"
-            notes.append(f"{label}: clipped to [{lower:g}, {upper:g}], {where}.")
-        if lower is not None and upper is not None and lower >= upper:
-            problems.append(f"{label}: the lower bound must be below the upper bound.")
-    elif kind == "histogram":
-        if column is None:
-            problems.append(f"{label}: a histogram needs a category column; choose one.")
-        elif column not in dataset.categorical:
-            problems.append(f"{label}: `{column}` is not a category column of this dataset.")
-    mechanism = MECHANISMS.get(_text(row[MECHANISM]) or "Laplace")
-    if mechanism is None:
-        problems.append(f"{label}: the mechanism must be Laplace or Gaussian.")
+            bounds = {"row": label, "lower": number(lower), "upper": number(upper)}
+            notes.append(
+                _("planner.parse.bounds_from_file", **bounds)
+                if own
+                else _("planner.parse.bounds_public", **bounds)
+            )
+        if lower >= upper:
+            problems.append(_("planner.parse.bounds_order", row=label))
+    mechanism = text(row[MECHANISM]) or "laplace"
+    if mechanism not in MECHANISMS:
+        problems.append(_("planner.parse.mechanism", row=label))
     weight = _number(row[WEIGHT])
     weight = 1.0 if weight is None else weight
     if weight <= 0:
-        problems.append(f"{label}: a weight must be above 0 (got {weight:g}).")
+        problems.append(_("planner.parse.weight", row=label, weight=number(weight)))
     target = _number(row[TARGET])
-    relative = _text(row[TARGET_UNIT]) == TARGET_UNITS[1]
-    if target is not None and target < 0:
-        problems.append(
-            f"{label}: the target is negative ({target:g}). A target is a half-width: the "
-            "statistic should be within ± that of the truth 95% of the time, so it is above 0."
-        )
-    elif target == 0:
-        problems.append(
-            f"{label}: a target of ±0 needs infinite ε: no noise at all. Give a half-width above 0."
-        )
+    relative = text(row[TARGET_UNIT]) == "percent"
+    problems += _target_problems(target, label)
     if problems:
         return None, problems, notes
-    name = _text(row[NAME]) or _default_name(kind, column or "")
+    name = name or _default_name(kind, column or "")
     base, copy = name, 2
     while name in names:
         name, copy = f"{base} ({copy})", copy + 1
@@ -226,6 +283,11 @@ def _parse_row(
     return spec, [], notes
 
 
+def is_empty(row: pd.Series) -> bool:
+    """Whether every cell of a row is empty (as a freshly added row is)."""
+    return all(text(row[column]) == "" for column in COLUMNS)
+
+
 def parse_rows(frame: pd.DataFrame | None, dataset: Dataset, *, own: bool = False) -> Parsed:
     """The table as StatisticSpecs; a sentence for every row (or column) it cannot use.
 
@@ -234,17 +296,17 @@ def parse_rows(frame: pd.DataFrame | None, dataset: Dataset, *, own: bool = Fals
     the file for an own table, which the notes say); a percentage target is a fraction.
     """
     if frame is None or frame.empty:
-        return Parsed((), ("The plan is empty: add a statistic with the + under the table.",), ())
+        return Parsed((), (_("planner.parse.empty"),), ())
     missing = [column for column in COLUMNS if column not in frame.columns]
     if missing:
-        names = ", ".join(f"“{column}”" for column in missing)
-        return Parsed((), (f"The table has no {names} column: it needs {', '.join(COLUMNS)}.",), ())
+        names = ", ".join(f"“{_(HEADERS[column])}”" for column in missing)
+        return Parsed((), (_("planner.parse.missing_columns", columns=names),), ())
     specs: list[StatisticSpec] = []
     problems: list[str] = []
     notes: list[str] = []
     names: set[str] = set()
-    for index, (_, row) in enumerate(frame.iterrows(), start=1):
-        if all(_text(row[column]) == "" for column in COLUMNS):
+    for index, (_row_id, row) in enumerate(frame.iterrows(), start=1):
+        if is_empty(row):
             continue
         spec, row_problems, row_notes = _parse_row(index, row, dataset, own, names)
         problems.extend(row_problems)
@@ -252,5 +314,5 @@ def parse_rows(frame: pd.DataFrame | None, dataset: Dataset, *, own: bool = Fals
         if spec is not None:
             specs.append(spec)
     if not specs and not problems:
-        problems.append("The plan is empty: add a statistic with the + under the table.")
+        problems.append(_("planner.parse.empty"))
     return Parsed(tuple(specs), tuple(problems), tuple(notes))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 import streamlit as st
 
@@ -13,6 +12,7 @@ from ui.common.i18n import _
 
 # Each page package lists its exercises in ui/<package>/exercises.py (EXERCISES).
 MODULES = {
+    "home": "ui.home_exercises",
     "laplace": "ui.laplace.exercises",
     "gaussian": "ui.gaussian.exercises",
     "exponential": "ui.exponential.exercises",
@@ -29,7 +29,7 @@ def all_exercises() -> list[Exercise]:
     found: list[Exercise] = []
     for entry in available_pages():
         module_name = MODULES.get(entry.url_path)
-        if module_name is None or importlib.util.find_spec(module_name) is None:
+        if module_name is None:  # a page without exercises (the Workshop itself)
             continue
         module = importlib.import_module(module_name)
         found.extend(e for e in module.EXERCISES if e.page == entry.url_path)
@@ -47,9 +47,10 @@ def listing() -> None:
             st.subheader(entry.title)
         cols = st.columns([5, 2], vertical_alignment="center")
         cols[0].markdown(f"**{number}.** {_(exercise.question)}")
+        section = {f"{exercise.page}_section": exercise.section} if exercise.section else None
         cols[1].page_link(
             entry.path,
             label=_("workshop.open"),
             icon=":material/arrow_forward:",
-            query_params={f"{exercise.page}_section": exercise.section},
+            query_params=section,
         )

@@ -1,0 +1,77 @@
+"""The shared data settings in a real browser: a copied address reproduces the view.
+
+Streamlit's frontend writes bound widgets into the address and resets a choice whose
+default changes between runs; AppTest sees neither, so these run in chromium.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+from playwright.sync_api import sync_playwright
+from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, main_text, running_app, settled
+
+CENSUS = (
+    "laplace?lang=de&laplace_dataset=census&laplace_kind=sum"
+    "&laplace_category_census=occupation&laplace_value_census=hours_per_week"
+)
+SHOPS = "customer_id,member,shop\n" + "".join(f"{i},m{i % 20},{'ABC'[i % 3]}\n" for i in range(120))
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[str]:
+    with running_app() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def _query(url: str) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlparse(url).query).items()}
+
+
+def test_a_census_link_keeps_its_settings_through_reruns_and_a_bound_toggle(app, browser) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
+    page.goto(f"{app}/{CENSUS}")
+    settled(page)
+    assert "Volkszählung" in main_text(page) and "Führungskräfte" in main_text(page)
+    page.get_by_role("button", name="Neues Rauschen ziehen").click()  # a full rerun
+    settled(page)
+    page.locator(f"{MAIN} [data-testid='stCheckbox']").first.click()  # the secure toggle
+    settled(page)
+    query = _query(page.url)
+    assert query["laplace_secure"] == "true" and query["draw"] == "1"
+    assert query["laplace_dataset"] == "census" and query["laplace_kind"] == "sum"
+    assert query["laplace_category_census"] == "occupation"
+    assert "Volkszählung" in main_text(page)
+    page.close()
+
+
+def test_an_own_csv_link_asks_for_the_file_and_applies_the_rest(app, browser, tmp_path) -> None:
+    csv = tmp_path / "shops.csv"
+    csv.write_text(SHOPS)
+    page = browser.new_page(viewport={"width": 1400, "height": 2400})
+    declared = quote("A\nB")
+    page.goto(
+        f"{app}/laplace?laplace_dataset=own_csv&laplace_category_own=shop"
+        f"&laplace_cats_own_shop={declared}&laplace_cap_own_member=2&laplace_epsilon=0.5"
+    )
+    settled(page)
+    assert "Upload the CSV file again" in main_text(page)
+    page.locator(f"{MAIN} input[type='file']").first.set_input_files(str(csv))
+    settled(page)
+    text = main_text(page)
+    assert "With a cap of 2" in text and "each answer is within" in text
+    assert page.locator(f"{MAIN} textarea").first.input_value() == "A\nB"
+    assert _query(page.url)["laplace_cap_own_member"] == "2"
+    page.close()

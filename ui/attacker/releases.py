@@ -1,0 +1,357 @@
+"""Section 3 of the attacker page: many releases, their total by every accounting, what the
+total means to the attacker, and the averaging attack."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dp_core import attacks, composition, laplace
+from ui.attacker import charts as attacker_charts
+from ui.attacker.exercises import EXERCISES
+from ui.attacker.sections import (
+    SLACK,
+    Settings,
+    common_settings,
+    posterior_caveat,
+    whole_percent,
+)
+from ui.attacker.totals import GENERIC, Total, composition_totals, tightest
+from ui.common import charts
+from ui.common.catalog import entry
+from ui.common.exercises import exercise_box
+from ui.common.export import Export, export_buttons
+from ui.common.formatting import count, epsilon, fixed, number, percent, significant
+from ui.common.formatting import power_of_ten as format_delta
+from ui.common.i18n import N_, _
+
+K_OPTIONS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000]
+DELTA_PRIMES = [10.0**-e for e in range(12, 2, -1)]
+KS = np.round(np.geomspace(1, 1000, 61))
+# each accounting's name (as in a sentence), what it holds for, and its source
+NAMES = {
+    "basic": N_("attacker.accounting.basic"),
+    "advanced": N_("attacker.accounting.advanced"),
+    "optimal": N_("attacker.accounting.optimal"),
+    "zcdp": N_("attacker.accounting.zcdp"),
+    "pld": N_("attacker.accounting.pld"),
+    "gaussian": N_("attacker.accounting.gaussian"),
+}
+SOURCES = {
+    "basic": N_("attacker.source.basic"),
+    "advanced": N_("attacker.source.advanced"),
+    "optimal": N_("attacker.source.optimal"),
+    "zcdp": N_("attacker.source.zcdp"),
+    "pld": N_("attacker.source.pld"),
+    "gaussian": N_("attacker.source.gaussian"),
+}
+
+
+@dataclass(frozen=True)
+class ReleaseSettings:
+    """Section 3's settings: the page's, the number of releases k and the extra δ′."""
+
+    page: Settings
+    k: int
+    delta_prime: float
+
+    @property
+    def totals(self) -> tuple[Total, ...]:
+        s = self.page
+        return composition_totals(s.epsilon, s.delta, self.k, self.delta_prime)
+
+
+def accounting_name(key: str) -> str:
+    return _(NAMES[key])
+
+
+def noise_words(s: Settings) -> str:
+    """The noise of one release: Laplace, b = 1/ε, or the analytic Gaussian's σ."""
+    if s.sigma is None:
+        return _("attacker.noise.laplace", scale=significant(laplace.laplace_scale(1, s.epsilon)))
+    return _("attacker.noise.gaussian", sigma=significant(s.sigma, 4))
+
+
+def _holds_for(s: Settings, key: str) -> str:
+    if key in GENERIC:
+        if s.pure:
+            return _("attacker.holds.any_pure", epsilon=s.eps_text)
+        return _("attacker.holds.any", epsilon=s.eps_text, delta=s.delta_text)
+    if key == "gaussian":
+        return _("attacker.holds.gaussian", noise=noise_words(s))
+    return _("attacker.holds.noise", noise=noise_words(s))
+
+
+def composition_table(r: ReleaseSettings) -> pd.DataFrame:
+    """The totals at k as exported: total ε to 4 significant digits (empty when void)."""
+    return pd.DataFrame(
+        {
+            _("attacker.table.accounting"): [accounting_name(t.key) for t in r.totals],
+            _("attacker.table.total_epsilon"): [
+                float(significant_value(t.epsilon)) for t in r.totals
+            ],
+            _("attacker.table.total_delta"): [float(f"{t.delta:.3g}") for t in r.totals],
+            _("attacker.table.holds_for"): [_holds_for(r.page, t.key) for t in r.totals],
+            _("attacker.table.source"): [_(SOURCES[t.key]) for t in r.totals],
+        }
+    )
+
+
+def significant_value(value: float, digits: int = 4) -> float:
+    """``value`` rounded to ``digits`` significant digits (NaN and ∞ kept)."""
+    if not math.isfinite(value) or value == 0:
+        return value
+    return round(value, digits - 1 - math.floor(math.log10(abs(value))))
+
+
+def _shown_table(r: ReleaseSettings) -> pd.DataFrame:
+    """The same table with the numbers written in the reader's language."""
+    table = composition_table(r)
+    eps_column, delta_column = table.columns[1], table.columns[2]
+    table[eps_column] = [epsilon(t.epsilon) for t in r.totals]
+    table[delta_column] = [format_delta(t.delta) for t in r.totals]
+    return table
+
+
+@functools.lru_cache(maxsize=64)
+def _composed(
+    eps: float, delta: float, k_now: int, delta_prime: float
+) -> tuple[np.ndarray, composition.CompositionCurves]:
+    """The chart's totals over k = 1 … 1,000 (k_now included); exact, so computed once."""
+    ks = np.unique(np.concatenate([KS, [k_now]]))
+    return ks, composition.compose_releases(eps, delta, ks, delta_prime)
+
+
+def _controls() -> tuple[int, float]:
+    """k and δ′, both kept in the address."""
+    k_col, slack_col = st.columns([3, 2])
+    with k_col:
+        k_now = st.select_slider(
+            _("attacker.releases.k"),
+            options=K_OPTIONS,
+            value=10,
+            key="attacker_k",
+            format_func=number,
+            bind="query-params",
+        )
+    with slack_col:
+        delta_prime = st.select_slider(
+            _("attacker.releases.delta_prime"),
+            options=DELTA_PRIMES,
+            value=1e-6,
+            key="attacker_delta_prime",
+            format_func=format_delta,
+            help=_("attacker.releases.delta_prime.help"),
+            bind="query-params",
+        )
+    return int(k_now), float(delta_prime)
+
+
+@st.fragment
+def many_releases(s: Settings) -> None:
+    """Section 3: k releases by every accounting, what the total means, averaging attacks.
+
+    A fragment: moving k or δ′ reruns this section only.
+    """
+    st.markdown(_("attacker.releases.intro"))
+    k_now, delta_prime = _controls()
+    r = ReleaseSettings(s, k_now, delta_prime)
+    totals = {t.key: t for t in r.totals}
+    void = math.isnan(totals["advanced"].epsilon)
+    if void:
+        st.warning(
+            _(
+                "attacker.releases.void",
+                total_delta=significant(totals["advanced"].delta, 3),
+                k=count(k_now),
+                delta=s.delta_text,
+            )
+        )
+    st.dataframe(_shown_table(r), hide_index=True, width="stretch", key="attacker_totals")
+    ks, curves = _composed(s.epsilon, s.delta, k_now, delta_prime)
+    chart = attacker_charts.composition(
+        ks,
+        curves.basic_epsilon,
+        curves.advanced_epsilon,
+        curves.optimal_epsilon,
+        curves.gaussian_epsilon,
+        k_now,
+    )
+    charts.show(chart, key="attacker_composition")
+    st.caption(
+        _("attacker.releases.caption", delta_prime=format_delta(delta_prime))
+        + " "
+        + (_("attacker.releases.caption_pure") if s.pure else _("attacker.releases.caption_delta"))
+    )
+    best = None if void else _best_total(r)
+    export_buttons("attacker", None, lambda: composition_export(r, chart), secure=False)
+    _averaging(s, k_now, best)
+    for exercise in EXERCISES:
+        if exercise.section == "releases":
+            exercise_box(exercise, r)
+
+
+def composition_export(r: ReleaseSettings, chart: charts.Spec) -> Export:
+    """Section 3's export: the totals table, the settings, the best total and the chart."""
+    s = r.page
+    best = tightest(r.totals)
+    guarantee = (
+        _(
+            "attacker.guarantee.total",
+            k=count(r.k),
+            noise=noise_words(s),
+            name=accounting_name(best.key),
+            total=epsilon(best.epsilon),
+            total_delta=format_delta(best.delta),
+        )
+        if best is not None
+        else _("attacker.guarantee.total_void", k=count(r.k))
+    )
+    return Export(
+        title=_("attacker.export.releases.title"),
+        question=entry("attacker").question,
+        table=composition_table(r),
+        settings={
+            **common_settings(s),
+            _("attacker.export.k"): number(r.k),
+            _("attacker.export.delta_prime"): format_delta(r.delta_prime),
+            _("attacker.export.noise"): noise_words(s),
+        },
+        guarantee=guarantee,
+        unit=_("attacker.export.unit"),
+        charts=[("composition", chart)],
+    )
+
+
+def _best_total(r: ReleaseSettings) -> Total:
+    """Which accounting wins for any mechanism and for this noise, why advanced composition may
+    lose, and what the total means to the attacker; returns the best total for this noise."""
+    s, k = r.page, count(r.k)
+    generic = tightest(r.totals, GENERIC)
+    best = tightest(r.totals)
+    smaller = [t for t in r.totals if t.key in GENERIC and t.epsilon < generic.epsilon]
+    sentence = _(
+        "attacker.best.generic",
+        k=k,
+        mechanisms=_holds_for(s, "basic"),
+        name=accounting_name(generic.key),
+        total=epsilon(generic.epsilon),
+        total_delta=format_delta(generic.delta),
+    )
+    if generic.key == "optimal":
+        sentence += " " + _("attacker.best.exact")
+    if smaller:
+        names = ", ".join(accounting_name(t.key) for t in smaller)
+        sentence += " " + _("attacker.best.tie", names=names)
+    st.markdown(sentence)
+    if best.key not in GENERIC:
+        st.markdown(
+            _(
+                "attacker.best.noise",
+                noise=noise_words(s),
+                name=accounting_name(best.key),
+                total=epsilon(best.epsilon),
+                total_delta=format_delta(best.delta),
+            )
+        )
+    _advanced_caption(s, r)
+    _meaning(s, r, best)
+    return best
+
+
+def _advanced_caption(s: Settings, r: ReleaseSettings) -> None:
+    """Why advanced composition is above or below k·ε here."""
+    totals = {t.key: t for t in r.totals}
+    below = totals["advanced"].epsilon < totals["basic"].epsilon
+    crossover = composition.advanced_composition_crossover(s.epsilon, r.delta_prime)
+    where = (
+        _("attacker.advanced.crossover", crossover=fixed(crossover, 1))
+        if math.isfinite(crossover)
+        else _("attacker.advanced.never")
+    )
+    st.caption(
+        _("attacker.advanced.below", where=where)
+        if below
+        else _("attacker.advanced.above", where=where)
+    )
+
+
+def _meaning(s: Settings, r: ReleaseSettings, best: Total) -> None:
+    """What the best total means to the attacker (section 1 at the total ε)."""
+    total_chance = attacks.loss_excess_probability(best.delta, SLACK)
+    if s.certain:
+        return
+    if best.delta == 0 or total_chance < 1:
+        exact = best.delta == 0
+        holding = best.epsilon if exact else best.epsilon + SLACK
+        total_high = percent(float(attacks.posterior_bounds(s.prior, holding)[1]))
+        if exact:
+            text = _(
+                "attacker.meaning.pure",
+                prior=whole_percent(s.prior),
+                k=count(r.k),
+                high=total_high,
+            )
+        else:
+            text = _(
+                "attacker.meaning.delta",
+                prior=whole_percent(s.prior),
+                k=count(r.k),
+                high=total_high,
+                chance=format_delta(total_chance),
+                slack_epsilon=significant(best.epsilon + SLACK, 4),
+            )
+        st.markdown(text)
+    if best.delta > 0:
+        scope = _("attacker.caveat.in_total")
+        st.caption(posterior_caveat(s.prior, best.epsilon, best.delta, scope=scope))
+
+
+def _averaging(s: Settings, k_now: int, best: Total | None) -> None:
+    """The averaging attack: the noise on the mean of k answers and what it gives away."""
+    st.subheader(_("attacker.averaging.title"))
+    sigma = s.sigma
+    k = count(k_now)
+    if sigma is not None:
+        one = sigma
+        noise_name = _("attacker.averaging.gaussian_sigma")
+    else:
+        one = laplace.laplace_std(laplace.laplace_scale(1, s.epsilon))
+        noise_name = _("attacker.averaging.laplace_std")
+    averaged = one / math.sqrt(k_now)
+    cols = st.columns(3)
+    cols[0].metric(_("attacker.averaging.one", noise=noise_name), significant(one, 4))
+    cols[1].metric(_("attacker.averaging.average", k=k), significant(averaged, 4))
+    if sigma is not None:
+        averaged_adv = float(attacks.gaussian_advantage(math.sqrt(k_now) / sigma))
+        one_accuracy = float(attacks.attacker_accuracy(attacks.gaussian_advantage(1 / sigma)))
+        cols[2].metric(
+            _("attacker.averaging.accuracy", k=k),
+            percent(float(attacks.attacker_accuracy(averaged_adv))),
+            delta=_("attacker.averaging.one_answer", accuracy=percent(one_accuracy)),
+            delta_color="off",
+            delta_arrow="off",
+        )
+    elif best is not None:
+        advantage = attacks.best_advantage(best.epsilon, best.delta)
+        cols[2].metric(
+            _("attacker.averaging.any_test", k=k),
+            percent(float(attacks.attacker_accuracy(advantage))),
+            delta=_("attacker.averaging.from_total", total=epsilon(best.epsilon)),
+            delta_color="off",
+            delta_arrow="off",
+        )
+    st.caption(
+        _("attacker.averaging.caption", root=significant(math.sqrt(k_now), 3))
+        + " "
+        + (
+            _("attacker.averaging.caption_gaussian")
+            if sigma is not None
+            else _("attacker.averaging.caption_laplace")
+        )
+    )

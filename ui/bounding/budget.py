@@ -1,0 +1,172 @@
+"""Section 4 of the bounding page: what one statistic over every group costs, by the same
+accountants as the release planner (dp_core.bounding_budget on dp_core.accountants)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.bounding import charts as bounding_charts
+from ui.bounding.exercises import EXERCISES
+from ui.bounding.inputs import PAGE
+from ui.bounding.settings import Settings
+from ui.bounding.words import capitalised
+from ui.common import charts, formatting
+from ui.common.exercises import exercise_box
+from ui.common.i18n import N_, _
+
+ROW_COLORS = [
+    charts.NOISY_COLOR,
+    bounding_charts.BOUNDED_COLOR,
+    charts.SECOND_COLOR,
+    charts.ACCENT_COLOR,
+]
+CHOICE_COLOR = bounding_charts.DP_COLOR
+CHOICES = {  # the guarantee's parts spent before the answers, as the budget names them
+    "categories": N_("bounding.budget.part.categories"),
+    "cap": N_("bounding.budget.part.cap"),
+    "bounds": N_("bounding.budget.part.bounds"),
+}
+
+
+def spent(eps: float, delta: float, gaussian: bool) -> str:
+    """3.5, or (3.5, 7×10⁻⁶) with Gaussian noise."""
+    eps_text = formatting.number(round(eps, 9))
+    return f"({eps_text}, {formatting.power_of_ten(delta)})" if gaussian else eps_text
+
+
+def _choice_parts(s: Settings) -> list[tuple[float, str]]:
+    """The DP steps before the noisy answers (groups, cap, bounds): (ε, what)."""
+    parts = [(p.epsilon, p.name) for p in s.guarantee.parts if p.name in CHOICES]
+    return [(eps, _(CHOICES[name])) for eps, name in parts if eps > 0]
+
+
+def _joint_note(s: Settings) -> str:
+    """What one release of all groups with the whole budget buys."""
+    week, nouns = s.week, s.words.nouns()
+    if week.joint is None:
+        return _("bounding.budget.joint_impossible")
+    if s.plan.mechanism == "gaussian":
+        return _(
+            "bounding.budget.joint_gaussian",
+            joint=formatting.readable(week.joint.scale),
+            day=formatting.readable(week.day.scale),
+        )
+    return _(
+        "bounding.budget.joint_laplace",
+        epsilon=formatting.significant(week.joint_epsilon_per_group),
+        **nouns,
+    )
+
+
+def budget_rows(s: Settings) -> list[tuple[str, list[tuple[float, str]], str]]:
+    """The bar chart's rows: (plan, [(ε, colour) per segment], note), from the accountants."""
+    week, nouns = s.week, s.words.nouns()
+    gaussian = s.plan.mechanism == "gaussian"
+    eps, delta = week.day.epsilon, week.day.delta
+    per_group = spent(eps, delta, gaussian)
+    sequential, capped = spent(*week.sequential, gaussian), spent(*week.capped, gaussian)
+    extra = [(e, CHOICE_COLOR) for e, _name in _choice_parts(s)]
+    n, touched = formatting.count(week.n_groups), formatting.count(week.touched)
+    rows = [
+        (
+            capitalised(_("bounding.budget.row.sequential", **nouns)),
+            [(eps, ROW_COLORS[0])] * week.n_groups + extra,
+            f"{n} × {per_group} = {sequential}",
+        ),
+        (
+            _("bounding.budget.row.capped", cap=formatting.count(s.bounding.max_groups)),
+            [(eps, ROW_COLORS[1])] * week.touched + extra,
+            f"{touched} × {per_group} = {capped}",
+        ),
+        (
+            _("bounding.budget.row.joint", **nouns),
+            [(week.sequential[0], ROW_COLORS[2]), *extra],
+            f"{sequential}: {_joint_note(s)}",
+        ),
+    ]
+    if week.exact_capped_epsilon is not None:
+        exact = week.exact_capped_epsilon
+        rows.append(
+            (
+                _("bounding.budget.row.exact"),
+                [(exact, ROW_COLORS[3]), *extra],
+                _(
+                    "bounding.budget.exact_note",
+                    epsilon=formatting.epsilon(exact),
+                    delta=formatting.power_of_ten(week.capped[1]),
+                ),
+            )
+        )
+    return rows
+
+
+def what_it_costs(s: Settings) -> None:
+    """Section 4: one statistic per group, composed by the accountants; the choices on top."""
+    week, nouns = s.week, s.words.nouns()
+    gaussian = s.plan.mechanism == "gaussian"
+    per_group = spent(week.day.epsilon, week.day.delta, gaussian)
+    sequential, capped = spent(*week.sequential, gaussian), spent(*week.capped, gaussian)
+    charts.show(
+        bounding_charts.budget(budget_rows(s), x_title=_("bounding.budget.axis")),
+        key=f"{PAGE}_budget",
+    )
+    values = {
+        "n": formatting.count(week.n_groups),
+        "per_group": per_group,
+        "sequential": sequential,
+        "capped": capped,
+        "cap": formatting.count(s.bounding.max_groups),
+        "touched": formatting.count(week.touched),
+        "joint": _joint_note(s),
+        **nouns,
+    }
+    st.markdown(
+        _("bounding.budget.summary_gaussian", **values)
+        if gaussian
+        else _("bounding.budget.summary_laplace", **values)
+    )
+    choices = _choice_parts(s)
+    if choices:
+        named = _("bounding.list_separator").join(
+            f"{name} ε = {formatting.number(e)}" for e, name in choices
+        )
+        st.caption(_("bounding.budget.choices", named=named))
+    if gaussian and week.sequential[1] >= 1:
+        st.warning(
+            _(
+                "bounding.budget.delta_too_large",
+                n=formatting.count(week.n_groups),
+                delta=formatting.number(week.sequential[1]),
+                **nouns,
+            )
+        )
+    if gaussian and week.exact_capped_epsilon is not None:
+        st.caption(
+            _(
+                "bounding.budget.exact_caption",
+                exact=formatting.epsilon(week.exact_capped_epsilon),
+                capped=capped,
+                touched=formatting.count(week.touched),
+            )
+        )
+    st.caption(_("bounding.budget.accountants"))
+    if s.has_sums:
+        both = spent(2 * week.sequential[0], 2 * week.sequential[1], gaussian)
+        st.caption(_("bounding.budget.two_statistics", both=both, **nouns))
+    total = s.guarantee
+    delta = (
+        _("bounding.budget.total_delta", delta=formatting.power_of_ten(total.delta))
+        if total.delta > 0
+        else ""
+    )
+    how = (
+        _("bounding.budget.total_joint", **nouns)
+        if s.plan.joint
+        else _("bounding.budget.total_capped", touched=formatting.count(week.touched), **nouns)
+    )
+    st.caption(
+        _("bounding.budget.total", epsilon=formatting.epsilon(total.epsilon), delta=delta, how=how)
+    )
+    for exercise in EXERCISES:
+        if exercise.section == "budget":
+            exercise_box(exercise, s)

@@ -1,0 +1,261 @@
+"""Section 5 of the exponential-mechanism page: a score that is not a count.
+
+"Which occupation works the most hours per week on average?" on the census data: the score of
+an occupation is the mean of its persons' hours clipped to [L, U], over at least a public
+floor n_min of persons (dp_core.selection_scores.floored_clipped_means), so one person moves
+any score by at most Δ = (U − L) / n_min, whatever the group sizes. The unclipped mean has no
+such bound: that trap is stated beside the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from data.registry import DATASETS, load_dataset
+from dp_core import selection as sel
+from dp_core.exponential import exponential_probabilities
+from dp_core.guarantee import Part
+from dp_core.selection_scores import floored_clipped_mean_sensitivity, floored_clipped_means
+from ui.common import charts, formatting
+from ui.common.data_picker import DataChoice
+from ui.common.export import Export, export_buttons
+from ui.common.i18n import _
+from ui.common.labels import category_labels
+from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
+from ui.exponential import charts as exp_charts
+from ui.exponential.candidates import PAGE
+from ui.exponential.sections import Settings, exercises_of
+
+DATASET, GROUP, VALUE = "census", "occupation", "hours_per_week"
+WEEK = 168  # hours in a week: no one can report more
+BOUNDS = DATASETS[DATASET].numeric[VALUE]  # public bounds of the card: (0, 100)
+FLOOR = 100  # public smallest group size, fixed before looking at the data
+TRAP_HOURS = 10_000  # what one person could report if nothing were clipped
+
+
+@dataclass(frozen=True)
+class HoursSettings:
+    """The hours section's settings: the page's ε, the clipping bounds and the floor."""
+
+    epsilon: float
+    lower: float
+    upper: float
+    min_group: int
+
+    @property
+    def sensitivity(self) -> float:
+        """Δ = (U − L) / n_min (dp_core.selection_scores.floored_clipped_mean_sensitivity)."""
+        return floored_clipped_mean_sensitivity(self.lower, self.upper, self.min_group)
+
+
+@dataclass(frozen=True)
+class HoursResult:
+    """Per occupation: persons, unclipped and clipped means, the score, its probability."""
+
+    occupations: tuple[str, ...]
+    persons: np.ndarray
+    means: np.ndarray
+    clipped_means: np.ndarray
+    scores: np.ndarray
+    probabilities: np.ndarray
+
+    @property
+    def p_best(self) -> float:
+        return float(sel.probability_of_best(self.probabilities, self.scores))
+
+
+def census() -> DataChoice:
+    return DataChoice(DATASETS[DATASET], load_dataset(DATASET), DATASET)
+
+
+def hours_result(h: HoursSettings) -> HoursResult:
+    """What the section shows for these settings (the census' public occupations in order)."""
+    frame = load_dataset(DATASET)
+    occupations = DATASETS[DATASET].domains[GROUP]
+    grouped = frame.groupby(GROUP)[VALUE]
+    persons = grouped.size().reindex(occupations, fill_value=0).to_numpy()
+    clipped = frame[VALUE].clip(h.lower, h.upper).groupby(frame[GROUP]).mean()
+    scores = floored_clipped_means(
+        frame[VALUE], frame[GROUP], occupations, lower=h.lower, upper=h.upper,
+        min_group_size=h.min_group,
+    )  # fmt: skip
+    return HoursResult(
+        occupations,
+        persons,
+        grouped.mean().reindex(occupations).to_numpy(),
+        clipped.reindex(occupations).to_numpy(),
+        scores,
+        exponential_probabilities(scores, h.epsilon, h.sensitivity, monotonic=False),
+    )
+
+
+def _controls(epsilon: float) -> HoursSettings | None:
+    """The clipping bounds and the floor (in the address); None after a message."""
+    left, right = st.columns([3, 2])
+    lower, upper = left.slider(
+        _("exponential.hours.bounds"),
+        0,
+        WEEK,
+        (int(BOUNDS[0]), int(BOUNDS[1])),
+        key=f"{PAGE}_hours_bounds",
+        help=_("exponential.hours.bounds_help"),
+        bind="query-params",
+    )
+    floor = right.number_input(
+        _("exponential.hours.floor"),
+        min_value=1,
+        max_value=100_000,
+        value=FLOOR,
+        step=1,
+        key=f"{PAGE}_hours_floor",
+        help=_("exponential.hours.floor_help"),
+        bind="query-params",
+    )
+    if lower >= upper:
+        st.error(_("exponential.hours.bad_bounds"))
+        return None
+    return HoursSettings(epsilon, float(lower), float(upper), int(floor))
+
+
+@st.fragment
+def average_hours(s: Settings) -> None:
+    """Section 5: the exponential mechanism with the average hours per occupation as score."""
+    st.markdown(_("exponential.hours.intro"))
+    h = _controls(s.epsilon)
+    if h is None:
+        return
+    result = hours_result(h)
+    names = category_labels(GROUP, result.occupations)
+    data = census()
+    statement = _guarantee(data, h)
+    best = int(np.argmax(result.scores))
+    st.markdown(
+        _(
+            "exponential.hours.sentence",
+            epsilon=formatting.number(h.epsilon),
+            best=names[best],
+            score=formatting.fixed(result.scores[best], 2),
+            p=formatting.fixed(result.p_best, 3),
+        )
+    )
+    cols = st.columns(3)
+    cols[0].metric(_("exponential.hours.metric.delta"), formatting.significant(h.sensitivity))
+    cols[1].metric(_("exponential.metric.p_best"), formatting.fixed(result.p_best, 3))
+    cols[2].metric(_("exponential.hours.metric.best"), formatting.fixed(result.scores[best], 2))
+    st.caption(
+        _(
+            "exponential.hours.delta_caption",
+            lower=formatting.number(h.lower),
+            upper=formatting.number(h.upper),
+            floor=formatting.count(h.min_group),
+            delta=formatting.significant(h.sensitivity),
+        )
+    )
+    spec = exp_charts.score_bars(names, result.probabilities)
+    charts.show(spec, key=f"{PAGE}_hours_bars")
+    st.table(_screen_table(result, names))
+    small = [names[i] for i in np.flatnonzero(result.persons < h.min_group)]
+    if small:
+        st.caption(
+            _(
+                "exponential.hours.small",
+                groups=", ".join(small),
+                floor=formatting.count(h.min_group),
+                lower=formatting.number(h.lower),
+            )
+        )
+    _trap(result, names)
+    export_buttons(
+        PAGE, data, lambda: _export(data, h, result, names, statement, spec), secure=False
+    )
+    exercises_of("hours", h)
+
+
+def _guarantee(data: DataChoice, h: HoursSettings) -> str:
+    """The section's own release, on the census: the selected occupation at the page's ε."""
+    if h.epsilon == 0:
+        statement = _("exponential.hours.zero")
+        st.info(statement)
+        return statement
+    total = guarantee(data, [Part("selection", h.epsilon)])
+    outputs = _("exponential.hours.outputs")
+    guarantee_box(data, total, outputs=outputs, noise=_("exponential.hours.noise"))
+    return guarantee_text(data, total, outputs=outputs)
+
+
+def _screen_table(result: HoursResult, names: list[str]) -> pd.DataFrame:
+    """The table as on screen (text cells)."""
+    return pd.DataFrame(
+        {
+            _("exponential.hours.column.persons"): [
+                formatting.count(int(n)) for n in result.persons
+            ],
+            _("exponential.hours.column.mean"): [formatting.fixed(v, 2) for v in result.means],
+            _("exponential.hours.column.clipped"): [
+                formatting.fixed(v, 2) for v in result.clipped_means
+            ],
+            _("exponential.hours.column.score"): [formatting.fixed(v, 2) for v in result.scores],
+            _("exponential.column.probability"): [
+                formatting.probability(p) for p in result.probabilities
+            ],
+        },
+        index=pd.Index(names, name=_("exponential.hours.column.occupation")),
+    )
+
+
+def _trap(result: HoursResult, names: list[str]) -> None:
+    """Why the mean must be clipped (and floored): one person moves an unclipped mean anywhere."""
+    smallest = int(np.argmin(result.persons))
+    n, mean = int(result.persons[smallest]), float(result.means[smallest])
+    moved = (n * mean + TRAP_HOURS) / (n + 1)
+    st.markdown(
+        _(
+            "exponential.hours.trap",
+            group=names[smallest],
+            n=formatting.count(n),
+            hours=formatting.count(TRAP_HOURS),
+            before=formatting.fixed(mean, 1),
+            after=formatting.fixed(moved, 1),
+        )
+    )
+
+
+def _export(
+    data: DataChoice,
+    h: HoursSettings,
+    result: HoursResult,
+    names: list[str],
+    statement: str,
+    spec: dict,
+) -> Export:
+    """The hours table for a spreadsheet, the settings, the guarantee and the chart."""
+    table = pd.DataFrame(
+        {
+            _("exponential.hours.column.occupation"): names,
+            _("exponential.hours.column.persons"): result.persons,
+            _("exponential.hours.column.mean"): np.round(result.means, 2),
+            _("exponential.hours.column.clipped"): np.round(result.clipped_means, 2),
+            _("exponential.hours.column.score"): np.round(result.scores, 2),
+            _("exponential.column.probability"): [float(f"{p:.4g}") for p in result.probabilities],
+        }
+    )
+    return Export(
+        title=_("exponential.hours.export_title"),
+        question=_("exponential.hours.question"),
+        table=table,
+        settings={
+            "epsilon": formatting.number(h.epsilon),
+            _("exponential.hours.export.lower"): formatting.number(h.lower),
+            _("exponential.hours.export.upper"): formatting.number(h.upper),
+            _("exponential.hours.floor"): h.min_group,
+            _("exponential.export.sensitivity"): formatting.significant(h.sensitivity),
+            _("exponential.export.rate"): "ε/(2Δ)",
+        },
+        guarantee=statement,
+        unit=unit_words(data),
+        charts=[("hours", spec)],
+    )
