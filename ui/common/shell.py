@@ -28,12 +28,14 @@ html { font-size: 22px; }
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"], [data-testid="stDecoration"] { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding: 0.6rem 2rem 2rem 2rem; }
-[data-testid="stVerticalBlock"] { gap: 0.45rem; }
+[data-testid="stVerticalBlock"] { gap: 0.35rem; }
 [data-testid="stMetricValue"] { font-size: 1.6rem; }
 h1 { font-size: 1.9rem !important; padding: 0 !important; }
 [class*="__section__nav"] { position: fixed; right: 1.4rem; top: 0.55rem; z-index: 999990;
   width: auto !important; left: auto !important; }
 h3 { font-size: 1.3rem !important; padding: 0.1rem 0 !important; }
+[data-testid="stTable"] th, [data-testid="stTable"] td { padding: 0 0.5rem !important;
+  font-size: 0.75rem; }
 </style>"""
 
 

@@ -25,7 +25,14 @@ from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_labels
 from ui.common.sections import Section, story
-from ui.common.shell import formula_box, page_rng, settings_area, what_to_notice
+from ui.common.shell import (
+    formula_box,
+    page_rng,
+    presenter_mode,
+    presenter_row,
+    settings_area,
+    what_to_notice,
+)
 from ui.common.widgets import epsilon_input
 from ui.local import charts as local_charts
 from ui.local.exercises import EXERCISES
@@ -145,20 +152,22 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
     """The protocol, ε (or p and q), the guarantee and the open section: a fragment, so an ε
     step reruns only this."""
     keys = list(PROTOCOLS)
-    protocol = st.radio(
-        _("local.lf.protocol.label"),
-        keys,
-        index=linked_index("lf_protocol", keys, 0),
-        format_func={key: _(msgid) for key, msgid in PROTOCOLS.items()}.__getitem__,
-        key="lf_protocol",
-        horizontal=True,
-    )
-    keep("lf_protocol", protocol, keys[0])
-    chosen = _probabilities(protocol, len(respondents.labels))
+    controls, figures = presenter_row(5, 3)
+    with controls:
+        protocol = st.radio(
+            _("local.lf.protocol.label"),
+            keys,
+            index=linked_index("lf_protocol", keys, 0),
+            format_func={key: _(msgid) for key, msgid in PROTOCOLS.items()}.__getitem__,
+            key="lf_protocol",
+            horizontal=True,
+        )
+        keep("lf_protocol", protocol, keys[0])
+        chosen = _probabilities(protocol, len(respondents.labels))
     if chosen is None:
         return
     s = Settings(respondents, protocol, *chosen)
-    cols = st.columns(3)
+    cols = figures.columns(3)
     cols[0].metric(_("local.lf.metric.epsilon"), formatting.epsilon(s.epsilon))
     cols[1].metric(
         _("local.lf.metric.p_grr") if s.grr else _("local.lf.metric.p_unary"),
@@ -224,7 +233,8 @@ def reports(s: Settings) -> None:
         st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
     else:
         st.markdown(_("local.lf.reports.unary", k=k))
-    st.caption(_("local.lf.neighbours"))
+    if not presenter_mode():  # said aloud on a projector
+        st.caption(_("local.lf.neighbours"))
     table = report_table(s)
     if s.grr:
         st.table(table)
