@@ -31,4 +31,4 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
-python3 -m pytest -q "$@"
+python3 -m pytest -q -n auto --dist load "$@"
