@@ -31,12 +31,12 @@ def _label_value(label: str) -> float | int:
     return int(number) if number.is_integer() and "." not in label else number
 
 
-def time_page(url_path: str, reruns: int) -> tuple[float, float, str]:
-    """Median and max seconds per rerun, and which slider was moved."""
+def time_page(url_path: str, reruns: int) -> tuple[float, float, str] | None:
+    """Median and max seconds per rerun, and which slider was moved (None: no slider)."""
     at = open_page(url_path)
     sliders = [*at.main.select_slider, *at.main.slider]
     if not sliders:
-        raise SystemExit(f"page {url_path} has no slider to move")
+        return None
     slider = sliders[0]
     if hasattr(slider, "options"):  # select_slider: AppTest shows formatted labels
         values = [_label_value(label) for label in slider.options]
@@ -64,7 +64,11 @@ def main() -> None:
     entries = [p for p in available_pages() if not args.pages or p.url_path in args.pages]
     print(f"Median server time per rerun after a slider change ({args.reruns} reruns, AppTest)")
     for entry in entries:
-        median, worst, label = time_page(entry.url_path, args.reruns)
+        timed = time_page(entry.url_path, args.reruns)
+        if timed is None:
+            print(f"  {entry.url_path:<22} (no slider)")
+            continue
+        median, worst, label = timed
         print(
             f"  {entry.url_path:<22} median {median * 1000:7.1f} ms   max {worst * 1000:7.1f} ms"
             f"   (slider: {label})"

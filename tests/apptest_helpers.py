@@ -136,3 +136,31 @@ def download(files: dict, stem: str, suffix: str):
     address, e.g. laplace_diseases_epsilon-1.zip)."""
     (name,) = [n for n in files if n.startswith(stem) and n.endswith(suffix)]
     return files[name]
+
+
+def errors(at: AppTest) -> str:
+    """The page's error boxes, joined."""
+    return " ".join(e.value for e in at.error)
+
+
+def warnings(at: AppTest) -> str:
+    """The page's warning boxes, joined."""
+    return " ".join(w.value for w in at.warning)
+
+
+def infos(at: AppTest) -> str:
+    """The page's info boxes, joined."""
+    return " ".join(i.value for i in at.info)
+
+
+def noisy_answers(at: AppTest):
+    """The noisy-vs-true chart's answers per group: true, noisy and the noisy bar's 95%
+    half-width, in the chart's order."""
+    bars = chart_data(at, "bars")
+    wide = bars.pivot(index="group", columns="series", values="value")
+    errors_ = chart_data(at, "errors").set_index("group")
+    true_name = next(c for c in wide.columns if c.startswith("True"))
+    noisy_name = next(c for c in wide.columns if not c.startswith("True"))
+    frame = wide.rename(columns={true_name: "true", noisy_name: "noisy"})[["true", "noisy"]]
+    frame["half"] = (errors_["high"] - errors_["low"]) / 2
+    return frame.loc[list(dict.fromkeys(bars["group"]))]

@@ -12,7 +12,18 @@ from unittest import mock
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, download, metric, open_page, rerun, texts, widget
+from apptest_helpers import (
+    chart_data,
+    charts,
+    download,
+    errors,
+    infos,
+    metric,
+    open_page,
+    rerun,
+    texts,
+    widget,
+)
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import local_script_runner
 
@@ -77,14 +88,6 @@ def typed(at, text: str):
     rerun(at)
     widget(at.text_input, "exponential_typed").set_value(text)
     return rerun(at)
-
-
-def infos(at) -> str:
-    return " ".join(i.value for i in at.info)
-
-
-def errors(at) -> str:
-    return " ".join(e.value for e in at.error)
 
 
 def set_epsilon(at, value: str):

@@ -17,6 +17,7 @@ from apptest_helpers import (
     chart_data,
     charts,
     metric,
+    noisy_answers,
     open_page,
     rerun,
     set_widget,
@@ -55,18 +56,6 @@ def section(at, label: str):
     return rerun(at)
 
 
-def answers(at):
-    """The chart's answers per group: true, noisy and the noisy bar's 95% half-width."""
-    bars = chart_data(at, "bars")
-    wide = bars.pivot(index="group", columns="series", values="value")
-    errors = chart_data(at, "errors").set_index("group")
-    true_name = next(c for c in wide.columns if c.startswith("True"))
-    noisy_name = next(c for c in wide.columns if not c.startswith("True"))
-    frame = wide.rename(columns={true_name: "true", noisy_name: "noisy"})[["true", "noisy"]]
-    frame["half"] = (errors["high"] - errors["low"]) / 2
-    return frame.loc[list(dict.fromkeys(bars["group"]))]
-
-
 def advice(at) -> str:
     return " ".join(s.value for s in at.success)
 
@@ -80,7 +69,7 @@ def test_defaults_show_sigmas_and_crossover(page):
     sigma = get_sigma_gaussian(1.0, 1e-5)
     assert metric(page, "Noise standard deviation") == _shown(sigma) == "3.731"
     assert metric(page, "95% half-width") == _shown(Z95 * sigma)
-    np.testing.assert_allclose(answers(page)["half"], Z95 * sigma, rtol=1e-9)
+    np.testing.assert_allclose(noisy_answers(page)["half"], Z95 * sigma, rtol=1e-9)
     assert "Guarantee: (1, 10⁻⁵)-DP" in page.success[0].value
     at = section(page, SIGMA)
     assert metric(at, "Analytic σ") == _shown(sigma) == "3.731"
@@ -148,7 +137,7 @@ def test_mechanism_switch(page):
     assert "make_laplace" not in box  # teaching draws
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
     assert metric(at, "95% half-width") == _shown(math.log(20))
-    np.testing.assert_allclose(answers(at)["half"], math.log(20))
+    np.testing.assert_allclose(noisy_answers(at)["half"], math.log(20))
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
     assert any("only for ε below 1" in w.value for w in at.warning)
     assert not at.success  # no release, so no guarantee
@@ -307,12 +296,12 @@ def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(pa
 
 
 def test_same_seed_same_draws_and_new_draw_changes_them(page):
-    first = answers(page)["noisy"].to_numpy()
+    first = noisy_answers(page)["noisy"].to_numpy()
     rerun(page)
-    np.testing.assert_array_equal(answers(page)["noisy"].to_numpy(), first)
+    np.testing.assert_array_equal(noisy_answers(page)["noisy"].to_numpy(), first)
     page.sidebar.button[0].click()
     rerun(page)
-    assert not np.array_equal(answers(page)["noisy"].to_numpy(), first)
+    assert not np.array_equal(noisy_answers(page)["noisy"].to_numpy(), first)
 
 
 def test_delta_is_kept_in_the_link():
@@ -347,7 +336,7 @@ def test_clipped_mean_with_each_mechanism(page):
     for mechanism in ("laplace", "analytic"):
         at = set_widget(at, at.radio, "gaussian_mechanism", mechanism)
         assert "each mean is within" in texts(at)
-        noisy = answers(at)["noisy"].to_numpy()
+        noisy = noisy_answers(at)["noisy"].to_numpy()
         assert np.all((noisy >= 0) & (noisy <= 50))  # clamped to [L, U]
         widths[mechanism] = float(metric(at, "95% half-width (median group)").replace(",", ""))
         guarantee = "Guarantee: 1-DP" if mechanism == "laplace" else "Guarantee: (1, 10⁻⁵)-DP"
@@ -373,7 +362,7 @@ def test_predicate_count_on_the_census(page):
     at = set_widget(at, at.radio, "gaussian_kind", "predicate")
     at = set_widget(at, at.selectbox, "gaussian_pred_column_census", "age")
     at = set_widget(at, at.number_input, "gaussian_pred_value_age", 40.0)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert shown.index.tolist() == ["age ≥ 40"]
     assert shown["true"].tolist() == [14_237]  # the published Adult figure
     assert "It covers the noisy count (ε = 1, δ = 10⁻⁵)" in at.success[0].value
@@ -395,7 +384,7 @@ def test_results_table_and_download_for_each_mechanism(page):
 
 def test_more_than_thirty_groups_show_the_largest_noisy_answers(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "industry_groups")
-    assert len(answers(at)) == 30
+    assert len(noisy_answers(at)) == 30
     assert "The chart shows the 30 largest noisy answers of 119" in texts(at)
 
 
@@ -403,7 +392,7 @@ def test_more_than_thirty_groups_show_the_largest_noisy_answers(page):
 
 
 def test_a_secure_gaussian_release_uses_opendps_sigma_and_says_so(page):
-    teaching = answers(page)["noisy"].to_numpy()
+    teaching = noisy_answers(page)["noisy"].to_numpy()
     at = set_widget(page, page.toggle, "gaussian_secure", True)
     opendp = opendp_gaussian_sigma(1.0, 1.0, 1e-5, length=4)
     assert _shown(opendp) == "4.045"  # OpenDP's zCDP conversion: above the analytic 3.731
@@ -413,14 +402,14 @@ def test_a_secure_gaussian_release_uses_opendps_sigma_and_says_so(page):
     assert metric(at, "OpenDP σ (this release)") == "4.045"
     assert metric(at, "Analytic σ (used by the charts)") == "3.731"
     assert metric(at, "95% half-width") == _shown(Z95 * opendp)
-    np.testing.assert_allclose(answers(at)["half"], Z95 * opendp, rtol=1e-9)
-    released = answers(at)["noisy"].to_numpy()
+    np.testing.assert_allclose(noisy_answers(at)["half"], Z95 * opendp, rtol=1e-9)
+    released = noisy_answers(at)["noisy"].to_numpy()
     assert not np.array_equal(released, teaching)
     rerun(at)  # a rerun shows the same release: redrawing would publish again
-    np.testing.assert_array_equal(answers(at)["noisy"].to_numpy(), released)
+    np.testing.assert_array_equal(noisy_answers(at)["noisy"].to_numpy(), released)
     at.button(key="gaussian__release_again_button").click()
     rerun(at)
-    assert not np.array_equal(answers(at)["noisy"].to_numpy(), released)
+    assert not np.array_equal(noisy_answers(at)["noisy"].to_numpy(), released)
     assert "Download the release" in at.get("download_button")[0].proto.label
     at = section(at, SIGMA)
     assert "OpenDP's σ = 4.045" in texts(at)
@@ -429,7 +418,7 @@ def test_a_secure_gaussian_release_uses_opendps_sigma_and_says_so(page):
 def test_a_held_release_is_redrawn_when_the_cap_changes_the_sensitivity(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
     at = set_widget(at, at.toggle, "gaussian_secure", True)
-    first = answers(at)["noisy"].to_numpy()
+    first = noisy_answers(at)["noisy"].to_numpy()
     assert metric(at, "OpenDP σ") == _shown(
         opendp_gaussian_sigma(math.sqrt(7), 1.0, 1e-5, length=7)
     )
@@ -437,7 +426,7 @@ def test_a_held_release_is_redrawn_when_the_cap_changes_the_sensitivity(page):
     assert metric(at, "OpenDP σ") == _shown(
         opendp_gaussian_sigma(math.sqrt(3), 1.0, 1e-5, length=7)
     )
-    assert not np.array_equal(answers(at)["noisy"].to_numpy(), first)
+    assert not np.array_equal(noisy_answers(at)["noisy"].to_numpy(), first)
 
 
 def test_a_secure_release_with_each_other_mechanism(page):
@@ -467,7 +456,7 @@ def test_a_secure_mean_states_both_sigmas_of_both_halves(page):
     analytic_sums = analytic_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6)
     assert f"noisy sums: {sums:,.4g} against {analytic_sums:,.4g}" in box
     assert f"noisy counts: {counts:,.4g}" in box
-    noisy = answers(at)["noisy"].to_numpy()
+    noisy = noisy_answers(at)["noisy"].to_numpy()
     assert np.all((noisy >= 0) & (noisy <= 50))
 
 
@@ -492,7 +481,7 @@ def test_own_file_declared_categories_are_released_whatever_the_file_holds(page)
     area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
     area.set_value("Flu\nCold\nMeasles")
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert shown.index.tolist() == ["Flu", "Cold", "Measles"]  # Measles: a noisy zero
     assert shown.loc["Measles", "true"] == 0
     assert "1 rows hold a value that is not declared" in texts(at)
@@ -506,7 +495,7 @@ def test_own_file_partition_selection_hides_the_one_person_category_and_counts_i
     mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
     mode.set_value("selected")
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
     assert set(shown.index) == {"Flu", "Cold"}
     box = at.success[0].value
@@ -560,7 +549,7 @@ def test_a_link_with_the_settings_shows_what_moving_the_controls_shows(page):
     linked, moved = section(linked, ANSWERS), section(moved, ANSWERS)
     assert metric(linked, "Noise standard deviation") == _shown(_classic(0.5, 1e-6))
     _assert_same_view(linked, moved)
-    np.testing.assert_array_equal(answers(linked)["noisy"], answers(moved)["noisy"])
+    np.testing.assert_array_equal(noisy_answers(linked)["noisy"], noisy_answers(moved)["noisy"])
 
 
 def test_a_link_keeps_the_mechanism_in_any_language_and_the_secure_release():

@@ -16,6 +16,7 @@ from apptest_helpers import (
     chart_data,
     charts,
     metric,
+    noisy_answers,
     open_page,
     rerun,
     texts,
@@ -30,18 +31,6 @@ from data.registry import category_counts, load_dataset
 @pytest.fixture
 def at():
     return open_page("laplace")
-
-
-def answers(at):
-    """The chart's answers per group: true, noisy and the noisy bar's 95% band."""
-    bars = chart_data(at, "bars")
-    wide = bars.pivot(index="group", columns="series", values="value")
-    errors = chart_data(at, "errors").set_index("group")
-    true_name = next(c for c in wide.columns if c.startswith("True"))
-    noisy_name = next(c for c in wide.columns if not c.startswith("True"))
-    frame = wide.rename(columns={true_name: "true", noisy_name: "noisy"})[["true", "noisy"]]
-    frame["half"] = (errors["high"] - errors["low"]) / 2
-    return frame.loc[list(dict.fromkeys(bars["group"]))]
 
 
 def table(at):
@@ -61,7 +50,7 @@ def _epsilon(at, value):
 
 
 def test_default_shows_the_disease_counts_with_exact_95_percent_bands(at) -> None:
-    shown = answers(at)
+    shown = noisy_answers(at)
     truth = category_counts("diseases", "disease")
     assert shown["true"].to_dict() == truth.to_dict()
     assert list(shown.index) == ["Diabetes", "Hepatitis", "Flu", "HIV"]  # the public domain
@@ -87,7 +76,7 @@ def test_epsilon_slider_ends_change_the_noise(at, epsilon, half_width) -> None:
     _epsilon(at, epsilon)
     assert f"within ±{half_width} of the true count" in texts(at)
     assert metric(at, "Noise scale") == f"{1 / epsilon:.3g}"
-    errors = np.abs(answers(at)["noisy"] - answers(at)["true"])
+    errors = np.abs(noisy_answers(at)["noisy"] - noisy_answers(at)["true"])
     assert errors.max() < 20 / epsilon  # far inside the 1e-8 tail
     section(at, "3. Error against ε")
     assert chart_data(at, "now")["x"].tolist() == [epsilon]  # the current ε is marked
@@ -107,28 +96,28 @@ def test_typed_epsilon_and_bad_typed_values(at) -> None:
 
 
 def test_same_seed_same_draws_and_new_draw_changes_them(at) -> None:
-    first = answers(at)["noisy"].to_numpy()
+    first = noisy_answers(at)["noisy"].to_numpy()
     rerun(at)
-    np.testing.assert_array_equal(answers(at)["noisy"].to_numpy(), first)
+    np.testing.assert_array_equal(noisy_answers(at)["noisy"].to_numpy(), first)
     at.sidebar.button[0].click()
     rerun(at)
-    assert not np.array_equal(answers(at)["noisy"].to_numpy(), first)
+    assert not np.array_equal(noisy_answers(at)["noisy"].to_numpy(), first)
 
 
 def test_a_secure_release_uses_opendp_and_is_held_until_released_again(at) -> None:
-    teaching = answers(at)["noisy"].to_numpy()
+    teaching = noisy_answers(at)["noisy"].to_numpy()
     widget(at.toggle, "laplace_secure").set_value(True)
     rerun(at)
     box = at.success[0].value
     assert "OpenDP make_laplace: discrete Laplace" in box
     assert "operating system's randomness" in box
-    released = answers(at)["noisy"].to_numpy()
+    released = noisy_answers(at)["noisy"].to_numpy()
     assert not np.array_equal(released, teaching)
     rerun(at)  # a rerun shows the same release: redrawing would publish again
-    np.testing.assert_array_equal(answers(at)["noisy"].to_numpy(), released)
+    np.testing.assert_array_equal(noisy_answers(at)["noisy"].to_numpy(), released)
     at.button(key="laplace__release_again_button").click()
     rerun(at)
-    assert not np.array_equal(answers(at)["noisy"].to_numpy(), released)
+    assert not np.array_equal(noisy_answers(at)["noisy"].to_numpy(), released)
 
 
 def test_a_secure_release_is_not_drawn_again_in_another_language(at) -> None:
@@ -148,12 +137,12 @@ def test_predicate_count_on_the_census(at) -> None:
     rerun(at)
     widget(at.number_input, "laplace_pred_value_age").set_value(40.0)
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert shown.index.tolist() == ["age ≥ 40"]
     assert shown["true"].tolist() == [14_237]  # the published Adult figure
     widget(at.number_input, "laplace_pred_value_age").set_value(200.0)
     rerun(at)
-    assert answers(at)["true"].tolist() == [0]
+    assert noisy_answers(at)["true"].tolist() == [0]
     assert np.isnan(table(at)["relative error (%)"].iloc[0])
 
 
@@ -162,7 +151,7 @@ def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_seven_times(at)
     rerun(at)
     widget(at.radio, "laplace_kind").set_value("sum")
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     # shared/README: revenue per day clipped at 50, days 1..7 (the public domain).
     clipped = [8642, 8696, 11998, 12054, 13765, 16576, 16500]
     assert shown["true"].tolist() == clipped
@@ -175,7 +164,7 @@ def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_seven_times(at)
     rerun(at)
     assert metric(at, "Sensitivity") == "150"
     assert "157 rows beyond it are dropped" in texts(at)
-    assert answers(at)["true"].sum() < sum(clipped)
+    assert noisy_answers(at)["true"].sum() < sum(clipped)
 
 
 def test_reversed_bounds_show_a_message_not_a_traceback(at) -> None:
@@ -183,7 +172,7 @@ def test_reversed_bounds_show_a_message_not_a_traceback(at) -> None:
     rerun(at)
     widget(at.radio, "laplace_kind").set_value("mean")
     rerun(at)
-    assert answers(at)["true"].between(0, 60).all()
+    assert noisy_answers(at)["true"].between(0, 60).all()
     widget(at.number_input, "laplace_tips_total_bill_lower").set_value(100.0)
     rerun(at)
     assert any("lower bound must be below the upper bound" in e.value for e in at.error)
@@ -227,9 +216,9 @@ def test_a_shared_link_reproduces_the_chart_and_opens_its_section() -> None:
     assert "within ±30 of the true count" in texts(first)
     assert first.query_params["laplace_epsilon"] == "0.1"
     second = open_page("laplace", query=link)
-    np.testing.assert_array_equal(answers(first)["noisy"], answers(second)["noisy"])
+    np.testing.assert_array_equal(noisy_answers(first)["noisy"], noisy_answers(second)["noisy"])
     other = open_page("laplace", query={**link, "draw": "4"})
-    assert not np.array_equal(answers(first)["noisy"], answers(other)["noisy"])
+    assert not np.array_equal(noisy_answers(first)["noisy"], noisy_answers(other)["noisy"])
     noise = open_page("laplace", query={**link, "laplace_section": "noise"})
     assert [list(d) for _, d in charts(noise)] == [["shade", "histogram", "curve"]]
 
@@ -278,7 +267,7 @@ def test_declared_categories_are_released_whatever_the_file_holds(at) -> None:
     area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
     area.set_value("Flu\nCold\nMeasles")
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert shown.index.tolist() == ["Flu", "Cold", "Measles"]  # Measles: a noisy zero
     assert shown.loc["Measles", "true"] == 0
     assert "1 rows hold a value that is not declared" in texts(at)
@@ -290,7 +279,7 @@ def test_partition_selection_hides_the_one_person_category_and_counts_its_cost(a
     mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
     mode.set_value("selected")
     rerun(at)
-    shown = answers(at)
+    shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
     box = at.success[0].value
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
@@ -320,7 +309,7 @@ def test_the_half_width_exercise_states_the_number_the_page_shows(at) -> None:
 
 def test_the_same_noise_exercise_is_false_as_the_bands_show(at) -> None:
     assert "False." in _reveal(at, "laplace.same_noise")
-    assert answers(at)["half"].nunique() == 1  # one band length for every count
+    assert noisy_answers(at)["half"].nunique() == 1  # one band length for every count
     widget(at.radio, "exercise_laplace.same_noise_given").set_value("false")
     assert any(s.value == "Right." for s in rerun(at).success)
 

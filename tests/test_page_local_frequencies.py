@@ -16,11 +16,14 @@ from apptest_helpers import (
     chart_data,
     charts,
     download,
+    errors,
+    infos,
     metric,
     open_page,
     rerun,
     texts,
     upload_file,
+    warnings,
     widget,
 )
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
@@ -56,18 +59,6 @@ def bars(at) -> pd.DataFrame:
     frame = chart_data(at, "bars")
     wide = frame.pivot(index="group", columns="series", values="value")
     return wide.loc[list(dict.fromkeys(frame["group"]))]
-
-
-def errors(at) -> str:
-    return " ".join(e.value for e in at.error)
-
-
-def warnings(at) -> str:
-    return " ".join(w.value for w in at.warning)
-
-
-def infos(at) -> str:
-    return " ".join(i.value for i in at.info)
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,14 @@ from apptest_helpers import (
     chart_data,
     charts,
     download,
+    errors,
+    infos,
     metric,
     open_page,
     rerun,
     texts,
     upload_file,
+    warnings,
     widget,
 )
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
@@ -53,18 +56,6 @@ def tree_labels(at) -> list[str]:
 def leaf_labels(at) -> list[str]:
     nodes = chart_data(at, "tree_nodes")
     return nodes[nodes["kind"] == "leaf"]["text"].tolist()
-
-
-def infos(at) -> str:
-    return " ".join(i.value for i in at.info)
-
-
-def warnings(at) -> str:
-    return " ".join(w.value for w in at.warning)
-
-
-def errors(at) -> str:
-    return " ".join(e.value for e in at.error)
 
 
 @pytest.fixture(scope="module")
