@@ -7,10 +7,13 @@ to the page, so each test sees exactly what the browser would.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,3 +167,25 @@ def noisy_answers(at: AppTest):
     frame = wide.rename(columns={true_name: "true", noisy_name: "noisy"})[["true", "noisy"]]
     frame["half"] = (errors_["high"] - errors_["low"]) / 2
     return frame.loc[list(dict.fromkeys(bars["group"]))]
+
+
+@contextlib.contextmanager
+def deferred_downloads():
+    """While the page runs: its download buttons' files, name -> the callable that builds it
+    (the buttons' own callbacks, as the browser would call them)."""
+    made: dict[str, object] = {}
+    register = MediaFileManager.add_deferred
+
+    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
+        made[file_name] = data_callable
+        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
+
+    with mock.patch.object(MediaFileManager, "add_deferred", spy):
+        yield made
+
+
+def page_downloads(url_path: str, query: dict[str, str] | None = None):
+    """The page opened with ``query`` and the files its download buttons give."""
+    with deferred_downloads() as made:
+        at = open_page(url_path, query=query)
+    return at, {name: make() for name, make in made.items()}

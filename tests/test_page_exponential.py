@@ -20,11 +20,11 @@ from apptest_helpers import (
     infos,
     metric,
     open_page,
+    page_downloads,
     rerun,
     texts,
     widget,
 )
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import local_script_runner
 
 from data.registry import DATASETS, category_counts, load_dataset
@@ -771,16 +771,7 @@ def test_in_german_numbers_have_a_decimal_comma_and_texts_are_german():
 
 def downloads(query: dict[str, str] | None = None):
     """The page and the files the two download buttons give (their own callbacks)."""
-    made = {}
-    register = MediaFileManager.add_deferred
-
-    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
-        made[file_name] = data_callable
-        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
-
-    with mock.patch.object(MediaFileManager, "add_deferred", spy):
-        at = open_page("exponential", query=query)
-    return at, {name: make() for name, make in made.items()}
+    return page_downloads("exponential", query)
 
 
 def test_the_export_csv_opens_with_pandas_as_the_table_on_screen():

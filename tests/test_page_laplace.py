@@ -6,7 +6,6 @@ import json
 import math
 import re
 import zipfile
-from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -18,12 +17,12 @@ from apptest_helpers import (
     metric,
     noisy_answers,
     open_page,
+    page_downloads,
     rerun,
     texts,
     upload_file,
     widget,
 )
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from data.registry import category_counts, load_dataset
 
@@ -505,16 +504,8 @@ def test_default_settings_stay_out_of_the_address(at) -> None:
 
 def downloads(query: dict[str, str] | None = None) -> tuple[pd.DataFrame, dict[str, object]]:
     """The table on screen and the files the two download buttons give (their own callbacks)."""
-    made = {}
-    register = MediaFileManager.add_deferred
-
-    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
-        made[file_name] = data_callable
-        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
-
-    with mock.patch.object(MediaFileManager, "add_deferred", spy):
-        at = open_page("laplace", query={**(query or {}), "laplace_table": "true"})
-    return at.dataframe[0].value, {name: make() for name, make in made.items()}
+    at, files = page_downloads("laplace", {**(query or {}), "laplace_table": "true"})
+    return at.dataframe[0].value, files
 
 
 def test_the_export_csv_opens_with_pandas_as_the_table_on_screen() -> None:

@@ -13,8 +13,7 @@ from unittest import mock
 
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, metric, open_page, rerun, texts, widget
-from streamlit.runtime.media_file_manager import MediaFileManager
+from apptest_helpers import chart_data, deferred_downloads, metric, open_page, rerun, texts, widget
 
 from data.registry import DATASETS
 from ui.planner.link import decode_rows, encode_rows
@@ -157,14 +156,7 @@ ZIP = "planner_census_epsilon-1_delta-1e-06.zip"  # named after the page, data, 
 
 def downloads(query: dict[str, str] | None = None, label: str | None = None):
     """The page and the files its download buttons give (through their own callbacks)."""
-    made = {}
-    register = MediaFileManager.add_deferred
-
-    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
-        made[file_name] = data_callable
-        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
-
-    with mock.patch.object(MediaFileManager, "add_deferred", spy):
+    with deferred_downloads() as made:
         at = open_page(PAGE, query=query)
         if label is not None:
             section(at, label)

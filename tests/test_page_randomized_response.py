@@ -7,7 +7,6 @@ import json
 import math
 import zipfile
 from collections import Counter
-from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -20,6 +19,7 @@ from apptest_helpers import (
     infos,
     metric,
     open_page,
+    page_downloads,
     rerun,
     texts,
     upload_file,
@@ -27,7 +27,6 @@ from apptest_helpers import (
     widget,
 )
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from ui.local.exercises import EXERCISES
@@ -645,16 +644,7 @@ def test_in_german_the_epsilon_has_a_decimal_comma():
 
 def downloads(query: dict[str, str]) -> tuple[AppTest, dict[str, object]]:
     """The page and the files its two download buttons give (their own callbacks)."""
-    made = {}
-    register = MediaFileManager.add_deferred
-
-    def spy(manager, data_callable, mimetype, coordinates, file_name=None, **more):
-        made[file_name] = data_callable
-        return register(manager, data_callable, mimetype, coordinates, file_name, **more)
-
-    with mock.patch.object(MediaFileManager, "add_deferred", spy):
-        at = open_page(PAGE, query=query)
-    return at, {name: make() for name, make in made.items()}
+    return page_downloads(PAGE, query)
 
 
 def test_the_export_csv_opens_with_pandas_and_holds_what_the_page_shows():
