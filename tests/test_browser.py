@@ -183,6 +183,10 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
         no_errors(page, errors)
         page.close()
         return
+    # A first visit runs twice (use_app_navigation); keys pressed right after it meet the
+    # known thumb race (see LINKS below), so give the second run a moment to land.
+    page.wait_for_timeout(1500)
+    settled(page)
     before_text, before_charts = main_text(page), chart_pixels(page)
     page.locator(SLIDERS).first.focus()
     for _ in range(3):

@@ -49,6 +49,11 @@ def test_a_census_link_keeps_its_settings_through_reruns_and_a_bound_toggle(app,
     settled(page)
     page.locator(f"{MAIN} [data-testid='stCheckbox']").first.click()  # the secure toggle
     settled(page)
+    expected = {"laplace_secure", "draw", "laplace_dataset", "laplace_kind"}
+    for _wait in range(50):  # the browser writes the address once the run's messages are in
+        if expected <= set(_query(page.url)):
+            break
+        page.wait_for_timeout(200)
     query = _query(page.url)
     assert query["laplace_secure"] == "true" and query["draw"] == "1"
     assert query["laplace_dataset"] == "census" and query["laplace_kind"] == "sum"
