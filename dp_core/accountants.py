@@ -213,36 +213,100 @@ def optimal_total_delta(pairs: Sequence[tuple[float, float]], total_epsilon: flo
     return float(-np.expm1(np.log1p(-deltas).sum() + math.log1p(-min(rr, 1.0))))
 
 
+def _rr_delta(levels: np.ndarray, masses: np.ndarray, epsilon: float) -> float:
+    """delta_RR(eps') = sum over l > eps' of P1(l) (1 - e^(eps' - l)): a sum of terms >= 0,
+    each with its own relative precision (no cancellation between large cumulative sums)."""
+    above = levels > epsilon
+    return float(np.sum(masses[above] * -np.expm1(epsilon - levels[above])))
+
+
+def _first_level_meeting(levels: np.ndarray, masses: np.ndarray, target: float) -> int:
+    """The smallest j with delta_RR(levels[j]) <= target (the last level always meets it:
+    delta_RR is 0 there). A first guess from cumulative sums, confirmed by ``_rr_delta`` at
+    j and j - 1; a bisection on ``_rr_delta`` when rounding made the guess wrong."""
+    p0 = masses * np.exp(-levels)
+    a = np.cumsum(masses[::-1])[::-1]  # P1-mass of the levels >= l_j
+    b = np.cumsum(p0[::-1])[::-1]
+    at_levels = np.append(a[1:] - np.exp(levels[:-1]) * b[1:], 0.0)  # delta_RR(l_j)
+    meets = np.flatnonzero(at_levels <= target)
+    last = levels.size - 1
+    j = int(meets[0]) if meets.size else last
+    if _rr_delta(levels, masses, levels[j]) <= target and (
+        j == 0 or _rr_delta(levels, masses, levels[j - 1]) > target
+    ):
+        return j
+    lo, hi = -1, last  # delta_RR(levels[lo]) > target (lo = -1: eps' = 0), levels[hi] meets it
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _rr_delta(levels, masses, levels[mid]) <= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def optimal_total_epsilon(pairs: Sequence[tuple[float, float]], total_delta: float) -> float:
     """Exact smallest total epsilon at ``total_delta`` of (eps_i, delta_i)-DP mechanisms.
 
-    Inverts ``optimal_total_delta``: between consecutive loss levels l_(j-1) <= eps' < l_j the
-    randomized-response part is A_j - e^eps' B_j (A_j, B_j the P1- and P0-mass of the levels
-    >= l_j), so eps' = ln((A_j - target) / B_j) in the segment where it falls. 0 when eps' = 0
-    already meets the total delta; infinite when the total delta is below 1 - prod(1 - delta_i).
-    Equal mechanisms go through ``dp_core.composition.optimal_composition_epsilon`` (the same
-    bound, Kairouz, Oh & Viswanath 2015, Thm 3.3). Source: Murtagh & Vadhan 2016, Thm 1.5.
+    The tightest bound that holds for every mechanism with these (eps_i, delta_i): exact for
+    the worst of them (randomized response with a delta_i chance of revealing the input),
+    above the truth for most others (Gaussian noise among them). Inverts
+    ``optimal_total_delta``: the level segment [l_(j-1), l_j] where delta_RR falls to the
+    delta left for randomized response is found with delta_RR summed term by term, and there
+    eps' = ln((A_j - target) / B_j) (A_j, B_j the P1- and P0-mass of the levels >= l_j),
+    checked the same way and raised by bisection if rounding put it a hair too low. 0 when
+    eps' = 0 already meets the total delta; sum eps_i (delta_RR = 0) when no delta is left
+    for randomized response, as at total delta = sum delta_i up to rounding; infinite when
+    the total delta is below 1 - prod(1 - delta_i). Equal mechanisms go through
+    ``dp_core.composition.optimal_composition_epsilon`` (the same bound, Kairouz, Oh &
+    Viswanath 2015, Thm 3.3). Source: Murtagh & Vadhan 2016, Thm 1.5.
     """
     eps, deltas = _pairs(pairs)
     d = check_delta(total_delta)
+    # Basic composition holds at sum delta_i: never report more than sum eps_i there.
+    cap = float(eps.sum()) if d >= float(deltas.sum()) else math.inf
+    if d < float(-np.expm1(np.log1p(-deltas).sum())):  # below 1 - prod(1 - delta_i)
+        return cap
     if np.all(eps == eps[0]) and np.all(deltas == deltas[0]):
-        return float(optimal_composition_epsilon(float(eps[0]), float(deltas[0]), eps.size, d))
-    target = _rr_target(deltas, d)
-    if target < 0:
-        return math.inf
+        found = float(optimal_composition_epsilon(float(eps[0]), float(deltas[0]), eps.size, d))
+        found = _raised_to_meet(lambda e: optimal_total_delta(pairs, e), found, eps.sum(), d)
+        return min(found, cap)
+    return min(_optimal_mixed(eps, deltas, d), cap)
+
+
+def _raised_to_meet(delta_at, found: float, top: float, target: float) -> float:
+    """``found`` if delta_at(found) <= target, else the smallest epsilon in [found, top] that
+    meets it, by bisection keeping the end that meets it (the closed forms can land a hair
+    low when rounding eats the last digits; delta_at(top) <= target)."""
+    if not math.isfinite(found) or delta_at(found) <= target:
+        return found
+    low, high = found, float(top)
+    for _ in range(200):
+        if high - low <= 1e-15 * max(high, 1.0):
+            break
+        mid = 0.5 * (low + high)
+        low, high = (low, mid) if delta_at(mid) <= target else (mid, high)
+    return high
+
+
+def _optimal_mixed(eps: np.ndarray, deltas: np.ndarray, d: float) -> float:
+    """``optimal_total_epsilon`` for different (eps_i, delta_i), at a total delta of at least
+    1 - prod(1 - delta_i)."""
+    target = max(_rr_target(deltas, d), 0.0)
     levels, masses = _rr_loss_distribution(eps)
+    if _rr_delta(levels, masses, 0.0) <= target:
+        return 0.0
     positive = levels > 0
     levels, masses = levels[positive], masses[positive]
-    p0 = masses * np.exp(-levels)
-    a = np.cumsum(masses[::-1])[::-1]  # P1-mass of the levels >= l_j
-    b = np.cumsum(p0[::-1])[::-1]  # P0-mass of the same levels
-    if levels.size == 0 or a[0] - b[0] <= target:  # eps' = 0 is enough
-        return 0.0
-    at_levels = a - np.exp(levels) * b  # delta_RR at each level (from its left segment)
-    j = int(np.argmax(at_levels <= target * (1 + 1e-12)))  # the last level meets it (0)
-    left = levels[j - 1] if j > 0 else 0.0
-    solved = math.log((a[j] - target) / b[j]) if a[j] > target else left
-    return float(min(max(solved, left), levels[j]))
+    if target == 0.0:  # only eps' = the largest level makes delta_RR vanish
+        return float(levels[-1])
+    j = _first_level_meeting(levels, masses, target)
+    left, right = (float(levels[j - 1]) if j > 0 else 0.0), float(levels[j])
+    tail, tail_p0 = masses[j:], masses[j:] * np.exp(-levels[j:])
+    a, b = float(tail.sum()), float(tail_p0.sum())
+    solved = math.log((a - target) / b) if a > target else left
+    found = min(max(solved, left), right)
+    return _raised_to_meet(lambda e: _rr_delta(levels, masses, e), found, right, target)
 
 
 # --- zero-concentrated DP ----------------------------------------------------------------

@@ -298,6 +298,20 @@ def _laplace_at_one(stat: Statistic) -> tuple[float, float]:
     return _half_width(stat, scale, count_scale), _expected_abs_error(stat, scale, count_scale)
 
 
+def _joint_zcdp_mean(stat: Statistic, scale: float, epsilon: float, delta: float) -> NoiseRelease:
+    """A zCDP mean's sum and count as the one release they are for privacy.
+
+    Both halves have noise Delta / sqrt(rho) (rho/2-zCDP each, Bun & Steinke 2016, Prop 1.6),
+    so neither meets (eps/2, delta/2) alone; together, scaled by their noise, they are one
+    Gaussian release of L2 sensitivity sqrt(2 rho) at sigma = 1: rho-zCDP, which the
+    Canonne-Kamath-Steinke conversion makes the row's (eps, delta) (Lemma 2.3; CKS 2020,
+    Cor 13). Their privacy loss distribution is exactly that one Gaussian's (Dong, Roth & Su
+    2019, Cor 3.3).
+    """
+    mu = stat.sensitivity / scale * math.sqrt(2.0)  # sqrt(2 rho): Delta / sigma = sqrt(rho)
+    return NoiseRelease("gaussian", 1.0, mu, epsilon, delta, f"{stat.spec.name}: sum and count")
+
+
 def row_plan(
     stat: Statistic, epsilon: float, delta: float = 0.0, calibration: Calibration = "analytic"
 ) -> RowPlan:
@@ -311,7 +325,9 @@ def row_plan(
     else:  # every Laplace scale here is c / eps, so are its half-width and mean error
         half_width, expected = (value / epsilon for value in _laplace_at_one(stat))
     name = stat.spec.name
-    if stat.spec.kind == "mean":
+    if stat.spec.kind == "mean" and gaussian and calibration == "zcdp":
+        releases = (_joint_zcdp_mean(stat, scale, epsilon, d),)
+    elif stat.spec.kind == "mean":
         share = (epsilon / 2, d / 2)
         releases = (
             NoiseRelease(stat.spec.mechanism, scale, stat.sensitivity, *share, f"{name}: sum"),
