@@ -7,9 +7,10 @@ setting, the charts (Vega-Lite specs), the question and the guarantee. It is bui
 button is pressed (Streamlit's deferred downloads), so an export costs nothing per rerun.
 
 - The ZIP: ``<stem>.csv`` opens in a spreadsheet and with ``pandas.read_csv`` as it is (no
-  comment lines); ``<stem>.json`` names the page, the dataset, every setting, the noise, the
-  seed and draw, the guarantee and the address that opens the same view; ``charts/`` holds
-  each chart as SVG and PNG (vl-convert).
+  comment lines; a text cell a spreadsheet would run as a formula, such as an uploaded
+  category ``=HYPERLINK(...)``, starts with ``'``: ui.common.csv_safe); ``<stem>.json`` names
+  the page, the dataset, every setting, the noise, the seed and draw, the guarantee and the
+  address that opens the same view; ``charts/`` holds each chart as SVG and PNG (vl-convert).
 - The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
   the data and unit of privacy, the settings, the guarantee, the accuracy table, the charts
   and the address.
@@ -32,6 +33,7 @@ import streamlit as st
 from ui.common import report
 from ui.common.catalog import PAGES
 from ui.common.charts import Spec
+from ui.common.csv_safe import safe_csv
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number_locale
 from ui.common.i18n import _, in_language, language
@@ -93,7 +95,7 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
     """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(f"{stem}.csv", export.table.to_csv(index=False))
+        archive.writestr(f"{stem}.csv", safe_csv(export.table))
         archive.writestr(f"{stem}.json", json.dumps(everything, indent=2, ensure_ascii=False))
         for name, spec in export.charts:
             spec = localized(spec)
