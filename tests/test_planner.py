@@ -429,8 +429,10 @@ CENSUS_DATA = ScriptData(
 )  # fmt: skip
 
 
-def test_the_script_compiles_and_lints(tmp_path, census):
-    text = opendp_script(planner.split_budget(census, 1.0, 1e-6), CENSUS_DATA)
+@pytest.mark.parametrize("seed", [None, 11])  # in memory; a data path's engine order
+def test_the_script_compiles_and_lints(tmp_path, census, seed):
+    data = dataclasses.replace(CENSUS_DATA, seed=seed)
+    text = opendp_script(planner.split_budget(census, 1.0, 1e-6), data)
     compile(text, "plan.py", "exec")
     path = tmp_path / "plan.py"
     path.write_text(text, encoding="utf-8")
@@ -506,6 +508,88 @@ def test_a_count_table_plan_runs_with_the_counts_as_weights(tmp_path):
     total = result["guarantee"]["total"]
     assert total["delta"] == pytest.approx(1e-7)
     assert result["guarantee"]["rows"][1]["epsilon"] == pytest.approx(plan.rows[1].epsilon)
+
+
+# --- the script keeps the rows the plan's true values come from --------------------------------
+
+CAPPED_SPECS = (
+    planner.StatisticSpec("Visits", "count"),
+    planner.StatisticSpec("Per day", "histogram", "day"),
+    planner.StatisticSpec("Spent", "sum", "spent", 0, 50),
+    planner.StatisticSpec("Mean spent", "mean", "spent", 0, 50),
+)
+DAYS = ("Mon", "Tue", "Wed")
+
+
+def _visits(person_ids) -> pd.DataFrame:
+    """Persons with 1 to 8 rows that differ (days, amounts, a few missing), under a cap of 2."""
+    rng = np.random.default_rng(5)
+    person = np.repeat(person_ids, [1, 6, 3, 5, 2, 8])
+    spent = rng.uniform(-5, 60, len(person)).round(2)
+    spent[[3, 11]] = np.nan
+    return pd.DataFrame({"person": person, "day": rng.choice(DAYS, len(person)), "spent": spent})
+
+
+def _script_truths(tmp_path, plan, data: ScriptData) -> list[list[float]]:
+    result = _run_script(tmp_path, plan, data, "--simulate", "1")
+    return [entry["true"] for entry in result["simulation"]]
+
+
+def test_the_script_keeps_the_first_rows_the_app_keeps_in_memory(tmp_path):
+    from dp_core.bounding import cap_contributions
+
+    path = tmp_path / "visits.csv"
+    _visits(["ann", "bob", "cy", "dee", "eve", "fay"]).to_csv(path, index=False)
+    frame = pd.read_csv(path)
+    kept = cap_contributions(frame, "person", 2)  # as ui.common.contributions
+    stats = [
+        planner.build_statistic(kept, spec, cap=2, labels=DAYS if spec.column == "day" else None)
+        for spec in CAPPED_SPECS
+    ]
+    plan = planner.split_budget(stats, 1.0)
+    data = ScriptData("Visits", str(path), "person", 2, None, "each person")
+    text = opendp_script(plan, data)
+    assert "SEED = None" in text and "first rows in the file" in " ".join(text.split())
+    truths = _script_truths(tmp_path, plan, data)
+    for truth, row in zip(truths, plan.rows, strict=True):
+        assert truth == pytest.approx(list(row.statistic.true_values), rel=1e-12), truth
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+def test_the_script_keeps_the_seeded_rows_the_engines_keep_on_a_data_path(
+    tmp_path, monkeypatch, kind
+):
+    from types import SimpleNamespace
+
+    from data import sources
+    from data.registry import dataset_from_summary
+    from ui.common.data_picker import DataChoice
+    from ui.planner import sections
+
+    ids = ["ann", "bob", "cy", "dee", "eve", "fay"] if kind == "csv" else [7, -3, 40, 2, 9, 11]
+    frame = _visits(ids)
+    path = tmp_path / f"visits.{kind}"
+    frame.to_csv(path, index=False) if kind == "csv" else frame.to_parquet(path, index=False)
+    source = sources.Source.files(str(path))
+    dataset = dataset_from_summary(sources.summary(source), path.name, person_id="person")
+    data = DataChoice(dataset, None, f"path:{path}", source)
+    monkeypatch.setattr(sections, "st", SimpleNamespace(session_state={"seed": 11}))
+    labels = {"day": DAYS}
+    stats, problems = sections._path_build(data, 2, CAPPED_SPECS, labels)  # the page's own
+    assert not problems
+    plan = planner.split_budget(stats, 1.0)
+    controls = sections.Controls(data, 2, stats, (("day", "public"),))
+    info = sections.script_data(sections.Settings(controls, plan, "split", "analytic"))
+    assert info.seed == 11
+    text = opendp_script(plan, info)
+    assert "SEED = 11" in text and "with seed 11" in " ".join(text.split())
+    truths = _script_truths(tmp_path, plan, dataclasses.replace(info, file_name=str(path)))
+    for truth, row in zip(truths, plan.rows, strict=True):
+        assert truth == pytest.approx(list(row.statistic.true_values), rel=1e-12), truth
+    # the data tell the two rules apart: each person's first rows give other true values
+    first = frame.groupby("person", sort=False).head(2)
+    assert float(first["spent"].clip(0, 50).sum()) != pytest.approx(truths[2][0])
+    assert first["day"].value_counts().reindex(DAYS).tolist() != truths[1]
 
 
 # --- the report --------------------------------------------------------------------------------

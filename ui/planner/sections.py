@@ -614,7 +614,8 @@ def in_the_wild(s: Settings) -> None:
 
 
 def script_data(s: Settings) -> ScriptData:
-    """What the OpenDP script needs about the data: its file, person column, cap and unit."""
+    """What the OpenDP script needs about the data: its file, person column, cap and unit, and
+    for a data path the seed its engine chose each person's rows with (_path_statistic)."""
     data = s.data
     dataset = data.dataset
     if data.own:
@@ -630,6 +631,7 @@ def script_data(s: Settings) -> ScriptData:
         cap=s.controls.cap,
         count_column=dataset.count_column,
         unit=unit_words(data),
+        seed=int(st.session_state.get("seed", DEFAULT_SEED)) if data.path else None,
     )
 
 
