@@ -220,7 +220,7 @@ class CompositionCurves:
     basic_delta: np.ndarray
     advanced_epsilon: np.ndarray  # Thm 3.20, at total delta k delta + delta'
     advanced_delta: np.ndarray  # k delta + delta', also the optimal and Gaussian totals' delta
-    optimal_epsilon: np.ndarray  # Kairouz-Oh-Viswanath, exact for any mechanism, same delta
+    optimal_epsilon: np.ndarray  # Kairouz-Oh-Viswanath: tightest for all such mechanisms
     gaussian_epsilon: np.ndarray | None  # exact for the Gaussian mechanism, same total delta
     gaussian_sigma: float | None  # noise of one release (sensitivity 1), None when delta = 0
 

@@ -453,6 +453,23 @@ def test_optimal_composition_on_the_page(page):
     assert optimal[ks <= 100][::10] == pytest.approx(want, rel=1e-3)
 
 
+def test_optimal_composition_is_a_bound_for_every_mechanism_not_exact_for_any(page):
+    # Kairouz-Oh-Viswanath is tight over all (eps, delta)-DP mechanisms (randomized response
+    # reaches it); for a given noise, e.g. Gaussian, the true total can be far below it.
+    at = set_widget(page, page.toggle, "attacker_pure", True)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    section(at, RELEASES)
+    at = set_widget(at, at.select_slider, "attacker_k", 100)
+    shown = texts(at)
+    for overstated in ("exact for any", "exact total for any", "It is exact"):
+        assert overstated not in shown, overstated
+    assert "no smaller total ε at this total δ holds for every k such releases" in shown.lower()
+    assert "it is exact only for the worst of them (randomized response" in shown
+    assert "Optimal composition is the tightest total that holds for every mechanism" in shown
+    names = series_names(at, "totals")
+    assert "optimal composition (the worst case over all mechanisms)" in names
+
+
 def test_composition_text_does_not_say_advanced_grows_like_sqrt_k(page):
     # its k eps (e^eps - 1) term grows linearly in k (Dwork & Roth Thm 3.20)
     shown = texts(section(page, RELEASES)).lower()

@@ -124,6 +124,15 @@ def true_text(stat: planner.Statistic, half_width: float) -> str:
     return at_noise_precision(stat.true_values[0], half_width)
 
 
+def certified_differs(plan: planner.Plan) -> bool:
+    """Whether some row's ε that the OpenDP script certifies (planner.certified_epsilon) differs
+    from its ε_i as shown (4 significant digits): Gaussian rows with the analytic σ."""
+    return any(
+        formatting.epsilon(planner.certified_epsilon(row)) != formatting.epsilon(row.epsilon)
+        for row in plan.rows
+    )
+
+
 def widest(plan: planner.Plan) -> planner.RowPlan:
     """The row with the widest 95% half-width relative to its value (the worst relative error)."""
     return max(plan.rows, key=lambda row: row.relative_half_width)
@@ -140,18 +149,24 @@ def releases(s: Settings) -> dict[str, np.ndarray]:
 
 
 def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
-    """One line per statistic: share, noise, accuracy, and a simulated release (as text)."""
+    """One line per statistic: share, noise, accuracy, and a simulated release (as text); the ε
+    the OpenDP script certifies beside ε_i when some row's differs (``certified_differs``)."""
     released = released if released is not None else releases(s)
+    certified = certified_differs(s.plan)
     lines = []
     for row in s.plan.rows:
         stat = row.statistic
         met = row.meets_target
         values = released[row.name]
-        lines.append(
+        line = {
+            _("planner.col.statistic"): row.name,
+            "ε_i": formatting.epsilon(row.epsilon),
+            "δ_i": formatting.power_of_ten(row.delta),
+        }
+        if certified:
+            line[_("planner.col.certified")] = formatting.epsilon(planner.certified_epsilon(row))
+        line.update(
             {
-                _("planner.col.statistic"): row.name,
-                "ε_i": formatting.epsilon(row.epsilon),
-                "δ_i": formatting.power_of_ten(row.delta),
                 _("planner.col.noise_scale"): scale_text(row),
                 _("planner.col.half_width"): formatting.significant(row.half_width),
                 _("planner.col.relative"): percent(row.relative_half_width),
@@ -169,6 +184,7 @@ def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd
                 _("planner.col.sensitivity"): formatting.significant(stat.sensitivity),
             }
         )
+        lines.append(line)
     return pd.DataFrame(lines)
 
 
@@ -179,7 +195,9 @@ def _sig(value: float, digits: int = 4) -> float:
 
 def export_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
     """The plan table of the screen as numbers for a CSV: the same columns, a percentage as a
-    percentage (the header says %), 4 significant digits, a value to its noise's precision."""
+    percentage (the header says %), 4 significant digits, a value to its noise's precision.
+    The ε the OpenDP script certifies for each row is always there (equal to ε_i for Laplace
+    rows and the zCDP calibration)."""
     released = released if released is not None else releases(s)
     lines = []
     for row in s.plan.rows:
@@ -194,6 +212,7 @@ def export_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> 
                 "Δ": _sig(stat.sensitivity),
                 "ε_i": _sig(row.epsilon),
                 "δ_i": _sig(row.delta, 3),
+                _("planner.col.certified"): _sig(planner.certified_epsilon(row)),
                 _("planner.csv.noise"): _sig(row.scale, 3),
                 _("planner.csv.noise_rows"): None
                 if row.count_scale is None
@@ -223,6 +242,9 @@ def screen_table(s: Settings, released: dict[str, np.ndarray]) -> str:
               _("planner.col.half_width"), _("planner.screen.relative"),
               _("planner.screen.expected"), _("planner.col.target"), _("planner.col.true"),
               _("planner.screen.simulated")]  # fmt: skip
+    certified = certified_differs(s.plan)  # the column only where it says something
+    if certified:
+        header.append(_("planner.col.certified"))
     lines = []
     for row in s.plan.rows:
         stat = row.statistic
@@ -237,21 +259,22 @@ def screen_table(s: Settings, released: dict[str, np.ndarray]) -> str:
             if stat.spec.kind == "histogram"
             else at_noise_precision(float(released[row.name][0]), row.half_width)
         )
-        lines.append(
-            [
-                row.name,
-                formatting.significant(stat.sensitivity),
-                formatting.epsilon(row.epsilon),
-                formatting.power_of_ten(row.delta),
-                noise,
-                formatting.significant(row.half_width),
-                percent(row.relative_half_width),
-                percent(row.expected_relative_error),
-                target_text(stat) + mark,
-                true_text(stat, row.half_width),
-                simulated,
-            ]
-        )
+        cells = [
+            row.name,
+            formatting.significant(stat.sensitivity),
+            formatting.epsilon(row.epsilon),
+            formatting.power_of_ten(row.delta),
+            noise,
+            formatting.significant(row.half_width),
+            percent(row.relative_half_width),
+            percent(row.expected_relative_error),
+            target_text(stat) + mark,
+            true_text(stat, row.half_width),
+            simulated,
+        ]
+        if certified:
+            cells.append(formatting.epsilon(planner.certified_epsilon(row)))
+        lines.append(cells)
     return markdown_table(header, lines)
 
 
