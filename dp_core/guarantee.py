@@ -10,6 +10,15 @@ basic composition the whole is (sum epsilon_i, sum delta_i)-DP (Dwork & Roth 201
 ``unit`` names the column that identifies a person (neighbouring datasets differ by one
 person with all their rows); None means each row is taken as a person, so the guarantee
 protects rows, not people who may stand behind several of them.
+
+``read_from_data`` names what the release depends on that was read from the data without
+noise (a cap set to the largest rows per person, clipping bounds set to the smallest and
+largest value, categories filled in from the values present). The noise is calibrated as if
+these were fixed in advance, but they are functions of the data: one person's value can be
+the largest, or the only one in its category, and the release then reveals it. Such a
+release is not differentially private (``differentially_private`` is False) whatever its
+epsilon; the parts say what the noise alone would give once those values are fixed in
+advance or chosen with DP (their cost then a part of their own).
 """
 
 from __future__ import annotations
@@ -19,9 +28,11 @@ from typing import Literal
 
 from dp_core.validation import check_delta, check_epsilon
 
-__all__ = ["Guarantee", "Part"]
+__all__ = ["READS", "Guarantee", "Part", "Read"]
 
 PartName = Literal["values", "categories", "bounds", "cap", "count", "selection"]
+Read = Literal["cap", "bounds", "categories"]
+READS: tuple[Read, ...] = ("cap", "bounds", "categories")
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,19 @@ class Guarantee:
 
     unit: str | None
     parts: tuple[Part, ...]
+    read_from_data: tuple[Read, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [read for read in self.read_from_data if read not in READS]
+        if unknown:
+            raise ValueError(f"unknown input read from the data: {unknown[0]!r}.")
+        ordered = tuple(read for read in READS if read in self.read_from_data)  # once each
+        object.__setattr__(self, "read_from_data", ordered)
+
+    @property
+    def differentially_private(self) -> bool:
+        """False when anything the release depends on was read from the data without noise."""
+        return not self.read_from_data
 
     @property
     def epsilon(self) -> float:

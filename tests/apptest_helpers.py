@@ -146,6 +146,24 @@ def errors(at: AppTest) -> str:
     return " ".join(e.value for e in at.error)
 
 
+# The red box that replaces the guarantee while a release depends on values read from the
+# user's own data without noise (ui/common/release.py), and its sentence per value read.
+NOT_DP = "**Not differentially private as set.**"
+READ_CAP = "The cap on contributions per person is your data's own largest, read from the data"
+READ_BOUNDS = "The clipping bounds are your data's own range"
+READ_CATEGORIES = "The categories were filled in from the values in your data"
+
+
+def not_private(at: AppTest) -> list[str]:
+    """The page's statements that its release is not differentially private as set."""
+    return [e.value for e in at.error if e.value.startswith(NOT_DP)]
+
+
+def problems(at: AppTest) -> list[str]:
+    """The page's other error boxes (something it could not do)."""
+    return [e.value for e in at.error if not e.value.startswith(NOT_DP)]
+
+
 def warnings(at: AppTest) -> str:
     """The page's warning boxes, joined."""
     return " ".join(w.value for w in at.warning)

@@ -76,7 +76,7 @@ def test_an_own_csv_link_asks_for_the_file_and_applies_the_rest(app, browser, tm
     page.locator(f"{MAIN} input[type='file']").first.set_input_files(str(csv))
     settled(page)
     text = main_text(page)
-    assert "With a cap of 2" in text and "each answer is within" in text
+    assert "Your cap of 2:" in text and "each answer is within" in text  # typed: declared
     assert page.locator(f"{MAIN} textarea").first.input_value() == "A\nB"
     assert _query(page.url)["laplace_cap_own_member"] == "2"
     page.close()

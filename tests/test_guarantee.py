@@ -18,3 +18,14 @@ def test_parts_add_up_by_basic_composition() -> None:
 def test_a_part_refuses_impossible_budgets(epsilon, delta) -> None:
     with pytest.raises(ValueError):
         Part("values", epsilon, delta)
+
+
+def test_anything_read_from_the_data_makes_the_release_not_private() -> None:
+    parts = (Part("values", 1.0),)
+    assert Guarantee("person", parts).differentially_private
+    read = Guarantee("person", parts, read_from_data=("categories", "cap", "cap"))
+    assert not read.differentially_private
+    assert read.read_from_data == ("cap", "categories")  # once each, in a fixed order
+    assert read.epsilon == 1.0  # what the noise alone would give stays stated
+    with pytest.raises(ValueError, match="unknown input"):
+        Guarantee("person", parts, read_from_data=("seed",))

@@ -5,7 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from apptest_helpers import (
+    READ_BOUNDS,
+    READ_CAP,
+    READ_CATEGORIES,
+    chart_data,
+    charts,
+    metric,
+    not_private,
+    open_page,
+    problems,
+    rerun,
+    texts,
+    upload_file,
+    widget,
+)
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
 
 CAP = "bounding_max_groups_restaurant"
@@ -573,15 +587,34 @@ RARE = (
 
 def test_declared_groups_keep_the_one_person_group(at):
     upload(at, RARE, declare="X\nY\nRare")
+    (statement,) = not_private(at)  # l0 and the bounds start at the file's own 2 and (0, 39)
+    assert READ_CAP in statement and READ_BOUNDS in statement and not problems(at)
+    by_prefix(at.slider, "bounding_bounds_own").set_value((0.0, 50.0))  # a public range
+    rerun(at)
     assert groups_shown(at) == ["X", "Y", "Rare"]
     assert bars(at, 0)["True, all records"].tolist() == [225, 225, 1]
-    assert "Guarantee: 2-DP" in at.success[0].value  # 2 statistics x 0.5 x a cap of 2 groups
+    # l0 = 2, the most groups anyone has, below the 3 declared: still read from the data
+    (statement,) = not_private(at)
+    assert READ_CAP in statement and READ_BOUNDS not in statement and not problems(at)
+    assert READ_CATEGORIES not in statement  # the groups were typed
+    assert "the release would be 2-DP" in statement  # 2 statistics x 0.5 x a cap of 2 groups
+    by_prefix(at.slider, "bounding_max_groups_own").set_value(3)  # every declared group
+    rerun(at)
+    assert not at.error
+    assert "Guarantee: 3-DP" in at.success[0].value  # 2 statistics x 0.5 x 3 groups
 
 
 def test_dp_selected_groups_suppress_the_one_person_group_and_count_the_cost(at):
     upload(at, RARE, declare=None)
     by_prefix(at.radio, "bounding_cats_").set_value("selected")
     rerun(at)
+    # the bounds start at the file's own (0, 39); l0 = 2 is every released group, public
+    (statement,) = not_private(at)
+    assert READ_BOUNDS in statement and not problems(at)
+    assert READ_CAP not in statement and READ_CATEGORIES not in statement  # groups: with DP
+    by_prefix(at.slider, "bounding_bounds_own").set_value((0.0, 50.0))  # a public range
+    rerun(at)
+    assert not at.error
     assert groups_shown(at) == ["X", "Y"]  # one person: kept with probability at most δ
     assert "Rare" not in texts(at)
     box = at.success[0].value

@@ -13,14 +13,18 @@ import numpy as np
 import pandas as pd
 import pytest
 from apptest_helpers import (
+    READ_CAP,
+    READ_CATEGORIES,
     chart_data,
     charts,
     download,
     errors,
     infos,
     metric,
+    not_private,
     open_page,
     page_downloads,
+    problems,
     rerun,
     texts,
     widget,
@@ -484,6 +488,17 @@ def declare(at, column: str, text: str):
     return rerun(at)
 
 
+def cap_box(at):
+    """The cap's number box (empty for an own file until a cap is typed)."""
+    return next(n for n in at.number_input if n.key.startswith("exponential_cap_"))
+
+
+def type_cap(at, cap: int):
+    """Type the cap, as a careful user fixes it in advance."""
+    cap_box(at).set_value(cap)
+    return rerun(at)
+
+
 def capped_rows(cap: int) -> list[tuple[str, str, str]]:
     """Each person's first ``cap`` rows."""
     kept, per_person = [], Counter()
@@ -507,23 +522,38 @@ def test_own_file_counts_each_row_as_a_person_when_told_so():
     assert table["true count"].to_dict() == dict(shops) == {"A": 6, "B": 5, "C": 3}
     assert "Score = count, sensitivity Δ = 1." in texts(at)
     assert "That protects rows, not people with several rows" in texts(at)
-    # a list read off the file: there the old warning still holds, and is given
-    assert "exactly the values that occur in your file" in texts(at)
-    assert "it reveals that each of them occurs" in texts(at)
-    assert "each row (each row is taken as a different person)" in at.success[0].value
+    # a list read off the file: where the candidates come from says so
+    assert "the categories filled in from the values in your file" in texts(at)
+    assert "so it reveals that each of them occurs" in texts(at)
+    # and the guarantee says so: the list was read from the data (no cap: each row a person)
+    (statement,) = not_private(at)
+    assert READ_CATEGORIES in statement and READ_CAP not in statement and not problems(at)
+    assert "each row (each row is taken as a different person)" in statement
     counts = np.array([shops[c] for c in table.index], dtype=float)
     weights = np.exp(1.0 * counts / 2)  # epsilon 1, Delta 1, epsilon / (2 Delta)
     assert metric(at, "P(true best answer)") == f"{weights[0] / weights.sum():.3f}"
+    # emptied and typed anew (a list known in advance): a guarantee, the same counts
+    at = declare(declare(at, "shop", ""), "shop", "A\nB\nC")
+    assert not errors(at)
+    assert "each row (each row is taken as a different person)" in at.success[0].value
+    assert "reveals that each" not in texts(at)
+    assert main_table(at)["true count"].to_dict() == {"A": 6, "B": 5, "C": 3}
 
 
 def test_own_file_cap_sets_the_sensitivity_and_drops_rows():
     at = upload(SURVEY)
     assert "Proposed because its name says it identifies someone" in texts(at)
     at = declare(choose_column(at, "shop"), "shop", "A\nB\nC")
-    cap = keyed(at.number_input, "_person")
-    assert cap.value == 5  # p1's 5 rows: the most anyone has
+    assert cap_box(at).value is None  # empty: the page uses the most rows anyone has
+    assert "Score = count, sensitivity Δ = 5." in texts(at)  # p1's 5 rows
+    assert "The box is empty, so the cap is 5, the most rows anyone has in your file" in texts(at)
+    (statement,) = not_private(at)  # read from the data; the list was typed
+    assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
+    assert "each person (`person`, with all their rows)" in statement
+    at = type_cap(at, 5)  # the same number, typed: fixed in advance
+    assert not errors(at)
     assert "Score = count, sensitivity Δ = 5." in texts(at)
-    assert "a real release must fix it in advance" in texts(at)
+    assert "Your cap of 5: 0 rows beyond it are dropped" in texts(at)
     assert "each person (`person`, with all their rows)" in at.success[0].value
     table = main_table(at)
     assert table["true count"].to_dict() == {"A": 6, "B": 5, "C": 3}
@@ -531,12 +561,11 @@ def test_own_file_cap_sets_the_sensitivity_and_drops_rows():
     counts = table["true count"].to_numpy()  # lambda (count - best), lambda = eps / (2 * 5)
     assert np.allclose(log_weight.to_numpy(), (counts - counts.max()) / (2 * 5))
 
-    cap.set_value(2)
-    table = main_table(rerun(at))
+    table = main_table(type_cap(at, 2))
     kept = Counter(shop for _, shop, _ in capped_rows(2))
     assert table["true count"].to_dict() == dict(kept) == {"A": 3, "B": 5, "C": 3}
     assert "Score = count, sensitivity Δ = 2." in texts(at)
-    assert "With a cap of 2, 3 rows beyond it are dropped" in texts(at)
+    assert "Your cap of 2: 3 rows beyond it are dropped" in texts(at)
     counts = table["true count"].to_numpy(dtype=float)
     weights = np.exp(counts / (2 * 2))
     assert metric(at, "P(true best answer)") == f"{weights.max() / weights.sum():.3f}"
@@ -552,6 +581,10 @@ def test_a_declared_one_person_category_is_a_candidate():
     assert person_picker(at).value == "patient_id"
     assert any("Type the categories to release" in i.value for i in at.info)
     at = declare(at, "diagnosis", "Flu\nCold\nRare\nMeasles")
+    (statement,) = not_private(at)  # the empty cap box: p1's 3 rows, read from the data
+    assert READ_CAP in statement and READ_CATEGORIES not in statement  # the list was typed
+    at = type_cap(at, 3)
+    assert not errors(at)
     table = main_table(at)
     assert list(table.index) == ["Flu", "Cold", "Rare", "Measles"]
     assert table.loc["Rare", "true count"] == 1
@@ -566,6 +599,10 @@ def test_dp_selection_leaves_out_the_one_person_category_and_states_its_cost():
     at = upload(PATIENTS, "patients.csv")
     keyed(at.radio, "_diagnosis_mode").set_value("selected")
     at = rerun(at)
+    (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read
+    assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
+    at = type_cap(at, 3)  # p1's 3 rows, the file's most, typed: fixed in advance
+    assert not errors(at)
     table = main_table(at)
     assert "Rare" not in table.index  # one person: kept with probability at most delta
     assert set(table.index) == {"Flu", "Cold"}

@@ -14,11 +14,15 @@ import pandas as pd
 import pytest
 import streamlit.testing.v1.local_script_runner as local_script_runner
 from apptest_helpers import (
+    READ_CAP,
+    READ_CATEGORIES,
     chart_data,
     charts,
     metric,
     noisy_answers,
+    not_private,
     open_page,
+    problems,
     rerun,
     set_widget,
     texts,
@@ -474,6 +478,12 @@ def own(at):
     return at
 
 
+def type_cap(at, cap: int):
+    """Type the cap into its empty box, as a careful user fixes it in advance."""
+    next(n for n in at.number_input if n.key.startswith("gaussian_cap_")).set_value(cap)
+    return rerun(at)
+
+
 def test_own_file_declared_categories_are_released_whatever_the_file_holds(page):
     at = own(page)
     assert "up to 3 rows share one `patient_id`" in texts(at)
@@ -481,6 +491,11 @@ def test_own_file_declared_categories_are_released_whatever_the_file_holds(page)
     area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
     area.set_value("Flu\nCold\nMeasles")
     rerun(at)
+    (statement,) = not_private(at)  # the empty cap box: p1's 3 rows, read from the data
+    assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
+    assert "each person (`patient_id`, with all their rows)" in statement
+    type_cap(at, 3)  # the same number, typed: fixed in advance
+    assert not at.error
     shown = noisy_answers(at)
     assert shown.index.tolist() == ["Flu", "Cold", "Measles"]  # Measles: a noisy zero
     assert shown.loc["Measles", "true"] == 0
@@ -495,6 +510,10 @@ def test_own_file_partition_selection_hides_the_one_person_category_and_counts_i
     mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
     mode.set_value("selected")
     rerun(at)
+    (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read
+    assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
+    type_cap(at, 3)
+    assert not at.error
     shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
     assert set(shown.index) == {"Flu", "Cold"}

@@ -12,12 +12,16 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from apptest_helpers import (
+    READ_CAP,
+    READ_CATEGORIES,
     chart_data,
     charts,
     metric,
     noisy_answers,
+    not_private,
     open_page,
     page_downloads,
+    problems,
     rerun,
     texts,
     upload_file,
@@ -278,6 +282,11 @@ def test_partition_selection_hides_the_one_person_category_and_counts_its_cost(a
     mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
     mode.set_value("selected")
     rerun(at)
+    (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read
+    assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
+    next(n for n in at.number_input if n.key.startswith("laplace_cap_")).set_value(3)  # p1's 3
+    rerun(at)
+    assert not at.error
     shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
     box = at.success[0].value

@@ -9,7 +9,20 @@ import socket
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from apptest_helpers import (
+    READ_BOUNDS,
+    READ_CAP,
+    chart_data,
+    charts,
+    metric,
+    not_private,
+    open_page,
+    problems,
+    rerun,
+    texts,
+    upload_file,
+    widget,
+)
 
 from data.registry import load_dataset
 
@@ -74,6 +87,16 @@ def errors(at) -> list[str]:
     return [e.value for e in at.error]
 
 
+def same_not_private(path, upload) -> str:
+    """The one statement, the same on the path and on the upload, that the release is not
+    differentially private as set (the page's defaults read values off the data); no other
+    error on either."""
+    assert not problems(path) and not problems(upload), problems(path) + problems(upload)
+    (statement,) = not_private(path)
+    assert not_private(upload) == [statement]
+    return statement
+
+
 # --- bounding ------------------------------------------------------------------------------------
 
 
@@ -134,11 +157,15 @@ def set_bounding(at, *, cap: int, selection: str = "random"):
 def test_bounding_a_parquet_path_shows_what_the_csv_upload_shows(files, cap, selection):
     path = declare(with_path("bounding", files["parquet"]), "bounding")
     upload = declare(with_upload("bounding", files["csv"]), "bounding")
-    assert not errors(path) and not errors(upload)
+    statement = same_not_private(path, upload)  # the defaults: l0 and bounds from the file
+    assert READ_CAP in statement and READ_BOUNDS in statement
     assert "2,850 rows, read by DuckDB where they lie" in texts(path)
     assert "The cap started at 6, the most groups anyone has" in texts(path)
     for at in (path, upload):
         set_bounding(at, cap=cap, selection=selection)
+    statement = same_not_private(path, upload)  # the bounds still the file's own (0, 120)
+    assert READ_BOUNDS in statement
+    assert (READ_CAP in statement) == (cap == 6)  # 6, the most days anyone has, below 7 days
     drawn = selection == "random" and cap < 6
     seen = bounding_views(path, drawn=drawn)
     same_views(seen, bounding_views(upload, drawn=drawn))
@@ -173,12 +200,30 @@ def test_bounding_groups_chosen_with_dp_for_a_path(files):
     at = with_path("bounding", files["parquet"])
     by_prefix(at.radio, "bounding_cats_").set_value("selected")
     rerun(at)
+    (statement,) = not_private(at)  # l0 and the bounds start at the table's own 6 and (0, 120)
+    assert READ_CAP in statement and READ_BOUNDS in statement and not problems(at)
+    # declared in advance: every released day (l0 = 7, public) and a public range of money
+    by_prefix(at.slider, "bounding_max_groups_").set_value(7)
+    by_prefix(at.slider, "bounding_bounds_").set_value((0.0, 150.0))
+    rerun(at)
     assert not errors(at)
+    assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in at.success[0].value
     assert "one of their groups, chosen at random with the seed" in texts(at)
     assert "Kept 7 of 7 categories" in texts(at)  # 300 persons and more in each day
 
 
 # --- Laplace and Gaussian -----------------------------------------------------------------------
+
+
+def type_in_advance(at, page: str, *, cap: int, bounds: tuple[float, float] | None = None):
+    """Type the cap (and the clipping bounds) into their empty boxes, as a careful user
+    declares values fixed in advance."""
+    by_prefix(at.number_input, f"{page}_cap_").set_value(cap)
+    if bounds is not None:
+        for end, bound in zip(("_lower", "_upper"), bounds, strict=True):
+            (box,) = [n for n in at.number_input if n.key and n.key.endswith(end)]
+            box.set_value(bound)
+    return rerun(at)
 
 
 def laplace_truth(at) -> pd.Series:
@@ -196,17 +241,26 @@ QUERIES = [
 
 @pytest.mark.parametrize(("kind", "choices"), QUERIES)
 def test_laplace_on_a_parquet_path_answers_as_on_the_csv_upload(files, kind, choices):
-    shown = []
-    for at in (with_path("laplace", files["parquet"]), with_upload("laplace", files["csv"])):
+    pages = [with_path("laplace", files["parquet"]), with_upload("laplace", files["csv"])]
+    for at in pages:
         widget(at.radio, "laplace_kind").set_value(kind)
         rerun(at)
         for prefix, value in choices.items():
             by_prefix(at.selectbox, prefix).set_value(value)
         declare(rerun(at), "laplace")
+    statement = same_not_private(*pages)  # the empty boxes: the file's own cap and bounds
+    assert READ_CAP in statement
+    assert (READ_BOUNDS in statement) == (kind != "count")
+    from_file = laplace_truth(pages[0])
+    bounds = None if kind == "count" else (0.0, 120.0)  # the file's own, rounded outward
+    shown = []
+    for at in pages:  # the same values typed in advance: the same answers, now a guarantee
+        type_in_advance(at, "laplace", cap=6, bounds=bounds)
         assert not errors(at), errors(at)
         shown.append((laplace_truth(at), at.success[0].value))
     (path_truth, path_box), (upload_truth, upload_box) = shown
     pd.testing.assert_series_equal(path_truth, upload_truth)
+    pd.testing.assert_series_equal(path_truth, from_file)
     assert path_box == upload_box
     assert list(path_truth.index) == DAYS.split("\n")
 
@@ -219,12 +273,19 @@ def test_laplace_predicate_and_cap_on_a_path(files, week):
     rerun(at)
     widget(at.number_input, "laplace_pred_value_money_spent").set_value(40.0)
     rerun(at)
-    assert not errors(at)
+    (statement,) = not_private(at)  # the empty cap box: the table's own largest, 6
+    assert READ_CAP in statement and not problems(at)
+    assert "The box is empty, so the cap is 6, the most rows anyone has in your table" in texts(at)
     assert laplace_truth(at).iloc[0] == int((week["money_spent"] >= 40).sum())  # cap 6: all
     assert metric(at, "Noise scale") == "6"  # six rows per person at ε = 1
-    by_prefix(at.number_input, "laplace_cap_").set_value(1)
-    rerun(at)
-    assert "1,490 rows beyond it are dropped" in texts(at)
+    type_in_advance(at, "laplace", cap=6)  # the same number, typed: declared in advance
+    assert not errors(at)
+    assert "Your cap of 6: 0 rows beyond it are dropped" in texts(at)
+    assert laplace_truth(at).iloc[0] == int((week["money_spent"] >= 40).sum())
+    assert metric(at, "Noise scale") == "6"
+    type_in_advance(at, "laplace", cap=1)
+    assert not errors(at)
+    assert "Your cap of 1: 1,490 rows beyond it are dropped" in texts(at)
     kept = laplace_truth(at).iloc[0]
     assert 0 < kept < int((week["money_spent"] >= 40).sum())
     assert metric(at, "Noise scale") == "1"
@@ -233,19 +294,25 @@ def test_laplace_predicate_and_cap_on_a_path(files, week):
 def test_gaussian_counts_a_parquet_path(files):
     at = with_path("gaussian", files["parquet"])
     declare(at, "gaussian")
+    (statement,) = not_private(at)
+    assert READ_CAP in statement and READ_BOUNDS not in statement and not problems(at)
+    type_in_advance(at, "gaussian", cap=6)
     assert not errors(at)
+    assert "Guarantee: " in at.success[0].value
     bars_ = chart_data(at, "bars")
     true = bars_[bars_["series"].str.startswith("True")]["value"].to_numpy()
     np.testing.assert_array_equal(true, [300, 300, 400, 400, 450, 500, 500])
 
 
 def test_planner_plans_a_parquet_path_as_the_csv_upload(files):
-    tables = []
+    tables, pages = [], []
     for at in (with_path("planner", files["parquet"]), with_upload("planner", files["csv"])):
         area = next(t for t in at.text_area if t.key.startswith("planner_cats_"))
         area.set_value(DAYS)
-        rerun(at)
-        assert not errors(at), errors(at)
+        pages.append(rerun(at))
+    statement = same_not_private(*pages)  # the defaults: the cap, a mean's bounds from the file
+    assert READ_CAP in statement and READ_BOUNDS in statement
+    for at in pages:
         at.session_state["planner_table"] = True
         rerun(at)
         tables.append(next(f.value for f in at.dataframe if "ε_i" in f.value.columns))

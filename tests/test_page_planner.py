@@ -4,12 +4,30 @@ mode, the sliders at both ends, every section, bad input, own data, and its frag
 from __future__ import annotations
 
 import functools
+import html
+import io
 import math
+import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, charts, metric, open_page, rerun, texts, upload_file, widget
+from apptest_helpers import (
+    READ_BOUNDS,
+    READ_CAP,
+    READ_CATEGORIES,
+    chart_data,
+    charts,
+    deferred_downloads,
+    metric,
+    not_private,
+    open_page,
+    problems,
+    rerun,
+    texts,
+    upload_file,
+    widget,
+)
 from streamlit.testing.v1 import local_script_runner
 
 from data.registry import DATASETS, load_dataset, load_reference
@@ -186,6 +204,67 @@ def test_the_zcdp_calibration_uses_more_gaussian_noise(at):
     )
 
 
+CERTIFIED = "ε OpenDP certifies"
+
+
+def screen_header(at) -> list[str]:
+    table = next(m.value for m in at.markdown if m.value.startswith("| statistic |"))
+    return [c.strip() for c in table.splitlines()[0].strip("|").split(" | ")]
+
+
+def test_the_epsilon_opendp_certifies_is_shown_where_it_differs_from_the_plans(at):
+    plan = planner.split_budget(census_stats(default_specs()), 1.0, 1e-6)  # the analytic σ
+    certified = planner.certified_epsilon(plan.rows[3])  # the Gaussian sum, "Hours worked"
+    assert 1.05 * 0.25 < certified < 1.1 * 0.25  # the zCDP conversion is a bound
+    shown = ["0.25", "0.25", "0.25", f"{certified:.4g}"]
+    assert screen_header(at)[-1] == CERTIFIED  # last: the columns before keep their places
+    assert [row[-1] for row in screen_rows(at)] == shown
+    table = plan_table(at)
+    assert list(table.columns[:4]) == ["statistic", "ε_i", "δ_i", CERTIFIED]  # beside ε_i
+    assert list(table[CERTIFIED]) == shown
+    widget(at.radio, "planner_calibration").set_value("zcdp")  # OpenDP certifies the ε_i
+    rerun(at)
+    assert CERTIFIED not in screen_header(at) and len(screen_header(at)) == 11
+    assert CERTIFIED not in plan_table(at).columns
+
+
+def test_a_laplace_plan_shows_no_certified_column():
+    at = open_page(PAGE, query={"planner_rows": "Persons~count~-~-~-~lap~1~50~abs"})
+    assert CERTIFIED not in screen_header(at)
+    assert CERTIFIED not in plan_table(at).columns
+
+
+def _downloads(query: dict[str, str] | None = None) -> dict[str, bytes]:
+    with deferred_downloads() as made:
+        section(open_page(PAGE, query=query), "5. For the board")
+    return {name: make() for name, make in made.items()}
+
+
+@pytest.mark.parametrize("calibration", ["analytic", "zcdp"])
+def test_the_csv_and_the_report_give_the_epsilon_opendp_certifies(calibration):
+    stats = census_stats(default_specs())
+    plan = planner.split_budget(stats, 1.0, 1e-6, calibration=calibration)
+    certified = [planner.certified_epsilon(row) for row in plan.rows]
+    files = _downloads({"planner_calibration": calibration})
+    archive = zipfile.ZipFile(io.BytesIO(next(v for k, v in files.items() if k.endswith(".zip"))))
+    (csv,) = [n for n in archive.namelist() if n.endswith(".csv")]
+    back = pd.read_csv(io.BytesIO(archive.read(csv)))
+    assert back[CERTIFIED].dtype == float  # always there, a number
+    assert back[CERTIFIED].tolist() == pytest.approx(certified, rel=1e-3)
+    report = html.unescape(next(v for k, v in files.items() if k.endswith(".html")))
+    accuracy = report.split("<h2>Accuracy</h2>")[1]
+    total = planner.certified_total(plan)
+    if calibration == "analytic":
+        assert f"<th>δ_i</th><th>{CERTIFIED}</th>" in accuracy  # beside the plan's ε_i
+        said = f"The OpenDP script's privacy maps certify ε = {total:.4g} in total at δ = 10⁻⁶"
+        assert said in report
+        assert total > 1.0
+    else:
+        assert CERTIFIED not in accuracy
+        assert "so the script certifies ε = 1 in total, as planned" in report
+        assert total == pytest.approx(1.0, rel=1e-9)
+
+
 # --- rows added, removed and edited ---------------------------------------------------------
 
 
@@ -285,6 +364,15 @@ def test_what_it_costs_shows_every_accountant_against_the_library(at):
     assert f"ε = {found['pld'].epsilon:.4g} (Privacy loss distributions)" in sentence
 
 
+def test_optimal_composition_is_said_to_be_exact_only_for_the_worst_case(at):
+    at = section(at, "3. What it costs")
+    table = next(f.value for f in at.dataframe if "holds for" in f.value.columns)
+    holds = table.set_index("accountant")["holds for"]
+    assert "exact only for the worst case (randomized response)" in holds["Optimal composition"]
+    assert "far above the true total" in holds["Optimal composition"]
+    assert "the exact worst case" not in "\n".join(holds)
+
+
 @pytest.mark.parametrize(("delta", "warned"), [(1e-12, True), (1e-2, False)])
 def test_the_read_delta_slider_at_both_ends(at, delta, warned):
     at = section(at, "3. What it costs")
@@ -337,6 +425,20 @@ def test_own_data_uses_the_proposed_person_and_the_declared_categories():
     rerun(at)
     table = plan_table(at)
     assert list(table["statistic"]) == ["Rows", "Rows per ward", "Mean age"]
+    assert "clipped to [0, 80], read from your file" in texts(at)  # the mean's empty bounds
+    (statement,) = not_private(at)  # the empty cap box and bounds: read from the data
+    assert READ_CAP in statement and READ_BOUNDS in statement and not problems(at)
+    assert READ_CATEGORIES not in statement  # the wards were typed
+    assert "each person (`patient_id`, with all their rows)" in statement
+    # fixed in advance: the cap (2, the most rows anyone has) and the mean's bounds [0, 80]
+    next(n for n in at.number_input if n.key.startswith("planner_cap_")).set_value(2)
+    rows = next(key for key in at.session_state if key.startswith("planner_rows_"))
+    edits = {2: {"lower": 0.0, "upper": 80.0}}  # "Mean age"
+    at.session_state[rows] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert not at.error
+    assert "read from your file" not in texts(at)
+    assert list(plan_table(at)["statistic"]) == ["Rows", "Rows per ward", "Mean age"]
     assert "each person (`patient_id`, with all their rows)" in at.success[0].value
     at = section(at, "2. A simulated release")
     at.session_state["planner_shown"] = "Rows per ward"
@@ -344,7 +446,6 @@ def test_own_data_uses_the_proposed_person_and_the_declared_categories():
     truth = shown[shown["series"] == "True value"].set_index("group")["value"]
     assert truth.to_dict() == {"A": 3.0, "B": 2.0, "C": 1.0, "D": 0.0}  # declared; Z left out
     assert "1 rows hold a value that is not declared" in texts(at)  # said once
-    assert "clipped to [0, 80], read from your file" in texts(at)
     assert "Z" not in " ".join(shown["group"])
 
 

@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -469,6 +470,57 @@ def test_with_the_analytic_sigma_opendp_states_rho_and_a_larger_epsilon(tmp_path
         else:  # OpenDP accounts its Gaussian in zCDP: the same rho, a looser epsilon
             assert stated["rho"] == pytest.approx(sum(r.rho for r in row.releases), rel=1e-9)
             assert stated["epsilon"] > row.epsilon
+
+
+def _script_guarantee(tmp_path, plan) -> dict:
+    """The generated script's own guarantee(): its OpenDP measurements and privacy maps, built
+    as the script builds them (its module run without main: no data needed)."""
+    path = tmp_path / "plan.py"
+    path.write_text(opendp_script(plan, CENSUS_DATA), encoding="utf-8")
+    return runpy.run_path(str(path), run_name="plan")["guarantee"]()
+
+
+@pytest.mark.parametrize("calibration", ["analytic", "zcdp"])
+def test_certified_epsilon_is_what_the_scripts_opendp_maps_state(tmp_path, census, calibration):
+    persons, mean, occupations, hours = census
+    stats = (
+        persons,  # Laplace: its eps_i
+        mean,  # a Laplace mean: eps_i / 2 for each half, added up
+        _with(persons, name="Persons (Gaussian)", mechanism="gaussian"),
+        _with(occupations, name="Occupations (Gaussian)", mechanism="gaussian"),
+        _with(mean, name="Mean age (Gaussian)", mechanism="gaussian"),
+        hours,  # a Gaussian clipped sum
+    )
+    plan = planner.split_budget(stats, 3.0, 1e-6, "minimax", calibration)
+    stated = _script_guarantee(tmp_path, plan)
+    for entry, row in zip(stated["rows"], plan.rows, strict=True):
+        certified = planner.certified_epsilon(row)
+        assert entry["epsilon"] == pytest.approx(certified, rel=1e-9), row.name
+        assert entry["delta"] == pytest.approx(row.delta, rel=1e-12)
+        gaussian = row.statistic.spec.mechanism == "gaussian"
+        if not gaussian or calibration == "zcdp":
+            assert certified == pytest.approx(row.epsilon, rel=1e-9), row.name
+        elif row.statistic.spec.kind == "mean":  # its halves at (eps/2, delta/2): zCDP adds less
+            assert certified < 0.9 * row.epsilon
+        else:  # one Gaussian: the zCDP conversion is a bound above the exact profile
+            assert 1.05 * row.epsilon < certified < 1.15 * row.epsilon, row.name
+    total = stated["total"]
+    assert total["epsilon"] == pytest.approx(planner.certified_total(plan), rel=1e-9)
+    assert total["delta"] == pytest.approx(plan.delta, rel=1e-12)
+
+
+def test_opendp_certifies_about_1_078_for_a_gaussian_count_planned_at_epsilon_1(census):
+    gaussian = _with(census[0], mechanism="gaussian")
+    row = planner.row_plan(gaussian, 1.0, 1e-6)  # analytic: sigma meets (1, 10^-6) exactly
+    measurement = dp.m.make_gaussian(
+        dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=row.scale, k=-100
+    )  # the script's noise, here on one float
+    approx = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(measurement), 1e-6)
+    epsilon, delta = approx.map(gaussian.sensitivity)
+    assert planner.certified_epsilon(row) == pytest.approx(epsilon, rel=1e-9)
+    assert epsilon == pytest.approx(1.078, abs=5e-4) and delta == 1e-6
+    zcdp = planner.row_plan(gaussian, 1.0, 1e-6, "zcdp")
+    assert planner.certified_epsilon(zcdp) == pytest.approx(1.0, rel=1e-9)
 
 
 def test_a_pure_plan_composes_to_the_sum_and_the_errors_match_the_stated_accuracy(tmp_path):

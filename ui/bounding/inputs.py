@@ -494,19 +494,20 @@ def _step(low: float, high: float) -> float:
 
 
 def _cap_sliders(data: BoundingData, private: bool):
-    """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons."""
+    """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons;
+    and whether l0 is an own file's largest groups per person (its start: read from the data)."""
     words, n = data.words, len(data.labels)
     nouns = words.nouns()
     if data.person is None:
-        return 1, 1
+        return 1, 1, False
     link = data.data.link_key
     controls = link if not data.data.own else f"{link}_{data.group}_{n}"
     cols = st.columns(2)
     max_groups = None
+    most = data.max_groups_per_person
     if private:
         cols[0].caption(_("bounding.caps.l0_private", n=formatting.count(n), **nouns))
     else:
-        most = data.max_groups_per_person
         max_groups = cols[0].slider(
             _("bounding.caps.l0", **nouns),
             1,
@@ -528,10 +529,14 @@ def _cap_sliders(data: BoundingData, private: bool):
     )
     if data.max_records_per_unit == 1 and not presenter_mode():  # said aloud on a projector
         cols[1].caption(_("bounding.caps.linf_one", **nouns))
-    return max_groups, max_per_group
+    # l0 = n (every released group) is public; l0 = the file's own largest below n is not
+    read = data.data.own and max_groups is not None and max_groups == most < n
+    return max_groups, max_per_group, read
 
 
-def _bounds_slider(data: BoundingData) -> tuple[float, float]:
+def _bounds_slider(data: BoundingData) -> tuple[float, float, bool]:
+    """The clipping bounds, and whether they are an own file's smallest and largest values
+    (the slider's start: read from the data until moved)."""
     low, high = data.natural
     high = max(high, low + 1)
     lower, upper = st.slider(
@@ -550,14 +555,17 @@ def _bounds_slider(data: BoundingData) -> tuple[float, float]:
                 high=formatting.number(high),
             )
         )
-    return lower, upper
+    read = data.data.own and (lower, upper) == (float(low), float(high))
+    return lower, upper, read
 
 
 def bounds_controls(
     data: BoundingData, choices: Choices
-) -> tuple[Bounding | None, PrivateChoice | None]:
-    """The caps and clipping bounds in use (None after a message), and the DP choice if any."""
-    max_groups, max_per_group = _cap_sliders(data, choices.private)
+) -> tuple[Bounding | None, PrivateChoice | None, tuple[str, ...]]:
+    """The caps and clipping bounds in use (None after a message), the DP choice if any, and
+    what of them was read from the data without noise (dp_core.guarantee)."""
+    max_groups, max_per_group, cap_read = _cap_sliders(data, choices.private)
+    reads = ("cap",) if cap_read else ()
     private = None
     lower = upper = None
     if choices.private and data.person is None and data.value is None:
@@ -565,25 +573,31 @@ def bounds_controls(
     elif choices.private:
         private = _private_choice(data, choices, max_per_group)
         if private is None:
-            return None, None
+            return None, None, reads
         if private.cap is not None:
             max_groups = private.cap.cap
         if private.bounds is not None:
             lower, upper = private.bounds.lower, private.bounds.upper
         elif data.value is not None:  # a data path too large for DP bounds
-            lower, upper = _bounds_slider(data)
+            lower, upper, bounds_read = _bounds_slider(data)
+            reads += ("bounds",) if bounds_read else ()
     elif data.value is not None:
-        lower, upper = _bounds_slider(data)
+        lower, upper, bounds_read = _bounds_slider(data)
+        reads += ("bounds",) if bounds_read else ()
     if data.value_error:
         name = st.session_state.get(f"{PAGE}_value_{data.data.link_key}")
         st.error(_("bounding.caps.cannot_sum", column=name, error=data.value_error))
     try:
-        return Bounding(
-            max_groups, max_per_group, lower, upper, choices.pre_aggregate, choices.selection
-        ), private
+        return (
+            Bounding(
+                max_groups, max_per_group, lower, upper, choices.pre_aggregate, choices.selection
+            ),
+            private,
+            reads,
+        )
     except ValueError as error:
         st.error(_("bounding.caps.cannot_clip", error=translated(error)))
-        return Bounding(max_groups, max_per_group, selection=choices.selection), private
+        return Bounding(max_groups, max_per_group, selection=choices.selection), private, reads
 
 
 # --- the DP choice of the cap and the bounds ---------------------------------------------------

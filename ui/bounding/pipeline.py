@@ -63,6 +63,7 @@ def pipeline_settings(s: Settings) -> PipelineSettings:
         delta_per_group=s.plan.delta,
         scales={name: noise.scale for name, noise in s.noises.items()},
         whole_numbers=_whole_numbers(s),
+        read_from_data=s.guarantee.read_from_data,
     )
 
 

@@ -80,6 +80,7 @@ def _guarantee(
     *,
     statistics: int,
     joint: bool,
+    reads: tuple[str, ...],
 ) -> Guarantee:
     """The noisy answers (all groups at once: n ε per statistic; group by group, with the cap:
     min(l0, n) ε), then the DP choices of the groups, the cap and the bounds."""
@@ -92,7 +93,7 @@ def _guarantee(
         parts.append(Part("cap", private.cap_epsilon))
     if private is not None and private.bounds is not None:
         parts.append(Part("bounds", private.bounds_epsilon))
-    return guarantee(data.data, parts)
+    return guarantee(data.data, parts, reads + data.categories.reads)
 
 
 def outputs(data: BoundingData, statistics: list[str]) -> str:
@@ -120,7 +121,7 @@ def explore(data: BoundingData, choices: Choices, sections: list[Section]) -> No
         if choices.mechanism == "gaussian":
             delta = delta_input(f"{PAGE}_delta", label=_("bounding.delta", **nouns), default=1e-6)
     with caps:
-        bounds, private = bounds_controls(data, choices)
+        bounds, private, reads = bounds_controls(data, choices)
     if bounds is None:
         return
     plan = bounding_noise.NoisePlan(epsilon, choices.joint, choices.mechanism, delta)
@@ -139,7 +140,9 @@ def explore(data: BoundingData, choices: Choices, sections: list[Section]) -> No
     except ValueError as error:
         st.error(_("bounding.noise.cannot", error=translated(error)))
         return
-    total = _guarantee(data, private, week, statistics=len(statistics), joint=choices.joint)
+    total = _guarantee(
+        data, private, week, statistics=len(statistics), joint=choices.joint, reads=reads
+    )
     noise = draws_caption(choices.secure, noise_name(choices.mechanism))
     guarantee_box(data.data, total, outputs=outputs(data, statistics), noise=noise)
     settings = Settings(data, choices, plan, bounds, private, noises, week, total)

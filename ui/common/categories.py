@@ -45,11 +45,22 @@ class Categories:
     labels: tuple[str, ...]
     epsilon: float = 0.0  # spent on choosing them ("selected" only)
     delta: float = 0.0
+    from_file: bool = False  # declared by "Start from the values in my file": read from the data
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """("categories",) when they were read from the data, for dp_core.guarantee."""
+        return ("categories",) if self.from_file else ()
 
 
 def _path_totals(data: DataChoice, column: str) -> sources.CappedTotals:
     """Rows per category of a data path (text labels, sorted), counted by the engine."""
     return sources.capped_totals(data.origin, sources.CappedRequest(None, category=column))
+
+
+def _filled_key(key: str) -> str:
+    """The address parameter that says the declared list was filled in from the file."""
+    return f"{key}_filled"
 
 
 def _fill_from_file(key: str, data: DataChoice, frame: pd.DataFrame | None, column: str) -> None:
@@ -58,6 +69,14 @@ def _fill_from_file(key: str, data: DataChoice, frame: pd.DataFrame | None, colu
     else:
         values = domains.category_keys(frame[column]).dropna().unique()
     st.session_state[key] = "\n".join(sorted(map(str, values)))
+    st.query_params[_filled_key(key)] = "1"
+
+
+def _read_from_file(key: str) -> bool:
+    """Whether the declared list holds values filled in from the file: from the press of
+    "Start from the values in my file" (kept in the address, so a link says so too) until
+    the box is emptied. Edits in between keep it: what is left was still read off the data."""
+    return st.query_params.get(_filled_key(key)) == "1"
 
 
 def _rows_outside(data: DataChoice, frame: pd.DataFrame | None, column: str, labels) -> tuple:
@@ -94,6 +113,7 @@ def _declared(
     )
     text = st.session_state.get(key, "")
     if not text.strip():
+        st.query_params.pop(_filled_key(key), None)  # an empty box starts afresh
         if selection:
             st.info(_("common.categories.type_or_select"))
         else:
@@ -111,7 +131,7 @@ def _declared(
         return None
     if outside:
         st.caption(_("common.categories.outside", rows=count(outside), values=count(distinct)))
-    return Categories("declared", labels)
+    return Categories("declared", labels, from_file=_read_from_file(key))
 
 
 def _person_counts(
@@ -141,6 +161,21 @@ def _person_counts(
     persons = pd.Series(stats.answers["bounded_persons"].to_numpy(), index=labels.to_numpy())
     persons = persons.groupby(level=0).sum()
     return persons[persons > 0].rename_axis(column).astype(np.int64)
+
+
+def _persons_in(
+    frame: pd.DataFrame | None, column: str, person: str | None, labels: list, counts: pd.Series
+) -> int:
+    """Distinct persons with a row in any of ``labels`` (rows when each row is a person). A data
+    path gives persons per category only: their sum, which counts a person once per category
+    (at most that many persons; the caption says so)."""
+    if not labels:
+        return 0
+    if frame is None:
+        return int(counts.loc[labels].sum())
+    keys = domains.category_keys(frame[column]).to_numpy()  # positions: frame has gaps
+    inside = frame[np.isin(keys, [str(label) for label in labels])]
+    return int(len(inside) if person is None else inside[person].nunique())
 
 
 def _selected(
@@ -174,21 +209,21 @@ def _selected(
         st.error(_("common.categories.cannot_select", error=translated(error)))
         return None
     suppressed = [label for label in labels if label not in set(kept)]
-    persons_out = int(counts.loc[suppressed].sum()) if suppressed else 0
-    st.caption(
-        _(
-            "common.categories.selected",
-            kept=count(len(kept)),
-            total=count(len(labels)),
-            scale=number(l0 / epsilon),
-            l0=count(l0),
-            tau=fixed(tau, 1),
-            suppressed=count(len(suppressed)),
-            persons=count(persons_out),
-            epsilon=number(spent[0]),
-            delta=power_of_ten(spent[1]),
-        )
-    )
+    values = {
+        "kept": count(len(kept)),
+        "total": count(len(labels)),
+        "scale": number(l0 / epsilon),
+        "l0": count(l0),
+        "tau": fixed(tau, 1),
+        "suppressed": count(len(suppressed)),
+        "persons": count(_persons_in(frame, column, person, suppressed, counts)),
+        "epsilon": number(spent[0]),
+        "delta": power_of_ten(spent[1]),
+    }
+    if frame is not None:  # distinct persons; a data path counts them per category only
+        st.caption(_("common.categories.selected", **values))
+    else:
+        st.caption(_("common.categories.selected_path", **values))
     if not kept:
         st.warning(_("common.categories.none_kept"))
         return None

@@ -1,8 +1,10 @@
 """How many rows one person may contribute: the cap widget shared by every page that counts.
 
 The cap multiplies the sensitivity, so it must not come from the data: shipped data states a
-public rule; for the user's own table the cap starts at the file's maximum with a warning
-that a real release must fix it in advance (or be chosen with DP on the bounding page).
+public rule; for the user's own table the box starts empty and the page uses the file's
+own largest rows per person, which is read from the data: the page's guarantee then says
+the release is not differentially private (``Capped.read_from_data``) until a cap is typed
+(fixed in advance, even if it is the same number) or chosen with DP on the bounding page.
 Rows beyond the cap are dropped (each person keeps their first rows), so the bound holds for
 the release. A data path (read where it lies) has no row order every engine keeps: each
 person keeps cap rows chosen at random with the page's seed (data.sources.capped), and the
@@ -10,6 +12,8 @@ cap starts at the largest number of rows per person the engine finds.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -24,6 +28,20 @@ from ui.common.i18n import _
 from ui.common.labels import contribution_rule
 
 
+class Capped(NamedTuple):
+    """The rows kept under the cap (None for a data path), the cap, and whether the cap is
+    the data's own largest rows per person (read from the data, not fixed in advance)."""
+
+    frame: pd.DataFrame | None
+    cap: int
+    read_from_data: bool = False
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """("cap",) when the cap was read from the data, for dp_core.guarantee.Guarantee."""
+        return ("cap",) if self.read_from_data else ()
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def _capped(source: str, person: str, cap: int, _frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """The rows named ``source`` with each person's rows cut to ``cap``; how many were dropped."""
@@ -31,66 +49,75 @@ def _capped(source: str, person: str, cap: int, _frame: pd.DataFrame) -> tuple[p
     return kept, len(_frame) - len(kept)
 
 
-def _cap_input(page: str, data: DataChoice, person: str, start: int) -> int:
-    """The cap's number box, kept in the address (``?<page>_cap_<data>_<person>=3``)."""
-    return int(
-        st.number_input(
-            _("common.cap.label"),
-            min_value=1,
-            max_value=10_000,
-            value=start,
-            step=1,
-            key=f"{page}_cap_{data.link_key}_{person}",
-            help=_("common.cap.help"),
-            bind="query-params",
-        )
+def _cap_input(
+    page: str, data: DataChoice, person: str, start: int, *, public: bool
+) -> tuple[int, bool]:
+    """The cap's number box, kept in the address (``?<page>_cap_<data>_<person>=3``).
+
+    With a public rule the box starts at it. For the user's own rows it starts empty: the
+    page then uses ``start``, the data's own largest rows per person, read from the data
+    (``Capped.read_from_data``); any number typed is the user's cap, fixed in advance.
+    Returns the cap and whether it was read from the data.
+    """
+    typed = st.number_input(
+        _("common.cap.label"),
+        min_value=1,
+        max_value=10_000,
+        value=start if public else None,
+        step=1,
+        placeholder=None if public else _("common.cap.placeholder", most=count(start)),
+        key=f"{page}_cap_{data.link_key}_{person}",
+        help=_("common.cap.help"),
+        bind="query-params",
     )
+    return (start, True) if typed is None else (int(typed), False)
 
 
-def contribution_cap(page: str, data: DataChoice) -> tuple[pd.DataFrame | None, int]:
-    """The cap widget, the rows kept under it, and the cap (1 without a person column).
+def contribution_cap(page: str, data: DataChoice) -> Capped:
+    """The cap widget, the rows kept under it, the cap (1 without a person column), and
+    whether it is the data's own largest rows per person.
 
     For a data path the rows stay where they are (None): the pages ask data.sources for
     totals under the cap. ValueError when the engine cannot profile the table.
     """
     if data.path:
-        return None, _path_cap(page, data)
+        return _path_cap(page, data)
     dataset = data.dataset
     if dataset.person_id is None or dataset.max_rows_per_person == 1:
         rule = contribution_rule(dataset) or _("common.cap.each_row")
         st.caption(_("common.cap.rule", rule=rule))
-        return data.frame, 1
+        return Capped(data.frame, 1)
     person = dataset.person_id
     public = dataset.max_rows_per_person
-    cap = _cap_input(page, data, person, public or most_rows_per_person(data.frame[person]))
+    start = public or most_rows_per_person(data.frame[person])
+    cap, read = _cap_input(page, data, person, start, public=bool(public))
     frame, dropped = _capped(data.source, person, cap, data.frame)
     values = {"cap": count(cap), "dropped": count(dropped), "person": person}
     if public:
         st.caption(_("common.cap.public", rule=contribution_rule(dataset), **values))
-    else:
+    elif read:
         st.caption(_("common.cap.from_file", **values))
-    return frame, cap
+    else:
+        st.caption(_("common.cap.declared", **values))
+    return Capped(frame, cap, read)
 
 
-def _path_cap(page: str, data: DataChoice) -> int:
-    """The cap for a data path: it starts at the table's largest rows per person (a leak the
-    caption states); the engine's contribution histogram tells how many rows it drops."""
+def _path_cap(page: str, data: DataChoice) -> Capped:
+    """The cap for a data path: the table's largest rows per person while the box is empty
+    (read from the data), else the cap typed; the engine's contribution histogram tells how
+    many rows it drops."""
     person = data.person
     if person is None:
         st.caption(_("common.cap.rule", rule=_("common.cap.each_row")))
-        return 1
+        return Capped(None, 1)
     profile = sources.profile(data.origin, person)
     most = profile.max_rows_per_person
-    cap = _cap_input(page, data, person, min(most, 10_000))
+    cap, read = _cap_input(page, data, person, min(most, 10_000), public=False)
     k = profile.histogram.index.to_numpy(dtype=np.int64)
     dropped = int(profile.histogram.to_numpy() @ np.maximum(k - cap, 0))
-    st.caption(
-        _(
-            "common.cap.from_path",
-            most=count(most),
-            cap=count(cap),
-            dropped=count(dropped),
-            person=person,
-        )
-    )
-    return cap
+    values = {"cap": count(cap), "dropped": count(dropped), "person": person}
+    if read:
+        st.caption(_("common.cap.from_path", **values))
+    else:
+        st.caption(_("common.cap.path_declared", **values))
+    return Capped(None, cap, read)

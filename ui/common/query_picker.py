@@ -47,6 +47,7 @@ class QueryChoice:
     categories: Categories | None  # None for a predicate (one number, no labels)
     description: str  # e.g. "number of rows per occupation", in the reader's language
     value_name: str  # e.g. "count", "sum of money_spent", in the reader's language
+    reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
 
 
 def _kinds(data: DataChoice) -> tuple[str, ...]:
@@ -103,17 +104,37 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
     return column, "=", value
 
 
-def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float]:
-    natural_lower, natural_upper = data.dataset.numeric[value]
+def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float, bool]:
+    """The clipping bounds, and whether they were read from the data.
+
+    Shipped data: boxes starting at the column's public range. The user's own rows: empty
+    boxes, and while one is empty the page uses the file's own smallest or largest value,
+    read from the data (the guarantee says so); typed bounds are fixed in advance.
+    """
+    natural_lower, natural_upper = (float(bound) for bound in data.dataset.numeric[value])
     lower_col, upper_col = st.columns(2)
     key = f"{page}_{data.link_key}_{value}"
+    own = data.own
     lower = lower_col.number_input(
-        _("common.query.lower"), value=float(natural_lower), key=f"{key}_lower", bind="query-params"
+        _("common.query.lower"),
+        value=None if own else natural_lower,
+        placeholder=_("common.query.bound_placeholder", value=number(natural_lower))
+        if own
+        else None,
+        key=f"{key}_lower",
+        bind="query-params",
     )
     upper = upper_col.number_input(
-        _("common.query.upper"), value=float(natural_upper), key=f"{key}_upper", bind="query-params"
+        _("common.query.upper"),
+        value=None if own else natural_upper,
+        placeholder=_("common.query.bound_placeholder", value=number(natural_upper))
+        if own
+        else None,
+        key=f"{key}_upper",
+        bind="query-params",
     )
-    if data.own:
+    read = lower is None or upper is None
+    if read:
         st.caption(
             _(
                 "common.query.bounds_from_file",
@@ -121,7 +142,9 @@ def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float]:
                 upper=number(natural_upper),
             )
         )
-    return lower, upper
+    lower = natural_lower if lower is None else float(lower)
+    upper = natural_upper if upper is None else float(upper)
+    return lower, upper, read
 
 
 def _path_answer(data: DataChoice, spec: QuerySpec, labels=None) -> Query:
@@ -174,7 +197,8 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
     about(data)
     dataset = data.dataset
     try:
-        frame, cap = contribution_cap(page, data)
+        frame, cap, cap_read = contribution_cap(page, data)
+        reads = ("cap",) if cap_read else ()
         if kind == "predicate":
             spec = QuerySpec(kind="predicate", predicate=_predicate(page, data, frame), cap=cap)
             if not str(spec.predicate[2]).strip():
@@ -190,6 +214,7 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
                 None,
                 _("common.query.description.predicate", predicate=spec.predicate_text),
                 _("common.query.value_name.count"),
+                reads,
             )
         columns = st.columns(2 if kind != "count" else 1)
         category = columns[0].selectbox(
@@ -211,9 +236,11 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
         )
         if categories is None:
             return None
+        reads += categories.reads
         lower = upper = None
         if value is not None:
-            lower, upper = _bounds(page, data, value)
+            lower, upper, bounds_read = _bounds(page, data, value)
+            reads += ("bounds",) if bounds_read else ()
         spec = QuerySpec(
             kind=kind,
             category=category,
@@ -245,14 +272,25 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
             categories,
             _("common.query.description.count", category=category),
             _("common.query.value_name.count"),
+            reads,
         )
     values = {"value": value, "category": category, "lower": number(lower), "upper": number(upper)}
     if kind == "sum":
         description = _("common.query.description.sum", **values)
         return QueryChoice(
-            data, query, categories, description, _("common.query.value_name.sum", value=value)
+            data,
+            query,
+            categories,
+            description,
+            _("common.query.value_name.sum", value=value),
+            reads,
         )
     description = _("common.query.description.mean", **values)
     return QueryChoice(
-        data, query, categories, description, _("common.query.value_name.mean", value=value)
+        data,
+        query,
+        categories,
+        description,
+        _("common.query.value_name.mean", value=value),
+        reads,
     )

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from dp_core.guarantee import Guarantee, Part
+from dp_core.guarantee import Guarantee, Part, Read
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import number, power_of_ten
 from ui.common.i18n import N_, _
@@ -92,9 +92,17 @@ def unit_words(data: DataChoice) -> str:
     return _("common.unit.person", column=dataset.person_id)
 
 
-def guarantee(data: DataChoice, parts: Sequence[Part]) -> Guarantee:
-    """The page's release as parts composed for the data's unit of privacy."""
-    return Guarantee(unit=data.person, parts=tuple(parts))
+READ_WORDS = {  # what was read from the data, and how to fix it in advance: message ids
+    "cap": N_("common.read.cap"),
+    "bounds": N_("common.read.bounds"),
+    "categories": N_("common.read.categories"),
+}
+
+
+def guarantee(data: DataChoice, parts: Sequence[Part], reads: Sequence[Read] = ()) -> Guarantee:
+    """The page's release as parts composed for the data's unit of privacy, with what it
+    read from the data without noise (then it is not differentially private)."""
+    return Guarantee(unit=data.person, parts=tuple(parts), read_from_data=tuple(reads))
 
 
 def _budget(epsilon: float, delta: float) -> str:
@@ -115,6 +123,9 @@ def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
         for part in total.parts
     )
     values = {"label": label, "unit": unit_words(data), "covered": covered}
+    if not total.differentially_private:
+        reads = [_(READ_WORDS[read]) for read in total.read_from_data]
+        return " ".join([_("common.guarantee.not_dp", **values), *reads])
     if len(total.parts) > 1:
         return _("common.guarantee.composed", **values)
     return _("common.guarantee", **values)
@@ -123,6 +134,10 @@ def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
 def guarantee_box(data: DataChoice, total: Guarantee, *, outputs: str, noise: str) -> None:
     """The guarantee label: unit, outputs covered, each part's budget and the noise used."""
     statement = guarantee_text(data, total, outputs=outputs)
+    if not total.differentially_private:  # never shown as a guarantee, not even in one line
+        shown = statement if presenter_mode() else f"{statement}\n\n{noise}"  # room on a projector
+        st.error(shown, icon=":material/gpp_bad:")
+        return
     if presenter_mode():  # one line on a projector; the noise in the tooltip
         st.markdown(f":green[:material/verified_user: {statement}]", help=noise)
         return

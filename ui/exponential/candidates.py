@@ -55,6 +55,7 @@ class Candidates:
     data: DataChoice | None = None
     categories: Categories | None = None
     column: str = ""  # the category column of a shipped dataset, for display names
+    reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
 
     @property
     def names(self) -> list[str]:
@@ -149,7 +150,7 @@ def _from_data(data: DataChoice) -> Candidates | None:
         key=f"{PAGE}_column_{data.link_key}",
         bind="query-params",
     )
-    frame, cap = contribution_cap(PAGE, data)
+    frame, cap, cap_read = contribution_cap(PAGE, data)
     categories = pick_categories(
         PAGE, data, column, frame=frame, cap=cap, rng=page_rng(PAGE, "categories")
     )
@@ -166,18 +167,16 @@ def _from_data(data: DataChoice) -> Candidates | None:
     per_category = dataset.max_rows_per_category.get(column)
     sensitivity = float(min(cap, per_category) if per_category else cap)
     absent = int(np.sum(counts.counts == 0))
-    read_off = categories.mode == "declared" and set(categories.labels) == set(
-        domains.category_keys(frame[column]).dropna()
-    )
     return Candidates(
         counts.labels,
         tuple(float(c) for c in counts.counts),
         sensitivity,
         note=_note(data, cap, sensitivity),
-        origin=_origin(categories, column, absent, read_off=read_off),
+        origin=_origin(categories, column, absent),
         data=data,
         categories=categories,
         column="" if data.own else column,
+        reads=(("cap",) if cap_read else ()) + categories.reads,
     )
 
 
@@ -197,16 +196,13 @@ def _note(data: DataChoice, cap: int, sensitivity: float) -> str:
     return _("exponential.note.cap", person=person, cap=count(cap))
 
 
-def _origin(categories: Categories, column: str, absent: int, *, read_off: bool) -> str:
-    """Where the list of candidates comes from, in words (the list is part of the release).
-
-    ``read_off``: the declared list is exactly the values in the file (as "Start from the
-    values in my file" fills it), so if it was read off the file, it reveals that each occurs.
-    """
+def _origin(categories: Categories, column: str, absent: int) -> str:
+    """Where the list of candidates comes from, in words (the list is part of the release;
+    one filled in from the file was read from the data, which the guarantee says)."""
     zeros = _("exponential.origin.absent", n=count(absent)) if absent else ""
     if categories.mode == "public":
         return _("exponential.origin.public", column=column, zeros=zeros)
-    if categories.mode == "declared" and read_off:
+    if categories.from_file:
         return _("exponential.origin.read_off")
     if categories.mode == "declared":
         return _("exponential.origin.declared", zeros=zeros)

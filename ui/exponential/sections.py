@@ -42,7 +42,7 @@ from ui.common.errors import translated
 from ui.common.exercises import exercise_box
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _
-from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
+from ui.common.release import READ_WORDS, guarantee, guarantee_box, guarantee_text, unit_words
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, presenter_mode, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
@@ -241,21 +241,32 @@ def guarantee_sentence(s: Settings) -> str:
     if c.data is None:
         return _("exponential.guarantee.typed", epsilon=eps)
     parts = _parts(s)
+    if not parts and "categories" in c.reads:  # ε = 0 ignores the counts, not the list
+        listed = READ_WORDS["categories"]  # the sentence on the categories read
+        return _("exponential.guarantee.zero_read", unit=unit_words(c.data)) + " " + _(listed)
     if not parts:  # ε = 0 over a list fixed in advance: the output ignores the data
         return _("exponential.guarantee.zero", unit=unit_words(c.data))
-    return guarantee_text(c.data, guarantee(c.data, parts), outputs=_("exponential.outputs"))
+    return guarantee_text(
+        c.data, guarantee(c.data, parts, c.reads), outputs=_("exponential.outputs")
+    )
 
 
 def _guarantee(s: Settings) -> None:
     """The selection is ε-DP (the exponential mechanism) for the data's unit, plus a DP choice."""
     c = s.candidates
     parts = _parts(s) if c.data is not None else []
+    if not parts and "categories" in c.reads:
+        st.error(guarantee_sentence(s), icon=":material/gpp_bad:")
+        return
     if not parts:
         _statement(guarantee_sentence(s), _draws())
         return
     zero = _("exponential.guarantee.zero_selection") if s.epsilon == 0 else ""
     guarantee_box(
-        c.data, guarantee(c.data, parts), outputs=_("exponential.outputs"), noise=_draws() + zero
+        c.data,
+        guarantee(c.data, parts, c.reads),
+        outputs=_("exponential.outputs"),
+        noise=_draws() + zero,
     )
 
 

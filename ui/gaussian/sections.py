@@ -170,7 +170,7 @@ class Settings:
         categories = self.choice.categories
         if categories is not None and categories.mode == "selected":
             parts.append(Part("categories", categories.epsilon, categories.delta))
-        return guarantee(self.choice.data, parts)
+        return guarantee(self.choice.data, parts, self.choice.reads)
 
 
 def data_controls() -> tuple[QueryChoice | None, bool]:

@@ -114,7 +114,7 @@ def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
     parts = [Part("values", epsilon)]
     if choice.categories is not None and choice.categories.mode == "selected":
         parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
-    settings = Settings(choice, epsilon, secure, guarantee(choice.data, parts))
+    settings = Settings(choice, epsilon, secure, guarantee(choice.data, parts, choice.reads))
     guarantee_box(
         choice.data,
         settings.guarantee,

@@ -177,7 +177,13 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
         _("local.lf.metric.q_grr") if s.grr else _("local.lf.metric.q_unary"),
         formatting.probability(s.q),
     )
-    local_guarantee_box(respondents.data, s.epsilon, count=s.n, answers=_answers(s))
+    local_guarantee_box(
+        respondents.data,
+        s.epsilon,
+        count=s.n,
+        answers=_answers(s),
+        reads=respondents.reads,
+    )
     story(PAGE, sections, s)
 
 
@@ -363,7 +369,9 @@ def _export(s: Settings, table: pd.DataFrame, bars: charts.Spec) -> Export:
         question=entry(URL).question,
         table=table,
         settings=settings,
-        guarantee=local_guarantee_text(data, s.epsilon, count=s.n, answers=_answers(s)),
+        guarantee=local_guarantee_text(
+            data, s.epsilon, count=s.n, answers=_answers(s), reads=s.respondents.reads
+        ),
         unit=local_unit(data),
         charts=[("counts", bars)],
     )

@@ -27,12 +27,19 @@ def local_unit(data: DataChoice | None) -> str:
 
 
 def local_guarantee_text(
-    data: DataChoice | None, epsilon: float, *, count: int, answers: str
+    data: DataChoice | None,
+    epsilon: float,
+    *,
+    count: int,
+    answers: str,
+    reads: tuple[str, ...] = (),
 ) -> str:
-    """The guarantee in one sentence (finite ε > 0): unit, reports covered and ε."""
+    """The guarantee in one sentence (finite ε > 0): unit, reports covered and ε; ``reads``:
+    what was read from the data without noise (the categories asked about)."""
     outputs = _outputs(count, answers)
     if data is not None:
-        return guarantee_text(data, guarantee(data, [Part("values", epsilon)]), outputs=outputs)
+        total = guarantee(data, [Part("values", epsilon)], reads)
+        return guarantee_text(data, total, outputs=outputs)
     return _(
         "local.guarantee.group",
         label=f"{number(round(epsilon, 9))}-DP",
@@ -46,7 +53,12 @@ def _outputs(count: int, answers: str) -> str:
 
 
 def local_guarantee_box(
-    data: DataChoice | None, epsilon: float, *, count: int, answers: str
+    data: DataChoice | None,
+    epsilon: float,
+    *,
+    count: int,
+    answers: str,
+    reads: tuple[str, ...] = (),
 ) -> None:
     """The guarantee of the survey's answers (local DP), or why there is none."""
     if math.isinf(epsilon):
@@ -57,7 +69,7 @@ def local_guarantee_box(
         return
     noise = _("local.guarantee.noise")
     if data is not None:
-        total = guarantee(data, [Part("values", epsilon)])
+        total = guarantee(data, [Part("values", epsilon)], reads)
         guarantee_box(data, total, outputs=_outputs(count, answers), noise=noise)
         return
     statement = local_guarantee_text(None, epsilon, count=count, answers=answers)

@@ -43,6 +43,7 @@ class Respondents:
     labels: tuple[str, ...]
     codes: np.ndarray  # per person answering: index into labels, -1 for no value
     outside: int  # persons dropped: their value is not one of the categories
+    reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
 
     @property
     def population(self) -> int:
@@ -156,4 +157,4 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
     if codes.size == 0:
         st.error(_("local.input.nobody", column=column))
         return None
-    return Respondents(data, column, categories.labels, codes, outside)
+    return Respondents(data, column, categories.labels, codes, outside, categories.reads)

@@ -319,6 +319,7 @@ def explore(survey: Survey | None, sections: list[Section]) -> None:
             coins.epsilon,
             count=n,
             answers=_("local.rr.answers"),
+            reads=() if survey.group else survey.respondents.reads,
         )
     story(PAGE, sections, Settings(coins, survey, n, n_yes))
 
@@ -562,7 +563,13 @@ def _export(s: Settings, result: Result, distribution_chart: charts.Spec) -> Exp
         question=entry(URL).question,
         table=results_table(s, result),
         settings=settings,
-        guarantee=local_guarantee_text(data, c.epsilon, count=s.n, answers=_("local.rr.answers")),
+        guarantee=local_guarantee_text(
+            data,
+            c.epsilon,
+            count=s.n,
+            answers=_("local.rr.answers"),
+            reads=s.survey.respondents.reads if data is not None else (),
+        ),
         unit=local_unit(data),
         charts=[
             ("coin_tree", local_charts.coin_tree(c.truth, c.random_yes)),

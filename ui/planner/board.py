@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from data import sources
-from dp_core import accountants
+from dp_core import accountants, planner
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
 from ui.common.i18n import N_, _, language, n_
-from ui.common.release import unit_words
+from ui.common.release import guarantee_text, unit_words
 from ui.common.report import Chart, Section, Table, html_report
 from ui.planner import charts as planner_charts
 from ui.planner import summary
@@ -52,11 +52,13 @@ def _settings_table(s: Settings) -> pd.DataFrame:
 
 def _accuracy_table(s: Settings) -> pd.DataFrame:
     table = summary.plan_table(s)
+    certified = _("planner.col.certified")  # in the plan table when it differs from ε_i
     keep = [
         _("planner.col.statistic"),
         _("planner.col.target"),
         "ε_i",
         "δ_i",
+        *([certified] if certified in table.columns else []),
         _("planner.col.noise_scale"),
         _("planner.col.half_width"),
         _("planner.col.relative"),
@@ -107,7 +109,25 @@ def _data_text(s: Settings) -> str:
     return text
 
 
+def _certified_text(s: Settings) -> str:
+    """The total ε the OpenDP script's maps certify (the sum of its rows' certified ε_i)."""
+    plan = s.plan
+    certified = planner.certified_total(plan)
+    if not summary.certified_differs(plan):
+        return _("planner.board.certified_same", epsilon=formatting.epsilon(plan.epsilon))
+    return _(
+        "planner.board.certified_differs",
+        certified=formatting.epsilon(certified),
+        delta=formatting.power_of_ten(plan.delta),
+        column=_("planner.col.certified"),
+        epsilon=formatting.epsilon(plan.epsilon),
+    )
+
+
 def _guarantee_text(s: Settings, found: tuple[AccountingTotal, ...]) -> str:
+    if not s.guarantee.differentially_private:  # what was read from the data comes first
+        statement = guarantee_text(s.data, s.guarantee, outputs=s.outputs)
+        return statement + " " + summary.cost_sentence(found, found[-1].delta)
     text = _(
         "planner.board.guarantee",
         label=guarantee_label(s),
@@ -148,6 +168,7 @@ def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -
                 )
                 if s.controls.gaussian
                 else _("planner.board.laplace_only"),
+                _certified_text(s),
             ),
         ),
         Section(

@@ -48,6 +48,7 @@ class Controls:
     cap: int
     statistics: tuple[planner.Statistic, ...]
     categories: tuple[tuple[str, str], ...]  # (column, "public" or "declared") per histogram
+    reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
 
     @property
     def gaussian(self) -> bool:
@@ -66,6 +67,23 @@ class Settings:
     @property
     def data(self) -> DataChoice:
         return self.controls.data
+
+    @property
+    def guarantee(self) -> Guarantee:
+        """The plan's guarantee: one part, the released values, at its basic-composition
+        total; not differentially private when the controls read something from the data."""
+        plan = self.plan
+        return Guarantee(
+            unit=self.data.person,
+            parts=(Part("values", plan.epsilon, plan.delta),),
+            read_from_data=self.controls.reads,
+        )
+
+    @property
+    def outputs(self) -> str:
+        """What the guarantee covers: "4 statistics"."""
+        count = len(self.plan.rows)
+        return n_("planner.outputs", "planner.outputs.other", count, count=formatting.count(count))
 
 
 # --- the controls that rerun the page --------------------------------------------------
@@ -158,10 +176,12 @@ def _categories(
     frame: pd.DataFrame | None,
     cap: int,
     specs: tuple[planner.StatisticSpec, ...],
-) -> tuple[dict[str, tuple[str, ...]], list[tuple[str, str]]] | None:
-    """The released categories of every histogram column: public, or declared for an own file."""
+) -> tuple[dict[str, tuple[str, ...]], list[tuple[str, str]], bool] | None:
+    """The released categories of every histogram column: public, or declared for an own
+    file; and whether some were filled in from the file (read from the data)."""
     domains: dict[str, tuple[str, ...]] = {}
     modes: list[tuple[str, str]] = []
+    read = False
     columns = dict.fromkeys(s.column for s in specs if s.kind == "histogram")
     for column in columns:
         chosen = pick_categories(
@@ -177,7 +197,8 @@ def _categories(
             return None
         domains[column] = chosen.labels
         modes.append((column, chosen.mode))
-    return domains, modes
+        read = read or chosen.from_file
+    return domains, modes, read
 
 
 def _linked_rows(data: DataChoice) -> pd.DataFrame | None:
@@ -226,7 +247,7 @@ def data_controls() -> Controls | None:
         return None
     about(data)
     try:
-        frame, cap = contribution_cap(PAGE, data)
+        frame, cap, cap_read = contribution_cap(PAGE, data)
     except ValueError as error:
         st.error(_("planner.contributions_error", error=translated(error)), icon=":material/error:")
         return None
@@ -255,7 +276,7 @@ def data_controls() -> Controls | None:
     categories = _categories(data, frame, cap, parsed.specs)
     if categories is None:
         return None
-    domains, modes = categories
+    domains, modes, categories_read = categories
     dataset = data.dataset
     if data.path:
         statistics, problems = _path_build(data, cap, parsed.specs, domains)
@@ -285,7 +306,12 @@ def data_controls() -> Controls | None:
                     rows=formatting.count(stat.rows_outside),
                 )
             )
-    return Controls(data, cap, statistics, tuple(modes))
+    reads = (
+        (("cap",) if cap_read else ())
+        + (("bounds",) if parsed.bounds_from_file else ())
+        + (("categories",) if categories_read else ())
+    )
+    return Controls(data, cap, statistics, tuple(modes), reads)
 
 
 # --- the fragment: budget, guarantee, sections ------------------------------------------
@@ -355,19 +381,8 @@ def explore(controls: Controls, mode: str, calibration: str, sections: list[Sect
         st.error(planner_error(error), icon=":material/error:")
         return
     s = Settings(controls, plan, mode, calibration)
-    guarantee_box(controls.data, guarantee(s), outputs=outputs(s), noise=_("planner.noise"))
+    guarantee_box(controls.data, s.guarantee, outputs=s.outputs, noise=_("planner.noise"))
     story(PAGE, sections, s)
-
-
-def guarantee(s: Settings) -> Guarantee:
-    """The plan's guarantee: one part, the released values, at its basic-composition total."""
-    return Guarantee(unit=s.data.person, parts=(Part("values", s.plan.epsilon, s.plan.delta),))
-
-
-def outputs(s: Settings) -> str:
-    """What the guarantee covers: "4 statistics"."""
-    count = len(s.plan.rows)
-    return n_("planner.outputs", "planner.outputs.other", count, count=formatting.count(count))
 
 
 # --- section 1: the plan -----------------------------------------------------------------
@@ -441,7 +456,7 @@ def plan_export(s: Settings, released: dict, accuracy: charts.Spec) -> Export:
         question=entry(PAGE).question,
         table=summary.export_table(s, released),
         settings=settings,
-        guarantee=guarantee_text(s.data, guarantee(s), outputs=outputs(s)),
+        guarantee=guarantee_text(s.data, s.guarantee, outputs=s.outputs),
         unit=unit_words(s.data),
         charts=[
             ("accuracy", accuracy),
@@ -632,6 +647,7 @@ def script_data(s: Settings) -> ScriptData:
         count_column=dataset.count_column,
         unit=unit_words(data),
         seed=int(st.session_state.get("seed", DEFAULT_SEED)) if data.path else None,
+        read_from_data=s.controls.reads,
     )
 
 

@@ -166,6 +166,7 @@ class Parsed:
     specs: tuple[StatisticSpec, ...]
     problems: tuple[str, ...]
     notes: tuple[str, ...]
+    bounds_from_file: bool = False  # some bounds are an own file's min/max: read from the data
 
 
 def _number(value: object) -> float | None:
@@ -283,6 +284,13 @@ def _parse_row(
     return spec, [], notes
 
 
+def _bounds_missing(row: pd.Series) -> bool:
+    """Whether a sum or mean row leaves a bound empty (filled in from the dataset's range)."""
+    return text(row[KIND]) in ("sum", "mean") and (
+        _number(row[LOWER]) is None or _number(row[UPPER]) is None
+    )
+
+
 def is_empty(row: pd.Series) -> bool:
     """Whether every cell of a row is empty (as a freshly added row is)."""
     return all(text(row[column]) == "" for column in COLUMNS)
@@ -305,14 +313,16 @@ def parse_rows(frame: pd.DataFrame | None, dataset: Dataset, *, own: bool = Fals
     problems: list[str] = []
     notes: list[str] = []
     names: set[str] = set()
+    read = False
     for index, (_row_id, row) in enumerate(frame.iterrows(), start=1):
         if is_empty(row):
             continue
         spec, row_problems, row_notes = _parse_row(index, row, dataset, own, names)
+        read = read or (own and spec is not None and _bounds_missing(row))
         problems.extend(row_problems)
         notes.extend(row_notes)
         if spec is not None:
             specs.append(spec)
     if not specs and not problems:
         problems.append(_("planner.parse.empty"))
-    return Parsed(tuple(specs), tuple(problems), tuple(notes))
+    return Parsed(tuple(specs), tuple(problems), tuple(notes), read)
