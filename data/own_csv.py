@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from dp_core.errors import CodedError
+
 MAX_BYTES = 50 * 1024 * 1024
 MAX_ROWS = 2_000_000
 
@@ -22,16 +24,13 @@ MAX_ROWS = 2_000_000
 def read_csv_bytes(data: bytes, name: str = "file") -> pd.DataFrame:
     """Parse CSV bytes (UTF-8 or Latin-1, header row first) into a DataFrame."""
     if not data or not data.strip():
-        raise ValueError(f"“{name}” is empty: a CSV needs a header row and at least one row.")
+        raise CodedError("csv_empty", name=name)
     if len(data) > MAX_BYTES:
-        raise ValueError(
-            f"“{name}” is {len(data) / 2**20:.0f} MB; files up to {MAX_BYTES // 2**20} MB "
-            "can be explored here."
+        raise CodedError(
+            "csv_size", name=name, size=f"{len(data) / 2**20:.0f}", limit=MAX_BYTES // 2**20
         )
     if b"\x00" in data[:4096]:
-        raise ValueError(
-            f"“{name}” does not look like a text file: is it a spreadsheet? Save it as CSV first."
-        )
+        raise CodedError("csv_binary", name=name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -43,17 +42,15 @@ def read_csv_bytes(data: bytes, name: str = "file") -> pd.DataFrame:
                 io.StringIO(text), sep=_separator(text), index_col=False, nrows=MAX_ROWS + 1
             )
     except pd.errors.ParserWarning:
-        raise ValueError(
-            f"“{name}” has rows with more fields than its header row; check the separator."
-        ) from None
+        raise CodedError("csv_fields", name=name) from None
     except pd.errors.EmptyDataError:
-        raise ValueError(f"“{name}” has no columns to read.") from None
+        raise CodedError("csv_columns", name=name) from None
     except pd.errors.ParserError as error:
-        raise ValueError(f"“{name}” could not be read as CSV: {error}") from None
+        raise CodedError("csv_unreadable", name=name, error=error) from None
     if len(frame) > MAX_ROWS:
-        raise ValueError(f"“{name}” has more than {MAX_ROWS:,} rows; use a sample.")
+        raise CodedError("csv_rows", name=name, rows=f"{MAX_ROWS:,}")
     if frame.empty:
-        raise ValueError(f"“{name}” has a header row but no data rows.")
+        raise CodedError("csv_no_rows", name=name)
     frame.columns = [str(column).strip() for column in frame.columns]
     return frame
 

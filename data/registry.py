@@ -28,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from data.generate import INDUSTRY_GROUP_COUNTS
+from dp_core.errors import CodedError
 
 DATA_DIR = Path(__file__).resolve().parent
 CARDS_DIR = DATA_DIR / "cards"
@@ -325,10 +326,10 @@ def dataset_from_frame(
     if not isinstance(frame, pd.DataFrame):
         raise ValueError("Expected a table (pandas DataFrame) of rows and columns.")
     if frame.empty:
-        raise ValueError("The table is empty: it needs at least one row and one column.")
+        raise CodedError("table_empty")
     label = str(name).strip() or "My data"
     if not all(isinstance(column, str) for column in frame.columns):
-        raise ValueError("Every column needs a text name (a header row in a CSV file).")
+        raise CodedError("column_names")
     for role, column in (("person id", person_id), ("count", count_column)):
         if column is not None and column not in frame.columns:
             raise ValueError(f"The {role} column {column!r} is not in the table.")
@@ -351,10 +352,7 @@ def dataset_from_frame(
             upper = _nice_bound(float(values.max()), up=True)
             numeric[column] = (lower, upper if upper > lower else lower + 1.0)
     if not categorical and not numeric:
-        raise ValueError(
-            "No usable column: a column needs numbers or at most "
-            f"{MAX_CATEGORIES} distinct text values, and not only missing values."
-        )
+        raise CodedError("no_usable_column", limit=MAX_CATEGORIES)
     rows = f"{int(frame[count_column].sum()):,}" if count_column else f"{len(frame):,}"
     card = (
         f"# {label}\n\nYour own table: {rows} rows, {frame.shape[1]} columns.\n\n"
@@ -384,7 +382,7 @@ def dataset_from_summary(summary, name: str, *, person_id: str | None = None) ->
     """
     label = str(name).strip() or "My data"
     if summary.rows == 0:
-        raise ValueError("The table is empty: it needs at least one row and one column.")
+        raise CodedError("table_empty")
     names = [column.name for column in summary.columns]
     if person_id is not None and person_id not in names:
         raise ValueError(f"The person id column {person_id!r} is not in the table.")
@@ -401,10 +399,7 @@ def dataset_from_summary(summary, name: str, *, person_id: str | None = None) ->
             upper = _nice_bound(column.high, up=True)
             numeric[column.name] = (lower, upper if upper > lower else lower + 1.0)
     if not categorical and not numeric:
-        raise ValueError(
-            "No usable column: a column needs numbers or at most "
-            f"{MAX_CATEGORIES} distinct text values, and not only missing values."
-        )
+        raise CodedError("no_usable_column", limit=MAX_CATEGORIES)
     card = (
         f"# {label}\n\nYour own table, read where it lies: {summary.rows:,} rows, "
         f"{len(names)} columns. Only the statistics a page asks for are computed, by the "

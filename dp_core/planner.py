@@ -45,6 +45,7 @@ from scipy.stats import norm
 
 from dp_core.accountants import NoiseRelease, zcdp_epsilon, zcdp_rho_for
 from dp_core.domains import check_domain
+from dp_core.errors import CodedError
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_epsilon_for
 from dp_core.queries import QuerySpec, answer, numeric_column, query_from_totals
 from dp_core.sensitivity import clipped_sum_sensitivity
@@ -93,7 +94,7 @@ MIN_EPSILON = 1e-4
 _SOLVE_TOLERANCE = 1e-12
 
 
-class TargetUnreachable(ValueError):
+class TargetUnreachable(CodedError):
     """No epsilon up to MAX_EPSILON meets a row's target."""
 
 
@@ -390,20 +391,15 @@ def epsilon_for_target(
     spec = stat.spec
     wanted = half_width if half_width is not None else stat.target_half_width
     if wanted is None:
-        raise ValueError(f"“{spec.name}” has no target: give a ± half-width or a weight.")
+        raise CodedError("no_target", name=spec.name)
     if wanted <= 0:
         if spec.relative and stat.reference == 0:
-            raise TargetUnreachable(
-                f"“{spec.name}”: its true value is 0, so no ε gives a relative accuracy on it "
-                "(any noise is an infinite relative error). Give an absolute target instead."
-            )
-        raise TargetUnreachable(f"“{spec.name}”: a target of ±0 needs infinite ε.")
+            raise TargetUnreachable("zero_value", name=spec.name)
+        raise TargetUnreachable("zero_target", name=spec.name)
     epsilon = _epsilon_for_half_width(stat, wanted, delta, calibration)
     if epsilon > MAX_EPSILON:
         raise TargetUnreachable(
-            f"“{spec.name}”: ±{wanted:.4g} at 95% needs ε = {epsilon:.4g}, beyond "
-            f"{MAX_EPSILON:g}, where a guarantee no longer means anything. Loosen the target, "
-            "raise the clipping bounds' precision (narrower [L, U]) or lower the cap."
+            "unreachable", name=spec.name, wanted=wanted, epsilon=epsilon, limit=MAX_EPSILON
         )
     return max(float(epsilon), MIN_EPSILON)
 
@@ -434,7 +430,7 @@ class Plan:
 
 def _statistics(stats: Sequence[Statistic]) -> tuple[Statistic, ...]:
     if len(stats) == 0:
-        raise ValueError("the plan is empty: add at least one statistic.")
+        raise CodedError("plan_empty")
     return tuple(stats)
 
 
@@ -485,10 +481,7 @@ def _minimax_shares(
 ) -> list[float]:
     zero = [s.spec.name for s in items if s.reference == 0]
     if zero:
-        raise TargetUnreachable(
-            f"“{zero[0]}” has a true value of 0: its relative error is infinite whatever its "
-            "ε, so the worst relative error cannot be minimised. Split equally or by weight."
-        )
+        raise TargetUnreachable("zero_minimax", name=zero[0])
 
     def needed(r: float) -> list[float]:
         return [
@@ -523,10 +516,7 @@ def plan_for_targets(
     missing = [s.spec.name for s in items if s.spec.target is None]
     if missing:
         names = ", ".join(f"“{name}”" for name in missing)
-        raise ValueError(
-            f"every statistic needs a target to work backwards; {names} has none. Give it a "
-            "± half-width, or split a total budget instead."
-        )
+        raise CodedError("no_targets", names=names)
     deltas = gaussian_deltas(items, delta)
     rows = tuple(
         row_plan(s, epsilon_for_target(s, d, calibration), d, calibration)
@@ -626,7 +616,7 @@ def build_statistic(
     name = spec.name
     if spec.kind == "histogram":
         if labels is None:
-            raise ValueError(f"“{name}”: a histogram needs its public categories.")
+            raise CodedError("histogram_categories", name=name)
         query = answer(
             frame,
             QuerySpec(kind="count", category=spec.column, cap=cap),
@@ -645,7 +635,7 @@ def build_statistic(
         value = float(frame[count_column].sum()) if count_column else float(len(frame))
         return statistic_from_totals(spec, cap=cap, counts=[value])
     if count_column is not None:
-        raise ValueError(f"“{name}”: a count table has no values to sum or average.")
+        raise CodedError("count_table_values", name=name)
     values = numeric_column(frame, spec.column)
     values = values[values.notna()].to_numpy(dtype=float)
     lower, upper = check_bounds(spec.lower, spec.upper)

@@ -1,14 +1,17 @@
 """Argument checks shared by every mechanism.
 
-Each check returns the cleaned value (a float or int) or raises ``ValueError``
-with a sentence a user can read in the app, e.g. "epsilon must be greater than 0
-(got 0)". Pages show that sentence as it is.
+Each check returns the cleaned value (a float or int) or raises ``CodedError`` (a
+``ValueError``) with a sentence a user can read, e.g. "epsilon must be greater than 0
+(got 0)", and its code and parameters, from which the app writes it in the reader's
+language (dp_core.errors, ui.common.errors).
 """
 
 from __future__ import annotations
 
 import math
 from numbers import Real
+
+from dp_core.errors import CodedError
 
 __all__ = [
     "check_bounds",
@@ -23,13 +26,13 @@ __all__ = [
 def _as_float(value: object, name: str) -> float:
     """Convert to float, rejecting text, booleans, None and NaN."""
     if isinstance(value, bool) or not isinstance(value, (Real, str)):
-        raise ValueError(f"{name} must be a number (got {value!r}).")
+        raise CodedError("number", name=name, got=repr(value))
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number (got {value!r}).") from None
+        raise CodedError("number", name=name, got=repr(value)) from None
     if math.isnan(number):
-        raise ValueError(f"{name} must be a number (got NaN).")
+        raise CodedError("number", name=name, got="NaN")
     return number
 
 
@@ -37,14 +40,12 @@ def check_epsilon(epsilon: object, *, allow_zero: bool = False) -> float:
     """Epsilon must be finite and > 0 (or >= 0 where a function defines epsilon = 0)."""
     eps = _as_float(epsilon, "epsilon")
     if not math.isfinite(eps):
-        raise ValueError("epsilon must be finite: an infinite epsilon gives no privacy.")
+        raise CodedError("epsilon_finite")
     if allow_zero:
         if eps < 0:
-            raise ValueError(f"epsilon cannot be negative (got {eps:g}).")
+            raise CodedError("epsilon_negative", got=f"{eps:g}")
     elif eps <= 0:
-        raise ValueError(
-            f"epsilon must be greater than 0 (got {eps:g}): epsilon = 0 would need infinite noise."
-        )
+        raise CodedError("epsilon_positive", got=f"{eps:g}")
     return eps
 
 
@@ -52,12 +53,9 @@ def check_delta(delta: object, *, allow_zero: bool = True) -> float:
     """Delta must lie in [0, 1) (or (0, 1) when ``allow_zero`` is False)."""
     d = _as_float(delta, "delta")
     if not 0 <= d < 1:
-        raise ValueError(f"delta must be at least 0 and below 1 (got {d:g}).")
+        raise CodedError("delta_range", got=f"{d:g}")
     if d == 0 and not allow_zero:
-        raise ValueError(
-            "delta must be greater than 0 for this mechanism; pure (epsilon, 0)-DP "
-            "needs the Laplace mechanism."
-        )
+        raise CodedError("delta_positive")
     return d
 
 
@@ -65,7 +63,7 @@ def check_sensitivity(sensitivity: object, name: str = "sensitivity") -> float:
     """Sensitivity must be finite and > 0."""
     s = _as_float(sensitivity, name)
     if not math.isfinite(s) or s <= 0:
-        raise ValueError(f"{name} must be a finite number greater than 0 (got {s:g}).")
+        raise CodedError("positive", name=name, got=f"{s:g}")
     return s
 
 
@@ -74,9 +72,9 @@ def check_bounds(lower: object, upper: object) -> tuple[float, float]:
     lo = _as_float(lower, "lower bound")
     hi = _as_float(upper, "upper bound")
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise ValueError("clipping bounds must be finite numbers.")
+        raise CodedError("bounds_finite")
     if lo >= hi:
-        raise ValueError(f"the lower bound must be below the upper bound (got [{lo:g}, {hi:g}]).")
+        raise CodedError("bounds_order", got=f"[{lo:g}, {hi:g}]")
     return lo, hi
 
 
@@ -84,9 +82,9 @@ def check_probability(p: object, name: str, *, open_interval: bool = True) -> fl
     """A probability in (0, 1) (``open_interval``) or in [0, 1]."""
     value = _as_float(p, name)
     if open_interval and not 0 < value < 1:
-        raise ValueError(f"{name} must lie strictly between 0 and 1 (got {value:g}).")
+        raise CodedError("probability_open", name=name, got=f"{value:g}")
     if not open_interval and not 0 <= value <= 1:
-        raise ValueError(f"{name} must lie between 0 and 1 (got {value:g}).")
+        raise CodedError("probability_closed", name=name, got=f"{value:g}")
     return value
 
 
@@ -94,7 +92,7 @@ def check_positive_int(n: object, name: str, *, minimum: int = 1) -> int:
     """A whole number >= ``minimum`` (e.g. a cap on records per person)."""
     value = _as_float(n, name)
     if not math.isfinite(value) or value != int(value):
-        raise ValueError(f"{name} must be a whole number (got {n!r}).")
+        raise CodedError("whole", name=name, got=repr(n))
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum} (got {int(value)}).")
+        raise CodedError("minimum", name=name, minimum=minimum, got=int(value))
     return int(value)

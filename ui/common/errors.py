@@ -1,76 +1,47 @@
-"""dp_core's error sentences in the reader's language.
+"""dp_core's and data's errors in the reader's language.
 
-dp_core and data raise ValueError with plain English sentences (they know nothing of the
-app's languages). The sentences a user meets most, the argument checks of dp_core.validation
-and the checks of an own CSV file (data.own_csv, data.registry), are matched here and written
-from the catalogue; any other sentence is shown as it was written.
+dp_core and data raise ``dp_core.errors.CodedError`` for the sentences a user meets most (the
+argument checks of dp_core.validation and the checks of an own CSV file in data.own_csv and
+data.registry): a code and its parameters, written here from the catalogue by code. Any other
+error is shown as its English sentence.
 """
 
 from __future__ import annotations
 
-import re
-
+from dp_core.errors import CodedError
 from ui.common.i18n import N_, _
 
-# (pattern of dp_core's sentence, message id); named groups become the message's placeholders.
-PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), msgid)
-    for pattern, msgid in (
-        (r"^(?P<name>.+) must be a number \(got (?P<got>.+)\)\.$", N_("common.error.number")),
-        (r"^epsilon must be finite", N_("common.error.epsilon_finite")),
-        (
-            r"^epsilon cannot be negative \(got (?P<got>.+)\)\.$",
-            N_("common.error.epsilon_negative"),
-        ),
-        (
-            r"^epsilon must be greater than 0 \(got (?P<got>[^)]+)\)",
-            N_("common.error.epsilon_positive"),
-        ),
-        (
-            r"^delta must be at least 0 and below 1 \(got (?P<got>.+)\)\.$",
-            N_("common.error.delta_range"),
-        ),
-        (r"^delta must be greater than 0 for this mechanism", N_("common.error.delta_positive")),
-        (
-            r"^the lower bound must be below the upper bound \(got (?P<got>.+)\)\.$",
-            N_("common.error.bounds_order"),
-        ),
-        (r"^clipping bounds must be finite numbers\.$", N_("common.error.bounds_finite")),
-        (r"^(?P<name>.+) must be a whole number \(got (?P<got>.+)\)\.$", N_("common.error.whole")),
-        (
-            r"^(?P<name>.+) must be at least (?P<minimum>\d+) \(got (?P<got>.+)\)\.$",
-            N_("common.error.minimum"),
-        ),
-        # An own CSV file (data.own_csv, data.registry).
-        (r"^“(?P<name>.*)” is empty: a CSV needs", N_("common.error.csv_empty")),
-        (
-            r"^“(?P<name>.*)” is (?P<size>\d+) MB; files up to (?P<limit>\d+) MB",
-            N_("common.error.csv_size"),
-        ),
-        (r"^“(?P<name>.*)” does not look like a text file", N_("common.error.csv_binary")),
-        (r"^“(?P<name>.*)” has rows with more fields than", N_("common.error.csv_fields")),
-        (r"^“(?P<name>.*)” has no columns to read\.$", N_("common.error.csv_columns")),
-        (
-            r"^“(?P<name>.*)” could not be read as CSV: (?P<error>.*)$",
-            N_("common.error.csv_unreadable"),
-        ),
-        (r"^“(?P<name>.*)” has more than (?P<rows>[\d,]+) rows", N_("common.error.csv_rows")),
-        (r"^“(?P<name>.*)” has a header row but no data rows", N_("common.error.csv_no_rows")),
-        (r"^The table is empty: it needs at least one row", N_("common.error.table_empty")),
-        (r"^Every column needs a text name", N_("common.error.column_names")),
-        (
-            r"^No usable column: a column needs numbers or at most (?P<limit>\d+) distinct",
-            N_("common.error.no_usable_column"),
-        ),
-    )
-)
+MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_core's sentence)
+    "number": N_("common.error.number"),
+    "epsilon_finite": N_("common.error.epsilon_finite"),
+    "epsilon_negative": N_("common.error.epsilon_negative"),
+    "epsilon_positive": N_("common.error.epsilon_positive"),
+    "delta_range": N_("common.error.delta_range"),
+    "delta_positive": N_("common.error.delta_positive"),
+    "positive": N_("common.error.positive"),
+    "bounds_finite": N_("common.error.bounds_finite"),
+    "bounds_order": N_("common.error.bounds_order"),
+    "probability_open": N_("common.error.probability_open"),
+    "probability_closed": N_("common.error.probability_closed"),
+    "whole": N_("common.error.whole"),
+    "minimum": N_("common.error.minimum"),
+    "csv_empty": N_("common.error.csv_empty"),
+    "csv_size": N_("common.error.csv_size"),
+    "csv_binary": N_("common.error.csv_binary"),
+    "csv_fields": N_("common.error.csv_fields"),
+    "csv_columns": N_("common.error.csv_columns"),
+    "csv_unreadable": N_("common.error.csv_unreadable"),
+    "csv_rows": N_("common.error.csv_rows"),
+    "csv_no_rows": N_("common.error.csv_no_rows"),
+    "table_empty": N_("common.error.table_empty"),
+    "column_names": N_("common.error.column_names"),
+    "no_usable_column": N_("common.error.no_usable_column"),
+}
 
 
 def translated(error: Exception | str) -> str:
-    """The error's sentence in the session's language (dp_core's English when not known)."""
-    text = str(error)
-    for pattern, msgid in PATTERNS:
-        match = pattern.search(text)
-        if match:
-            return _(msgid, **match.groupdict())
-    return text
+    """The error's sentence in the session's language (its English sentence when it has no
+    code the catalogue knows)."""
+    if isinstance(error, CodedError) and error.code in MESSAGES:
+        return _(MESSAGES[error.code], **error.params)
+    return str(error)

@@ -1,0 +1,87 @@
+"""Errors with a code and parameters: an English sentence for logs and tests, and what an app
+needs to write the same sentence in another language (ui.common.errors looks the code up in
+its catalogue; no sentence is ever parsed back).
+
+    raise CodedError("epsilon_positive", got="0")
+    str(error) -> "epsilon must be greater than 0 (got 0): epsilon = 0 would need infinite noise."
+    error.code -> "epsilon_positive", error.params -> {"got": "0"}
+
+``ENGLISH`` holds each code's sentence, with the parameters as {placeholders}; the app's
+English catalogue holds the same sentences (a test compares them).
+"""
+
+from __future__ import annotations
+
+__all__ = ["ENGLISH", "CodedError"]
+
+ENGLISH = {
+    # argument checks (dp_core.validation)
+    "number": "{name} must be a number (got {got}).",
+    "epsilon_finite": "epsilon must be finite: an infinite epsilon gives no privacy.",
+    "epsilon_negative": "epsilon cannot be negative (got {got}).",
+    "epsilon_positive": (
+        "epsilon must be greater than 0 (got {got}): epsilon = 0 would need infinite noise."
+    ),
+    "delta_range": "delta must be at least 0 and below 1 (got {got}).",
+    "delta_positive": (
+        "delta must be greater than 0 for this mechanism; pure (epsilon, 0)-DP needs the Laplace "
+        "mechanism."
+    ),
+    "positive": "{name} must be a finite number greater than 0 (got {got}).",
+    "bounds_finite": "clipping bounds must be finite numbers.",
+    "bounds_order": "the lower bound must be below the upper bound (got {got}).",
+    "probability_open": "{name} must lie strictly between 0 and 1 (got {got}).",
+    "probability_closed": "{name} must lie between 0 and 1 (got {got}).",
+    "whole": "{name} must be a whole number (got {got}).",
+    "minimum": "{name} must be at least {minimum} (got {got}).",
+    # a user's own CSV file and table (data.own_csv, data.registry)
+    "csv_empty": "“{name}” is empty: a CSV needs a header row and at least one row.",
+    "csv_size": "“{name}” is {size} MB; files up to {limit} MB can be explored here.",
+    "csv_binary": (
+        "“{name}” does not look like a text file: is it a spreadsheet? Save it as CSV first."
+    ),
+    "csv_fields": "“{name}” has rows with more fields than its header row; check the separator.",
+    "csv_columns": "“{name}” has no columns to read.",
+    "csv_unreadable": "“{name}” could not be read as CSV: {error}",
+    "csv_rows": "“{name}” has more than {rows} rows; use a sample.",
+    "csv_no_rows": "“{name}” has a header row but no data rows.",
+    "table_empty": "The table is empty: it needs at least one row and one column.",
+    "column_names": "Every column needs a text name (a header row in a CSV file).",
+    "no_usable_column": (
+        "No usable column: a column needs numbers or at most {limit} distinct text values, and "
+        "not only missing values."
+    ),
+    # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
+    "plan_empty": "the plan is empty: add at least one statistic.",
+    "no_target": "“{name}” has no target: give a ± half-width or a weight.",
+    "no_targets": (
+        "every statistic needs a target to work backwards; {names} has none. Give it a ± "
+        "half-width, or split a total budget instead."
+    ),
+    "zero_value": (
+        "“{name}”: its true value is 0, so no ε gives a relative accuracy on it (any noise is an "
+        "infinite relative error). Give an absolute target instead."
+    ),
+    "zero_target": "“{name}”: a target of ±0 needs infinite ε.",
+    "unreachable": (
+        "“{name}”: ±{wanted:.4g} at 95% needs ε = {epsilon:.4g}, beyond {limit:g}, where a "
+        "guarantee no longer means anything. Loosen the target, raise the clipping bounds' "
+        "precision (narrower [L, U]) or lower the cap."
+    ),
+    "zero_minimax": (
+        "“{name}” has a true value of 0: its relative error is infinite whatever its ε, so the "
+        "worst relative error cannot be minimised. Split equally or by weight."
+    ),
+    "histogram_categories": "“{name}”: a histogram needs its public categories.",
+    "count_table_values": "“{name}”: a count table has no values to sum or average.",
+}
+
+
+class CodedError(ValueError):
+    """A ValueError whose sentence is ``ENGLISH[code]`` filled with ``params`` (text, or
+    numbers that the app writes in the reader's format)."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(ENGLISH[code].format(**params))
