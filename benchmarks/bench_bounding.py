@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.timing import best_of
 from data.registry import load_dataset
 from dp_core.bounding import Bounding, cap_contributions
-from dp_core.bounding_bias import bounded_totals_by_cap, bounded_totals_by_upper
-from dp_core.bounding_table import contribution_table
+from dp_core.bounding.bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding.table import contribution_table
 
 ROWS = 10**7
 LOOP_ROWS = 10**6

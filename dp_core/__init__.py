@@ -3,18 +3,18 @@
 One module per concept; this package re-exports their public names.
 """
 
-from dp_core.accounting import *  # noqa: F403
 from dp_core.attacks import *  # noqa: F403
 from dp_core.bounding import *  # noqa: F403
-from dp_core.bounding_bias import *  # noqa: F403
-from dp_core.bounding_error import *  # noqa: F403
-from dp_core.bounding_noise import *  # noqa: F403
-from dp_core.bounding_search import *  # noqa: F403
-from dp_core.bounding_spread import *  # noqa: F403
-from dp_core.bounding_table import *  # noqa: F403
+from dp_core.bounding.bias import *  # noqa: F403
+from dp_core.bounding.error import *  # noqa: F403
+from dp_core.bounding.noise import *  # noqa: F403
+from dp_core.bounding.search import *  # noqa: F403
+from dp_core.bounding.spread import *  # noqa: F403
+from dp_core.bounding.table import *  # noqa: F403
 from dp_core.composition import *  # noqa: F403
 from dp_core.exponential import *  # noqa: F403
 from dp_core.gaussian import *  # noqa: F403
+from dp_core.group_budgets import *  # noqa: F403
 from dp_core.laplace import *  # noqa: F403
 from dp_core.local_estimation import *  # noqa: F403
 from dp_core.noisy_max import *  # noqa: F403

@@ -1,7 +1,7 @@
 """Composition: the total (epsilon, delta) of k releases, each (epsilon, delta)-DP.
 
 - Basic (sequential) composition: (k eps, k delta) (Dwork & Roth 2014, Thm 3.16);
-  ``dp_core.accounting.sequential_epsilon`` adds up different epsilons, this is k equal ones.
+  ``dp_core.group_budgets.sequential_epsilon`` adds up different epsilons, this is k equal ones.
 - Advanced composition: for any delta' > 0, (eps', k delta + delta') with
       eps' = sqrt(2 k ln(1 / delta')) eps + k eps (e^eps - 1)
   (Dwork, Rothblum & Vadhan 2010; Dwork & Roth 2014, Thm 3.20). Its first term grows like

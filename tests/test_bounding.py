@@ -11,7 +11,7 @@ import opendp.prelude as dp
 import pandas as pd
 import pytest
 
-import dp_core.bounding
+import dp_core.bounding.caps
 from data.registry import load_dataset
 from dp_core.bounding import (
     Bounding,
@@ -24,10 +24,10 @@ from dp_core.bounding import (
     grouped_sum_sensitivity,
     person_group_totals,
 )
-from dp_core.bounding_bias import bounded_totals_by_cap, bounded_totals_by_upper
-from dp_core.bounding_error import error_summary, group_errors
-from dp_core.bounding_noise import NoisePlan, add_group_noise, group_noise
-from dp_core.bounding_search import (
+from dp_core.bounding.bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding.error import error_summary, group_errors
+from dp_core.bounding.noise import NoisePlan, add_group_noise, group_noise
+from dp_core.bounding.search import (
     best_bounds,
     best_setting,
     bounds_rmse_grid,
@@ -35,8 +35,8 @@ from dp_core.bounding_search import (
     lower_tradeoff,
     upper_tradeoff,
 )
-from dp_core.bounding_spread import selection_variance_by_cap, selection_variance_by_upper
-from dp_core.bounding_table import contribution_table
+from dp_core.bounding.spread import selection_variance_by_cap, selection_variance_by_upper
+from dp_core.bounding.table import contribution_table
 
 dp.enable_features("contrib")
 
@@ -47,7 +47,7 @@ DAYS = list(range(1, 8))
 def group_caps_by(request, monkeypatch):
     """Run a test with both ways of capping groups: person x group table, and sorting."""
     if request.param == "sorted":
-        monkeypatch.setattr(dp_core.bounding, "_DENSE_CELLS_PER_RECORD", 0)
+        monkeypatch.setattr(dp_core.bounding.caps, "_DENSE_CELLS_PER_RECORD", 0)
     return request.param
 
 
@@ -687,7 +687,7 @@ def test_a_declared_domain_orders_the_groups_and_answers_absent_ones_with_zeros(
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
 def test_a_secure_release_uses_opendp_with_the_group_noise(joint, mechanism):
     """One OpenDP release of all groups at once, or one per group at the per-group budget."""
-    from dp_core.bounding_noise import release_groups
+    from dp_core.bounding.noise import release_groups
 
     sensitivity = grouped_count_sensitivity(max_groups=4, max_per_group=1)
     delta = 1e-6 if mechanism == "gaussian" else 0.0

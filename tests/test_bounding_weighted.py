@@ -7,13 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dp_core import bounding_search
 from dp_core.bounding import Bounding
-from dp_core.bounding_bias import bounded_totals_by_cap, bounded_totals_by_upper
-from dp_core.bounding_error import expected_group_errors
-from dp_core.bounding_noise import NoisePlan
-from dp_core.bounding_spread import selection_variance_by_cap, selection_variance_by_upper
-from dp_core.bounding_table import (
+from dp_core.bounding import search as bounding_search
+from dp_core.bounding.bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding.error import expected_group_errors
+from dp_core.bounding.noise import NoisePlan
+from dp_core.bounding.spread import selection_variance_by_cap, selection_variance_by_upper
+from dp_core.bounding.table import (
     ContributionTable,
     contribution_table,
     weighted_contribution_table,

@@ -369,9 +369,9 @@ def test_unit_profiles_duckdb_equal_pandas(parquet, name):
 
 def test_unit_profiles_give_the_full_tables_trade_offs(visits, parquet):
     """The weighted table from the profiles answers every sweep as the table in memory."""
-    from dp_core import bounding_search
-    from dp_core.bounding_noise import NoisePlan
-    from dp_core.bounding_table import contribution_table, weighted_contribution_table
+    from dp_core.bounding import search as bounding_search
+    from dp_core.bounding.noise import NoisePlan
+    from dp_core.bounding.table import contribution_table, weighted_contribution_table
 
     labels = ("1", "2", "3", "4", "5", "6")
     units = fresh(parquet, "duckdb").units(UNITS["values"])

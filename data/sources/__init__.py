@@ -200,7 +200,7 @@ def _capped(source: Source, request: CappedRequest) -> CappedTotals:
 
 def contribution_units(source: Source, request: UnitsRequest) -> ContributionUnits:
     """The distinct contribution units of the released groups, with how many units share each
-    (data.sources.units); dp_core.bounding_table.weighted_contribution_table makes the table
+    (data.sources.units); dp_core.bounding.table.weighted_contribution_table makes the table
     every bounding trade-off is computed from."""
     if source.kind == "frame":
         return engine_for(source).units(request)

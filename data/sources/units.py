@@ -1,13 +1,13 @@
 """A table reduced to its distinct contribution units: what the bounding trade-offs need.
 
 A unit is one person's rows in one group. The bias, the spread of a random choice and the
-error of every cap and every clipping bound (dp_core.bounding_bias, _spread, _search) are
+error of every cap and every clipping bound (dp_core.bounding.bias, _spread, _search) are
 sums over units of what a unit holds: its group, the person's number of groups k, the unit's
 rank among the person's groups ("first" selection: by the earliest order value, ties by
 group), its records r and their values in order (by order value, then value). Units equal on
 all of these count alike, so the engine returns each distinct profile once with its number
 of units (a visits table of 10^8 rows with whole-euro amounts has a few thousand profiles),
-and dp_core.bounding_table.weighted_contribution_table makes the table from them.
+and dp_core.bounding.table.weighted_contribution_table makes the table from them.
 
 Only the released groups are kept (``groups``: their labels, as text); k counts released
 groups. When there are more than ``limit`` distinct profiles (values with many decimals and

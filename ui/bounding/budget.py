@@ -1,5 +1,5 @@
 """Section 4 of the bounding page: what one statistic over every group costs, by the same
-accountants as the release planner (dp_core.bounding_budget on dp_core.accountants)."""
+accountants as the release planner (dp_core.bounding.budget on dp_core.accountants)."""
 
 from __future__ import annotations
 

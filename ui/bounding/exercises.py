@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from dp_core import bounding_search
 from dp_core.bounding import release_sensitivity
-from dp_core.bounding_budget import week_budget
-from dp_core.bounding_noise import NoisePlan
+from dp_core.bounding import search as bounding_search
+from dp_core.bounding.budget import week_budget
+from dp_core.bounding.noise import NoisePlan
 from ui.common import formatting
 from ui.common.exercises import TRUE_FALSE, Answer, Exercise
 from ui.common.i18n import N_, _

@@ -23,7 +23,7 @@ from data import sources
 from data.registry import MAX_CATEGORIES
 from dp_core import bounding, domains, private_quantile
 from dp_core.bounding import Bounding
-from dp_core.bounding_table import (
+from dp_core.bounding.table import (
     ContributionTable,
     contribution_table,
     weighted_contribution_table,
@@ -201,7 +201,7 @@ def _released(source: str, group: str, labels: tuple, _frame: pd.DataFrame):
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def contribution_units(key: tuple, _frame: pd.DataFrame) -> ContributionTable:
-    """The contribution table of ``key``'s rows (dp_core.bounding_table); not copied."""
+    """The contribution table of ``key``'s rows (dp_core.bounding.table); not copied."""
     _, person, group, value, order, labels = key
     return contribution_table(_frame, person, group, value, order_column=order, groups=labels)
 

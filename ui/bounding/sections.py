@@ -9,11 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from data import sources
-from dp_core import bounding, bounding_noise
+from dp_core import bounding
 from dp_core.bounding import Bounding, release_sensitivity
-from dp_core.bounding_budget import WeekBudget, week_budget
-from dp_core.bounding_error import expected_group_errors
-from dp_core.bounding_noise import GroupNoise
+from dp_core.bounding import noise as bounding_noise
+from dp_core.bounding.budget import WeekBudget, week_budget
+from dp_core.bounding.error import expected_group_errors
+from dp_core.bounding.noise import GroupNoise
 from dp_core.gaussian import gaussian_half_width
 from dp_core.guarantee import Guarantee, Part
 from dp_core.laplace import laplace_half_width

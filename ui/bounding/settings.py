@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dp_core.bounding import Bounding
-from dp_core.bounding_budget import WeekBudget
-from dp_core.bounding_noise import GroupNoise, NoisePlan
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding.budget import WeekBudget
+from dp_core.bounding.noise import GroupNoise, NoisePlan
+from dp_core.bounding.table import ContributionTable
 from dp_core.guarantee import Guarantee
 from ui.bounding.inputs import BoundingData, Choices, PrivateChoice
 from ui.bounding.words import Words

@@ -1,15 +1,15 @@
 """Section 3 of the bounding page: the expected error of every cap and every bound, the best
-starred (dp_core.bounding_search: exact bias, selection spread and noise, no sampling)."""
+starred (dp_core.bounding.search: exact bias, selection spread and noise, no sampling)."""
 
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
-from dp_core import bounding_search
 from dp_core.bounding import Bounding
-from dp_core.bounding_noise import NoisePlan
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding import search as bounding_search
+from dp_core.bounding.noise import NoisePlan
+from dp_core.bounding.table import ContributionTable
 from ui.bounding import charts as bounding_charts
 from ui.bounding.exercises import EXERCISES
 from ui.bounding.inputs import PAGE
@@ -25,7 +25,7 @@ from ui.common.i18n import _
 def _best_bounds(
     key: tuple, bounds: Bounding, plan: NoisePlan, grid: tuple, _table: ContributionTable
 ) -> tuple[float, float, float]:
-    """The best pair (L, U) over the grid (dp_core.bounding_search.best_bounds)."""
+    """The best pair (L, U) over the grid (dp_core.bounding.search.best_bounds)."""
     return bounding_search.best_bounds(_table, bounds, plan, lowers=grid, uppers=grid)
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.bounding import Sensitivity
+from dp_core.bounding.caps import Sensitivity
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_half_width, sample_gaussian
 from dp_core.laplace import laplace_half_width, laplace_scale, laplace_std, sample_laplace
 from dp_core.validation import check_delta, check_epsilon, check_positive_int

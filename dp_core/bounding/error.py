@@ -4,9 +4,9 @@ The three parts are independent, so for each group
 
     RMSE^2 = bias^2 + selection variance + noise variance,
 
-bias = E[answer after bounding] - truth (dp_core.bounding_bias), selection variance the
-spread of a random choice of kept records (dp_core.bounding_spread, 0 for "first"), noise
-variance Laplace 2 b^2 or the analytic Gaussian sigma^2 (dp_core.bounding_noise). Every
+bias = E[answer after bounding] - truth (dp_core.bounding.bias), selection variance the
+spread of a random choice of kept records (dp_core.bounding.spread, 0 for "first"), noise
+variance Laplace 2 b^2 or the analytic Gaussian sigma^2 (dp_core.bounding.noise). Every
 part is computed exactly, without sampling: PipelineDP-style utility analysis plus the
 selection term. Over groups the root mean square keeps the identity.
 """
@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dp_core.bounding import Bounding, Statistic, release_sensitivity
-from dp_core.bounding_bias import bounded_totals_by_cap
-from dp_core.bounding_noise import NoisePlan, group_noise
-from dp_core.bounding_spread import selection_variance_by_cap
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding.bias import bounded_totals_by_cap
+from dp_core.bounding.caps import Bounding, Statistic, release_sensitivity
+from dp_core.bounding.noise import NoisePlan, group_noise
+from dp_core.bounding.spread import selection_variance_by_cap
+from dp_core.bounding.table import ContributionTable
 
 __all__ = ["error_summary", "expected_group_errors", "group_errors", "noise_std_by_cap"]
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.bounding import Bounding, Statistic, _check_statistic, clip_values
-from dp_core.bounding_bias import check_caps, check_uppers, clipped_power_sums
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding.bias import check_caps, check_uppers, clipped_power_sums
+from dp_core.bounding.caps import Bounding, Statistic, _check_statistic, clip_values
+from dp_core.bounding.table import ContributionTable
 
 __all__ = ["selection_variance_by_cap", "selection_variance_by_upper"]
 

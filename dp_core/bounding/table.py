@@ -3,8 +3,8 @@
 A unit is one person's records in one group (person x group). Bounding acts on units: the
 l0 cap keeps or drops a person's units whole, the linf cap keeps some of a unit's records,
 pre-aggregation clips a unit's total. So the bias, the spread of a random choice and the
-noise of every cap and every bound (dp_core.bounding_bias, bounding_spread, bounding_error,
-bounding_search) are computed from these arrays, without going back to the rows or sampling.
+noise of every cap and every bound (dp_core.bounding.bias, .spread, .error,
+.search) are computed from these arrays, without going back to the rows or sampling.
 
 A table may also hold each unit once per distinct profile, with a multiplicity
 (``unit_weight``: how many units share the group, the person's number of groups, the rank
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from dp_core.bounding import (
+from dp_core.bounding.caps import (
     Statistic,
     _dense_keys,
     _ranks_and_runs,

@@ -1,4 +1,4 @@
-"""Contribution bounding: caps on records per person, clipping, pre-aggregation, sensitivity.
+"""The caps on records per person, clipping, pre-aggregation and their sensitivity.
 
 To release per-group counts or sums (e.g. visits per day) with differential privacy, each
 person's influence must be bounded: at most ``max_groups`` groups per person (l0), at most
@@ -10,10 +10,6 @@ Wilson et al. 2020, "Differentially private SQL with bounded user contribution",
 Capping keeps the first records in a chosen order, or a uniformly random subset; it is
 vectorised (radix sorts and run lengths), never a loop over records or persons.
 ``Bounding`` holds these settings once, validated, and every bounding function takes it whole.
-What bounding costs lives beside this module: the contribution table (dp_core.bounding_table),
-the bias (bounding_bias), the spread of a random choice (bounding_spread), the noise
-(bounding_noise), the errors (bounding_error) and the search for the best cap and bounds
-(bounding_search).
 """
 
 from __future__ import annotations

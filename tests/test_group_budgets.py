@@ -1,11 +1,11 @@
-"""dp_core.accounting against OpenDP's composition and Laplace privacy maps."""
+"""dp_core.group_budgets against OpenDP's composition and Laplace privacy maps."""
 
 from __future__ import annotations
 
 import opendp.prelude as dp
 import pytest
 
-from dp_core.accounting import (
+from dp_core.group_budgets import (
     capped_epsilon,
     compare_budgets,
     joint_epsilon_per_group,

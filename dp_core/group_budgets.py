@@ -1,4 +1,4 @@
-"""Privacy budgets for a release of several statistics (e.g. one per day of a week).
+"""Privacy budgets of per-group releases (e.g. one per day of a week): group by group or capped.
 
 Two exact accountings of n Laplace releases, each with noise for epsilon_g at its own
 per-group sensitivity:

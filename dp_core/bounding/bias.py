@@ -6,7 +6,7 @@ selection keeps a uniformly random c of a person's k groups (l0) and a uniformly
 m = min(r, linf) of their r records in a kept group, and the expected answer is exact
 (linearity of expectation, no sampling). Every cap at once from the units by number of
 groups k (or by rank); every upper bound U at once by clipped power sums; a lower bound L by
-clip(v, L, U) = -clip(-v, -U, -L) (dp_core.bounding_search).
+clip(v, L, U) = -clip(-v, -U, -L) (dp_core.bounding.search).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dp_core.bounding import Bounding, Statistic, _check_statistic, clip_values
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding.caps import Bounding, Statistic, _check_statistic, clip_values
+from dp_core.bounding.table import ContributionTable
 from dp_core.validation import check_bounds
 
 __all__ = [

@@ -10,7 +10,7 @@ totals come from the same accountants as the release planner's:
   compose for any person: (m epsilon, m delta) by basic composition (for Laplace noise the
   same as the vector's L1 sensitivity m Delta at scale b, Dwork & Roth 2014, Thm 3.6);
 - one release of all groups with the whole budget (n epsilon, n delta), at the vector's L1
-  (Laplace, m Delta) or L2 (Gaussian, sqrt(m) Delta) sensitivity (dp_core.bounding_noise);
+  (Laplace, m Delta) or L2 (Gaussian, sqrt(m) Delta) sensitivity (dp_core.bounding.noise);
 - Gaussian noise only: the m Gaussians a person reaches composed exactly (one Gaussian with
   mu = sqrt(m) Delta / sigma: Dong, Roth & Su 2019, Cor 3.3), read at the same total delta
   m delta: tighter than basic composition.
@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dp_core.accountants import NoiseRelease, basic_total, gaussian_exact_epsilon
-from dp_core.bounding import Sensitivity
-from dp_core.bounding_noise import GroupNoise, NoisePlan, group_noise
+from dp_core.bounding.caps import Sensitivity
+from dp_core.bounding.noise import GroupNoise, NoisePlan, group_noise
 
 __all__ = ["WeekBudget", "week_budget"]
 

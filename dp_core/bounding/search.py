@@ -4,7 +4,7 @@ Each sweep takes one ``Bounding`` and one ``NoisePlan`` and replaces the swept s
 every value of its grid: every cap (l0), every upper bound U, every lower bound L (by
 clip(v, L, U) = -clip(-v, -U, -L), the upper sweep on the negated values), and every pair
 (L, U) (by clip(v, L, U) = max(v, L) + min(v, U) - v, and likewise squared). The error of
-each is dp_core.bounding_error's RMSE, exact; the best is the smallest (the smallest
+each is dp_core.bounding.error's RMSE, exact; the best is the smallest (the smallest
 setting on ties).
 """
 
@@ -16,22 +16,22 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dp_core.bounding import Bounding, Statistic, release_sensitivity
-from dp_core.bounding_bias import (
+from dp_core.bounding.bias import (
     bounded_totals_by_cap,
     bounded_totals_by_upper,
     check_caps,
     check_increasing,
     clipped_power_sums,
 )
-from dp_core.bounding_error import error_summary, noise_std_by_cap
-from dp_core.bounding_noise import NoisePlan, group_noise
-from dp_core.bounding_spread import (
+from dp_core.bounding.caps import Bounding, Statistic, release_sensitivity
+from dp_core.bounding.error import error_summary, noise_std_by_cap
+from dp_core.bounding.noise import NoisePlan, group_noise
+from dp_core.bounding.spread import (
     record_sample_spread,
     selection_variance_by_cap,
     selection_variance_by_upper,
 )
-from dp_core.bounding_table import ContributionTable
+from dp_core.bounding.table import ContributionTable
 from dp_core.validation import check_bounds
 
 __all__ = [
@@ -227,7 +227,7 @@ def bounds_rmse_grid(
     max(v, L) + min(v, U) - v, and clip^2 = max(v, L)^2 + min(v, U)^2 - v^2: every sum of
     clipped values splits into a part in L and a part in U. The bias, a(L) + b(U) per group,
     has mean square (sum a^2 + sum b^2 + 2 a^T b) / groups; the selection variance splits the
-    same way (dp_core.bounding_spread's unit formula).
+    same way (dp_core.bounding.spread's unit formula).
     """
     lowers, uppers = check_increasing(lowers, "lower"), check_increasing(uppers, "upper")
     items = _GridItems(table, bounding)
