@@ -9,8 +9,10 @@ codes), a declared domain with a missing and an absent group. Spark runs once pe
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
+import typing
 
 import numpy as np
 import pandas as pd
@@ -18,8 +20,12 @@ import pytest
 
 from data import sources
 from data.sources import keys
-from data.sources.engines import DuckDBEngine, PandasEngine, SparkEngine, stop_spark
+from data.sources.duckdb_engine import DuckDBEngine
+from data.sources.engine import Engine
+from data.sources.engines import ENGINE_CLASSES, engine_for
+from data.sources.frame_engine import PandasEngine
 from data.sources.results import Request
+from data.sources.spark_engine import SparkEngine, stop_spark
 from dp_core.bounding import Bounding
 
 
@@ -102,6 +108,45 @@ def parquet(visits, tmp_path_factory) -> str:
 
 
 ENGINES = {"pandas": PandasEngine, "duckdb": DuckDBEngine, "spark": SparkEngine}
+
+
+# ---------------------------------------------------------------------------------------
+# The interface (data.sources.engine.Engine): every engine has each member, same signature
+# ---------------------------------------------------------------------------------------
+
+INTERFACE_METHODS = sorted(
+    name for name, member in vars(Engine).items() if callable(member) and not name.startswith("_")
+)
+INTERFACE_ATTRIBUTES = sorted(Engine.__annotations__)
+
+
+def test_the_interface_names_what_the_package_calls_on_an_engine():
+    assert INTERFACE_METHODS == [
+        "bounded", "capped", "category_counts", "profile", "sample", "schema", "summary", "units",
+    ]  # fmt: skip
+    assert INTERFACE_ATTRIBUTES == ["source"]
+
+
+def test_the_registry_makes_the_three_engines():
+    assert ENGINE_CLASSES == ENGINES
+
+
+@pytest.mark.parametrize("name", list(ENGINE_CLASSES))
+def test_every_engine_implements_the_interface(name):
+    cls = ENGINE_CLASSES[name]
+    for method in INTERFACE_METHODS:
+        declared = inspect.signature(getattr(Engine, method), eval_str=True)
+        assert inspect.signature(getattr(cls, method), eval_str=True) == declared, method
+    declared_types, types = typing.get_type_hints(Engine), typing.get_type_hints(cls)
+    for attribute in INTERFACE_ATTRIBUTES:
+        assert types.get(attribute) == declared_types[attribute], attribute
+
+
+def test_engine_for_returns_an_engine_once_per_source(visits):
+    source = sources.Source.frame(visits, "visits")
+    engine = engine_for(source)
+    assert isinstance(engine, PandasEngine) and isinstance(engine, Engine)
+    assert engine_for(source) is engine
 
 
 def statistics(path: str, engine: str, req: Request, *, profiled: bool = False):

@@ -39,7 +39,8 @@ import pandas as pd
 
 from data.sources.capped import CappedRequest, CappedTotals, DomainTotals
 from data.sources.describe import ColumnSummary, TableSummary
-from data.sources.engines import PandasEngine, engine_for, stop_spark
+from data.sources.engines import engine_for
+from data.sources.frame_engine import PandasEngine
 from data.sources.results import (
     BoundedStatistics,
     CategoryCounts,
@@ -49,6 +50,7 @@ from data.sources.results import (
     Schema,
 )
 from data.sources.source import SPARK_ENV, Source, is_uri
+from data.sources.spark_engine import stop_spark
 from data.sources.units import ContributionUnits, UnitsRequest
 
 if TYPE_CHECKING:

@@ -12,6 +12,9 @@ unit's ``max_per_group`` rows with the smallest row keys:
 Counts keep min(rows, linf) rows of each kept unit; sums clip each kept row to [L, U], or
 with pre-aggregation clip each kept unit's total (linf then only caps counts), as
 dp_core.bounding.bounded_answers does.
+
+These are functions of a frame; the engine that reads a Source into one (``PandasEngine``)
+is data.sources.frame_engine.
 """
 
 from __future__ import annotations

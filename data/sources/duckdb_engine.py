@@ -1,0 +1,133 @@
+"""The DuckDB engine: DuckDB in this process (no server) reads files, DuckDB tables and
+frames; its settings (threads, working memory, spill folder) come from the environment."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from data.sources.keys import Dialect
+from data.sources.results import Column
+from data.sources.source import Source
+from data.sources.sql_engine import SqlEngine, readable_error
+
+DUCKDB_THREADS_ENV = "DP_EXPLORER_DUCKDB_THREADS"
+DUCKDB_MEMORY_ENV = "DP_EXPLORER_DUCKDB_MEMORY"
+
+_DUCKDB_INTEGERS = {
+    "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+    "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT",
+}  # fmt: skip
+
+
+def duckdb_kind(type_name: str) -> str:
+    name = type_name.upper()
+    if name in _DUCKDB_INTEGERS:
+        return "integer"
+    if name in ("DOUBLE", "FLOAT", "REAL") or name.startswith("DECIMAL"):
+        return "float"
+    if name == "VARCHAR" or name.startswith("VARCHAR("):
+        return "string"
+    if name == "BOOLEAN":
+        return "boolean"
+    if name == "DATE":
+        return "date"
+    if name.startswith("TIMESTAMP"):
+        return "timestamp"
+    return "other"
+
+
+def _default_memory() -> str:
+    """A quarter of the machine's memory (DuckDB's own default is 80%): the app may serve
+    several sessions, and DuckDB spills the rest to disk."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return "2GB"
+    return f"{max(total // 4 // 2**20, 256)}MB"
+
+
+def duckdb_config() -> dict[str, str]:
+    """DuckDB settings: spill to a temporary folder; threads from DP_EXPLORER_DUCKDB_THREADS
+    (default: every core) and working memory from DP_EXPLORER_DUCKDB_MEMORY (e.g. "2GB";
+    default a quarter of the machine's memory)."""
+    config = {
+        "preserve_insertion_order": "false",
+        "temp_directory": str(Path(tempfile.gettempdir()) / f"dp_explorer_duckdb_{os.getpid()}"),
+    }
+    threads = os.environ.get(DUCKDB_THREADS_ENV, "").strip()
+    if threads:
+        config["threads"] = threads
+    config["memory_limit"] = os.environ.get(DUCKDB_MEMORY_ENV, "").strip() or _default_memory()
+    return config
+
+
+class DuckDBEngine(SqlEngine):
+    """DuckDB in this process (no server): files, DuckDB tables, frames."""
+
+    name = "duckdb"
+    dialect = Dialect()
+
+    def __init__(self, source: Source) -> None:
+        super().__init__(source)
+        import duckdb
+
+        self._duckdb = duckdb
+        self.con = duckdb.connect(config=duckdb_config())
+        self.con.execute("SET enable_progress_bar = false")
+        self.relation = self._open()
+
+    def _open(self) -> str:
+        source = self.source
+        literal = self.dialect.string_literal
+        if source.kind in ("frame", "dataset"):
+            self.con.register("dp_frame", source.load_frame())
+            return "dp_frame"
+        if source.kind == "duckdb":
+            try:
+                self.con.execute(f"ATTACH {literal(source.location)} AS dp_db (READ_ONLY)")
+            except self._duckdb.Error as error:
+                raise ValueError(
+                    f"'{source.location}' could not be opened as a DuckDB database: "
+                    f"{readable_error(error)}"
+                ) from None
+            names = [
+                row[0]
+                for row in self.con.execute(
+                    "SELECT table_name FROM information_schema.tables "
+                    "WHERE table_catalog = 'dp_db' ORDER BY table_name"
+                ).fetchall()
+            ]
+            if source.table not in names:
+                there = ", ".join(names) or "none"
+                raise ValueError(
+                    f"the DuckDB database '{Path(source.location).name}' has no table "
+                    f"'{source.table}'; its tables are: {there}."
+                )
+            return f"dp_db.{self.dialect.quote(source.table)}"
+        paths = "[" + ", ".join(literal(path) for path in source.paths()) + "]"
+        if source.file_format == "parquet":
+            return f"read_parquet({paths})"
+        return f"read_csv({paths}, header = true)"
+
+    def _query(self, text: str) -> pd.DataFrame:
+        try:
+            with self._lock:  # one query at a time on this connection (app sessions are threads)
+                return self.con.execute(text).fetchdf()
+        except self._duckdb.Error as error:
+            raise ValueError(
+                f"'{self.source.title}' could not be read: {readable_error(error)}"
+            ) from None
+
+    def _columns(self) -> tuple[Column, ...]:
+        described = self._query(f"DESCRIBE SELECT * FROM {self.relation}")
+        return tuple(
+            Column(str(name), str(kind), duckdb_kind(str(kind)))
+            for name, kind in zip(described["column_name"], described["column_type"], strict=True)
+        )
+
+    def close(self) -> None:
+        self.con.close()

@@ -1,0 +1,205 @@
+"""The Spark engine: Spark SQL through pyspark, on a local master, a Spark master URL or a
+Spark Connect address; one SparkSession per process (``spark_session``, ``stop_spark``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import tempfile
+import threading
+import warnings
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pandas as pd
+
+from data.sources.keys import SparkDialect
+from data.sources.results import Column
+from data.sources.source import Source
+from data.sources.sql_engine import SqlEngine, readable_error
+
+SPARK_CONNECT_TIMEOUT = 3.0  # seconds to wait for a Spark master or Connect server
+
+_SPARK: dict[str, object] = {}  # address -> SparkSession (one at a time per process)
+_SPARK_LOCK = threading.Lock()
+
+
+def spark_kind(type_name: str) -> str:
+    name = type_name.lower()
+    if name in ("long", "integer", "short", "byte", "bigint", "int", "smallint", "tinyint"):
+        return "integer"
+    if name in ("double", "float") or name.startswith("decimal"):
+        return "float"
+    if name == "string" or name.startswith(("varchar", "char")):
+        return "string"
+    if name == "boolean":
+        return "boolean"
+    if name == "date":
+        return "date"
+    if name.startswith("timestamp"):
+        return "timestamp"
+    return "other"
+
+
+def _check_reachable(address: str) -> None:
+    """ValueError unless something listens at the address's host and port."""
+    url = urlparse(address.split(",")[0])
+    host, port = url.hostname, url.port
+    if host is None or port is None:
+        raise ValueError(
+            f"the Spark address '{address}' names no host and port "
+            "(e.g. spark://host:7077 or sc://host:15002)."
+        )
+    try:
+        with socket.create_connection((host, port), timeout=SPARK_CONNECT_TIMEOUT):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ValueError(
+            f"the Spark {'Connect server' if address.startswith('sc://') else 'master'} at "
+            f"'{address}' cannot be reached ({reason}): check the address, or unset "
+            "DP_EXPLORER_SPARK to use DuckDB."
+        ) from None
+
+
+def spark_session(address: str):
+    """The SparkSession for ``address``: local[...] (no server), a Spark master URL
+    (spark://, yarn, k8s://) or a Spark Connect address (sc://host:port)."""
+    with _SPARK_LOCK:
+        if address in _SPARK:
+            return _SPARK[address]
+        if address.startswith(("spark://", "sc://", "k8s://")):
+            _check_reachable(address.removeprefix("k8s://"))
+        try:
+            with warnings.catch_warnings():  # "does not yet fully support pandas >= 3"
+                warnings.simplefilter("ignore", FutureWarning)
+                from pyspark.sql import SparkSession
+        except ImportError:
+            raise ValueError("the Spark engine needs pyspark: pip install pyspark.") from None
+        for old in list(_SPARK):
+            with contextlib.suppress(Exception):
+                _SPARK.pop(old).stop()
+        builder = SparkSession.builder.appName("dp-explorer")
+        if address.startswith("sc://"):
+            try:
+                import pyspark.sql.connect.session  # noqa: F401  (needs grpcio, pyarrow)
+            except ImportError as error:
+                raise ValueError(
+                    "Spark Connect needs its client libraries: pip install 'pyspark[connect]' "
+                    f"({readable_error(error)})."
+                ) from None
+            builder = builder.remote(address)
+        else:
+            builder = builder.master(address)
+            for key, value in spark_config(address).items():
+                builder = builder.config(key, value)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                session = builder.getOrCreate()
+            if not address.startswith("sc://"):
+                session.sparkContext.setLogLevel("ERROR")
+        except Exception as error:  # the JVM or the cluster said no
+            raise ValueError(
+                f"Spark could not start at '{address}': {readable_error(error)} "
+                "(a local master needs Java 17 or later)."
+            ) from None
+        _SPARK[address] = session
+        return session
+
+
+def spark_config(address: str) -> dict[str, str]:
+    """Settings for a session this process starts (a local master or a master URL).
+
+    A local master shuffles into few partitions (DP_EXPLORER_SPARK_PARTITIONS, default 4)
+    and its driver, which does all the work, gets DP_EXPLORER_SPARK_MEMORY (default 2g) and
+    the JVM options in DP_EXPLORER_SPARK_JAVA_OPTIONS (e.g. -XX:TieredStopAtLevel=1, which
+    starts faster on small data).
+    """
+    config = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.adaptive.enabled": "true",
+    }
+    if address.startswith("local"):
+        config["spark.sql.shuffle.partitions"] = os.environ.get("DP_EXPLORER_SPARK_PARTITIONS", "4")
+        config["spark.driver.memory"] = os.environ.get("DP_EXPLORER_SPARK_MEMORY", "2g")
+        options = os.environ.get("DP_EXPLORER_SPARK_JAVA_OPTIONS", "").strip()
+        if options:
+            config["spark.driver.extraJavaOptions"] = options
+    return config
+
+
+def stop_spark() -> None:
+    """Stop the Spark session this process started (tests, benchmarks)."""
+    with _SPARK_LOCK:
+        for old in list(_SPARK):
+            with contextlib.suppress(Exception):
+                _SPARK.pop(old).stop()
+
+
+class SparkEngine(SqlEngine):
+    """Spark SQL through pyspark; files are read by the cluster, frames shipped as Parquet."""
+
+    name = "spark"
+    dialect = SparkDialect()
+    _views = 0
+
+    def __init__(self, source: Source) -> None:
+        super().__init__(source)
+        if source.kind == "duckdb":
+            raise ValueError(
+                "a DuckDB database is read by the DuckDB engine: choose DuckDB, or export the "
+                "table to Parquet (COPY visits TO 'visits.parquet') for Spark."
+            )
+        self.spark = spark_session(source.spark_address())
+        self._temp = None
+        frame = self._read()
+        SparkEngine._views += 1
+        self.relation = f"dp_source_{os.getpid()}_{SparkEngine._views}"
+        frame.createOrReplaceTempView(self.relation)
+        self._frame = frame
+
+    def _read(self):
+        source = self.source
+        reader = self.spark.read
+        try:
+            if source.kind in ("frame", "dataset"):
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                self._temp = tempfile.TemporaryDirectory(prefix="dp_explorer_spark_")
+                path = str(Path(self._temp.name) / "frame.parquet")
+                pq.write_table(
+                    pa.Table.from_pandas(source.load_frame(), preserve_index=False), path
+                )
+                return reader.parquet(path)
+            paths = source.paths()
+            if source.file_format == "parquet":
+                return reader.parquet(*paths)
+            sep = "\t" if ".tsv" in paths[0].lower() else ","
+            return reader.csv(paths, header=True, inferSchema=True, sep=sep)
+        except ValueError:
+            raise
+        except Exception as error:
+            raise ValueError(
+                f"Spark could not read '{source.title}': {readable_error(error)}"
+            ) from None
+
+    def _columns(self) -> tuple[Column, ...]:
+        return tuple(
+            Column(field.name, field.dataType.simpleString(), spark_kind(field.dataType.typeName()))
+            for field in self._frame.schema.fields
+        )
+
+    def _query(self, text: str) -> pd.DataFrame:
+        try:
+            result = self.spark.sql(text)
+            rows = result.collect()
+        except Exception as error:
+            raise ValueError(
+                f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
+            ) from None
+        return pd.DataFrame.from_records([tuple(row) for row in rows], columns=result.columns)

@@ -1,0 +1,247 @@
+"""What the SQL engines (DuckDB and Spark) share: running data.sources.sql and turning its
+few result rows into the same values the pandas engine computes.
+
+A subclass sets ``relation`` (the table or view the SQL reads) and ``dialect``, and answers
+``_query`` (SQL text to a frame) and ``_columns`` (the schema's columns). The engine keeps
+what it learnt: the schema, and the profiles, which tell whether the l0 and linf windows can
+be skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+import numpy as np
+import pandas as pd
+
+from data.sources import capped, describe, pandas_engine, sql, units
+from data.sources.engine import finish_answers, request_kinds
+from data.sources.keys import KEY_KINDS, Dialect
+from data.sources.results import (
+    BoundedStatistics,
+    CategoryCounts,
+    Column,
+    Profile,
+    Request,
+    Schema,
+)
+from data.sources.source import Source
+
+
+class SqlEngine:
+    """What DuckDB and Spark share: the SQL, and turning its rows into results.
+
+    Implements data.sources.engine.Engine for its subclasses (checked by
+    tests/test_engines.py)."""
+
+    name = "sql"
+    source: Source
+    dialect: Dialect = Dialect()
+    relation: str
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self._profiles: dict[tuple[str | None, str | None], Profile] = {}
+        self._lock = threading.Lock()
+
+    def _query(self, text: str) -> pd.DataFrame:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _columns(self) -> tuple[Column, ...]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @functools.cached_property
+    def _schema(self) -> Schema:
+        columns = self._columns()
+        rows = int(self._query(sql.schema_rows_sql(self.relation))["n"].iloc[0])
+        return Schema(columns, rows)
+
+    def schema(self) -> Schema:
+        return self._schema
+
+    def profile(self, person: str | None, group: str | None) -> Profile:
+        schema = self.schema()
+        if person is not None:
+            schema.column(person, "person", KEY_KINDS)
+        if group is not None:
+            schema.column(group, "group", KEY_KINDS)
+        cached = self._profiles.get((person, group))
+        if cached is not None:
+            return cached
+        if person is None:
+            result = self._rows_profile(group)
+        else:
+            raw = self._query(sql.profile_sql(self.dialect, self.relation, person, group))
+            result = _profile_from_rows(raw, person, group)
+        self._profiles[(person, group)] = result
+        return result
+
+    def _rows_profile(self, group: str | None) -> Profile:
+        q = self.dialect.quote
+        missing = f"count(*) - count({q(group)})" if group else "0"
+        raw = self._query(f"SELECT count(*) AS n, {missing} AS missing FROM {self.relation}")
+        rows, missing = int(raw["n"].iloc[0]), int(raw["missing"].iloc[0])
+        if missing:
+            raise pandas_engine.missing_error("group", group, missing)
+        histogram = pd.Series(
+            [rows] if rows else [],
+            index=pd.Index([1] if rows else [], name="contributions", dtype=np.int64),
+            name="persons",
+            dtype=np.int64,
+        )
+        return Profile(None, group, rows, rows, rows, 1 if rows else 0, 1 if rows else 0, histogram)
+
+    def category_counts(self, column: str, person: str | None) -> CategoryCounts:
+        schema = self.schema()
+        kind = schema.column(column, "category", KEY_KINDS).kind
+        if person is not None:
+            schema.column(person, "person", KEY_KINDS)
+        raw = self._query(sql.category_sql(self.dialect, self.relation, column, person))
+        missing_person = int(raw["missing_person"].sum())
+        if missing_person:
+            raise pandas_engine.missing_error("person", person, missing_person)
+        missing = raw["g"].isna()
+        if missing.any():
+            rows = int(raw.loc[missing, "n_rows"].sum())
+            raise pandas_engine.missing_error("category", column, rows)
+        counts = raw.set_index("g").sort_index()
+        counts.index.name = column
+        counts = counts.rename(columns={"n_rows": "rows"})[["rows", "persons"]].astype(np.int64)
+        counts["label"] = pandas_engine.text_keys(pd.Series(counts.index), kind).to_numpy()
+        return CategoryCounts(column, person, counts)
+
+    def bounded(self, request: Request) -> BoundedStatistics:
+        kinds = request_kinds(self.schema(), request)
+        b = request.bounding
+        known = self._profiles.get((request.person, request.group))
+        unit_window = request.person is not None and (
+            known is None or b.max_groups < known.max_contributions
+        )
+        row_window = (
+            request.value is not None
+            and not b.pre_aggregate
+            and (known is None or b.max_per_group < known.max_rows_per_unit)
+        )
+        text = sql.bounded_sql(
+            self.dialect,
+            self.relation,
+            request,
+            kinds,
+            unit_window=unit_window,
+            row_window=row_window,
+        )
+        checks = self._query(sql.checks_sql(self.dialect, self.relation, request, kinds))
+        _check_counts(checks.iloc[0], request)
+        raw = self._query(text)
+        inside = raw[raw["d"].astype(bool)].set_index("g")
+        outside = raw[~raw["d"].astype(bool)]
+        answers = finish_answers(inside, request, kinds[request.group])
+        return BoundedStatistics(request, answers, int(outside["true_count"].sum()), len(outside))
+
+    def summary(self, limit: int) -> describe.TableSummary:
+        schema = self.schema()
+        first = self._query(describe.summary_sql(self.dialect, self.relation, schema)).iloc[0]
+        few = describe.candidates(first, schema, limit)
+        exact = None
+        if few:
+            text = describe.distinct_sql(self.dialect, self.relation, schema, few)
+            exact = self._query(text).iloc[0]
+        return describe.summary_from_rows(first, exact, schema, limit)
+
+    def sample(self, rows: int) -> pd.DataFrame:
+        return self._query(f"SELECT * FROM {self.relation} LIMIT {int(rows)}")
+
+    def capped(self, request: capped.CappedRequest) -> capped.CappedTotals:
+        kinds = capped.request_kinds(self.schema(), request)
+        if request.person is None:
+            total = persons = self.schema().rows
+            window = False
+        else:
+            known = self.profile(request.person, None)  # raises for missing persons
+            total, persons = known.rows, known.persons
+            window = request.cap is not None and known.max_rows_per_person > int(request.cap)
+        text = capped.totals_sql(self.dialect, self.relation, request, kinds, window=window)
+        return capped.finish(self._query(text), request, total, persons)
+
+    def units(self, request: units.UnitsRequest) -> units.ContributionUnits:
+        kinds = units.request_kinds(self.schema(), request)
+        checks = self._query(units.outside_sql(self.dialect, self.relation, request, kinds))
+        checks = checks.iloc[0]
+        for role, column in (("person", request.person), ("group", request.group),
+                             ("value", request.value), ("order", request.order)):  # fmt: skip
+            count = int(checks[f"missing_{role}"])
+            if count and column is not None:
+                raise pandas_engine.missing_error(role, column, count)
+        if int(checks["bad_value"]):
+            raise pandas_engine.infinite_error(request.value, int(checks["bad_value"]))
+        with_values = request.value is not None
+        raw = self._query(
+            units.units_sql(self.dialect, self.relation, request, kinds, values=with_values)
+        )
+        complete = len(raw) <= request.limit
+        if not complete:
+            raw = self._query(
+                units.units_sql(self.dialect, self.relation, request, kinds, values=False)
+            )
+        if raw.empty:
+            raise ValueError("no row is in the released groups.")
+        value_range = (None, None)
+        if with_values:
+            value_range = (float(raw["lo"].min()), float(raw["hi"].max()))
+        return units.finish(
+            raw,
+            request,
+            kinds[request.group],
+            complete=complete,
+            outside=(int(checks["rows_outside"]), int(checks["groups_outside"])),
+            value_range=value_range,
+        )
+
+
+def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Profile:
+    missing = raw[raw["missing_person"].astype(bool)]
+    if len(missing):
+        raise pandas_engine.missing_error("person", person, int(missing["n_rows"].sum()))
+    missing_group = int(raw["missing_group"].sum())
+    if missing_group:
+        raise pandas_engine.missing_error("group", group, missing_group)
+    k = raw["k"].astype(np.int64).to_numpy()
+    persons = raw["persons"].astype(np.int64).to_numpy()
+    top = int(k.max()) if len(k) else 0
+    counts = np.zeros(top, dtype=np.int64)
+    counts[k - 1] = persons
+    histogram = pd.Series(
+        counts, index=pd.Index(np.arange(1, top + 1), name="contributions"), name="persons"
+    )
+    return Profile(
+        person=person,
+        group=group,
+        rows=int(raw["n_rows"].astype(np.int64).sum()),
+        persons=int(persons.sum()),
+        units=int((k * persons).sum()) if group is not None else int(persons.sum()),
+        max_rows_per_person=int(raw["max_rows"].max()) if len(raw) else 0,
+        max_rows_per_unit=int(raw["max_unit"].max()) if len(raw) else 0,
+        histogram=histogram,
+    )
+
+
+def _check_counts(counts: pd.Series, request: Request) -> None:
+    for role, column in (
+        ("person", request.person),
+        ("group", request.group),
+        ("value", request.value),
+        ("order", request.order),
+    ):
+        count = int(counts[f"missing_{role}"])
+        if count and column is not None:
+            raise pandas_engine.missing_error(role, column, count)
+    bad = int(counts["bad_value"])
+    if bad:
+        raise pandas_engine.infinite_error(request.value, bad)
+
+
+def readable_error(error: BaseException) -> str:
+    """The first line of an engine's error message (for the ValueError a page shows)."""
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
