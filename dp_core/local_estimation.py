@@ -53,12 +53,18 @@ def check_report_probabilities(p: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, 
     return p_arr, q_arr
 
 
-def check_category_codes(values: ArrayLike, k: int) -> tuple[np.ndarray, int]:
-    """Per-person category codes 0..k-1 (k >= 2) as an int array, and k."""
+def check_category_codes(
+    values: ArrayLike, k: int, *, none_allowed: bool = False
+) -> tuple[np.ndarray, int]:
+    """Per-person category codes 0..k-1 (k >= 2) as an int array, and k.
+
+    With ``none_allowed``, -1 marks a person who holds none of the categories.
+    """
     k = check_positive_int(k, "the number of categories", minimum=2)
     codes = np.asarray(values, dtype=np.int64)
-    if codes.size and (codes.min() < 0 or codes.max() >= k):
-        raise ValueError(f"category codes must lie between 0 and {k - 1}.")
+    lowest = -1 if none_allowed else 0
+    if codes.size and (codes.min() < lowest or codes.max() >= k):
+        raise ValueError(f"category codes must lie between {lowest} and {k - 1}.")
     return codes, k
 
 

@@ -8,6 +8,10 @@ and epsilon is the largest log ratio over the two possible reports,
 Epsilon form: report the truth with probability e^eps / (1 + e^eps), the other answer otherwise
 (t = tanh(eps / 2) with a fair second coin; 1 - t loses its digits past eps = 30 and t rounds
 to 1 past eps = 38, so the report probabilities come from eps directly, as expit(+-eps)).
+Gamma form (the teaching notebooks' randomized-response tutorial): report the truth with
+probability 1/2 + gamma, the other answer with 1/2 - gamma, so
+    epsilon = ln((1/2 + gamma) / (1/2 - gamma));
+gamma = 1/4 gives 3/4 and ln 3, the fair coins (gamma = t / 2 with a fair second coin).
 k-ary (generalised) randomized response, GRR (Wang, Blocki, Li, Jha 2017, "direct encoding"):
 report the true category with probability p = e^eps / (e^eps + k - 1), each other category
 with q = 1 / (e^eps + k - 1).
@@ -36,6 +40,7 @@ __all__ = [
     "coin_flip_for_epsilon",
     "coin_flip_report_probabilities",
     "epsilon_form_report_probabilities",
+    "gamma_epsilon",
     "grr_perturb",
     "grr_probabilities",
     "grr_report_counts",
@@ -43,6 +48,7 @@ __all__ = [
     "randomized_response_truth_probability",
     "report_probabilities_epsilon",
     "sample_yes_count",
+    "truth_gammas",
     "yes_tally",
 ]
 
@@ -125,6 +131,29 @@ def epsilon_form_report_probabilities(epsilon: float) -> tuple[float, float]:
     """
     eps = check_epsilon(epsilon)
     return float(expit(eps)), float(expit(-eps))
+
+
+def truth_gammas(p_yes_given_yes: float, p_yes_given_no: float) -> tuple[float, float]:
+    """(gamma for a true yes, gamma for a true no): each answer is reported truthfully with
+    probability 1/2 + gamma, so gamma_yes = P(yes | yes) - 1/2 and gamma_no = 1/2 - P(yes | no).
+
+    The two are equal exactly when P(yes | yes) + P(yes | no) = 1 (the coin game with a fair
+    second coin, or the epsilon form): then one gamma describes the scheme, as in the gamma form.
+    """
+    p = check_probability(p_yes_given_yes, "P(yes | yes)", open_interval=False)
+    q = check_probability(p_yes_given_no, "P(yes | no)", open_interval=False)
+    return p - 0.5, 0.5 - q
+
+
+def gamma_epsilon(gamma: float) -> float:
+    """epsilon = |ln((1/2 + gamma) / (1/2 - gamma))| of the gamma form, |gamma| <= 1/2.
+
+    Reporting the truth with probability 1/2 + gamma is randomized_response_epsilon(1/2 + gamma);
+    gamma = 1/4 gives ln 3, gamma = 1/2 (always the truth) infinity, gamma = 0 zero.
+    """
+    if math.isnan(gamma) or abs(gamma) > 0.5:
+        raise ValueError(f"gamma must lie between -1/2 and 1/2 (got {gamma}).")
+    return abs(_log_ratio(0.5 + gamma, 0.5 - gamma))
 
 
 def randomized_response_epsilon(p_truth: float, k: int = 2) -> float:

@@ -7,6 +7,11 @@ Symmetric unary encoding (SUE, basic RAPPOR): p = e^(eps/2) / (e^(eps/2) + 1), q
 Optimised unary encoding (OUE): p = 1/2, q = 1 / (e^eps + 1), which minimises the variance.
 (Wang, Blocki, Li, Jha 2017, "Locally differentially private protocols for frequency
 estimation", USENIX Security; Erlingsson, Pihur, Korolova 2014 for RAPPOR.)
+A person holding none of the categories (no value) encodes the all-zero vector and reports it
+the same way: each bit turns into 1 with probability q. Such persons are reports too: with n
+reports in all, the sum of bit v is Binomial(n_v, p) + Binomial(n - n_v, q), and the estimate
+(C_v - n q) / (p - q) over all n reports stays unbiased (as in the local-DP chapter's notebook
+on Adult, where the persons with no occupation answer with an all-zero vector).
 The debiasing and the exact variances are in :mod:`dp_core.local_estimation`.
 """
 
@@ -62,16 +67,21 @@ def optimized_unary_encoding(epsilon: float) -> tuple[float, float]:
 def unary_perturb(
     rng: np.random.Generator, values: ArrayLike, k: int, p: float, q: float
 ) -> np.ndarray:
-    """Every person's reported bits, a boolean (n, k) array (vectorised, in row chunks)."""
+    """Every person's reported bits, a boolean (n, k) array (vectorised, in row chunks).
+
+    ``values`` holds each person's category code 0..k-1, or -1 for a person with no value:
+    their all-zero vector is perturbed like everyone's (each bit 1 with probability q).
+    """
     unary_encoding_epsilon(p, q)  # validates p and q
-    codes, k = check_category_codes(values, k)
+    codes, k = check_category_codes(values, k, none_allowed=True)
     bits = np.empty((codes.size, k), dtype=bool)
     for start in range(0, codes.size, _ROWS_PER_CHUNK):
         chunk = codes[start : start + _ROWS_PER_CHUNK]
         draws = rng.random((chunk.size, k))
-        rows = np.arange(chunk.size)
+        held = chunk >= 0
+        rows, own = np.arange(chunk.size)[held], chunk[held]
         block = draws < q
-        block[rows, chunk] = draws[rows, chunk] < p
+        block[rows, own] = draws[rows, own] < p
         bits[start : start + chunk.size] = block
     return bits
 
@@ -82,16 +92,26 @@ def unary_report_counts(
     p: float,
     q: float,
     repeats: int | None = None,
+    *,
+    n: int | None = None,
 ) -> np.ndarray:
     """Sum of reported bits per category, drawn exactly: Binomial(n_v, p) + Binomial(n - n_v, q).
 
-    Bits are perturbed independently, so the column sums are independent with exactly this
-    law. Shape (k,), or (repeats, k) for ``repeats`` independent surveys.
+    ``n``: the number of reports, persons holding none of the categories (an all-zero vector)
+    included; by default the persons counted in ``true_counts``. Bits are perturbed
+    independently, so the column sums are independent with exactly this law. Shape (k,), or
+    (repeats, k) for ``repeats`` independent surveys.
     """
     unary_encoding_epsilon(p, q)
     counts = check_category_counts(true_counts)
+    reports = int(counts.sum()) if n is None else check_positive_int(n, "the number of reports")
+    if reports < counts.sum():
+        raise ValueError(
+            f"{reports:,} reports cannot come from the {int(counts.sum()):,} persons holding a "
+            "category: every person sends one report."
+        )
     size = None if repeats is None else (check_positive_int(repeats, "repeats"), counts.size)
-    return rng.binomial(counts, p, size) + rng.binomial(counts.sum() - counts, q, size)
+    return rng.binomial(counts, p, size) + rng.binomial(reports - counts, q, size)
 
 
 def grr_oue_crossover_domain_size(epsilon: float) -> float:

@@ -16,6 +16,7 @@ from dp_core import (
     coin_flip_for_epsilon,
     coin_flip_report_probabilities,
     epsilon_form_report_probabilities,
+    gamma_epsilon,
     grr_perturb,
     grr_probabilities,
     grr_report_counts,
@@ -23,6 +24,7 @@ from dp_core import (
     randomized_response_truth_probability,
     report_probabilities_epsilon,
     sample_yes_count,
+    truth_gammas,
     yes_tally,
 )
 
@@ -234,3 +236,38 @@ def test_epsilon_form_keeps_a_huge_epsilon_finite(epsilon):
     # closed form: ln(P(yes|yes) / P(yes|no)) = ln e^eps = eps; P(no|yes) = q, P(no|no) = p
     got = report_probabilities_epsilon(p, q, no_given_yes=q, no_given_no=p)
     assert got == pytest.approx(epsilon, abs=1e-9)
+
+
+# --- The gamma form (shared/README: the tutorial tells the truth w.p. 1/2 + gamma) --------------
+
+
+def test_gamma_one_quarter_tells_the_truth_with_three_quarters_and_gives_ln3():
+    assert gamma_epsilon(0.25) == pytest.approx(math.log(3))  # ln(0.75 / 0.25)
+    p, q = coin_flip_report_probabilities(0.5, 0.5)  # the fair coins
+    assert truth_gammas(p, q) == (0.25, 0.25) and 0.5 + 0.25 == p == 0.75
+
+
+@pytest.mark.parametrize("gamma", [0.0, 0.05, 0.25, 0.4, 0.499])
+def test_gamma_form_is_the_coins_with_t_twice_gamma_and_a_fair_second_coin(gamma):
+    p, q = coin_flip_report_probabilities(2 * gamma, 0.5)
+    assert truth_gammas(p, q) == pytest.approx((gamma, gamma))
+    assert gamma_epsilon(gamma) == pytest.approx(coin_flip_epsilon(2 * gamma, 0.5), abs=1e-12)
+    if gamma > 0:  # OpenDP's boolean randomized response: the truth w.p. 1/2 + gamma
+        measurement = dp.m.make_randomized_response_bool(0.5 + gamma)
+        assert gamma_epsilon(gamma) == pytest.approx(measurement.map(1), rel=1e-9)
+
+
+def test_a_lopsided_second_coin_has_one_gamma_per_answer():
+    p, q = coin_flip_report_probabilities(0.5, 0.25)  # p = 0.625, q = 0.125
+    assert truth_gammas(p, q) == pytest.approx((0.125, 0.375))
+
+
+@pytest.mark.parametrize(("gamma", "epsilon"), [(0.5, math.inf), (-0.25, math.log(3))])
+def test_gamma_epsilon_at_the_ends(gamma, epsilon):
+    assert gamma_epsilon(gamma) == pytest.approx(epsilon)
+
+
+@pytest.mark.parametrize("gamma", [0.6, -0.51, math.nan])
+def test_gamma_outside_a_half_is_refused(gamma):
+    with pytest.raises(ValueError, match="between -1/2 and 1/2"):
+        gamma_epsilon(gamma)

@@ -131,10 +131,63 @@ def test_aggregate_and_per_person_column_sums_agree():
         assert np.all(np.abs(draws.mean(axis=0) - mean) < 0.3)
 
 
+# shared/README: the Chinese notebook's unary encoding keeps the 1,843 persons with no
+# occupation as all-zero vectors, so 32,561 reports in all.
+NO_OCCUPATION = 1_843
+REPORTS = int(OCCUPATIONS.sum()) + NO_OCCUPATION
+
+
+def test_a_person_with_no_value_sends_an_all_zero_vector_perturbed_with_q():
+    rng = np.random.default_rng(24)
+    k, n = 14, 100_000
+    values = np.where(rng.random(n) < 0.5, -1, rng.integers(0, k, n))  # half hold no value
+    bits = unary_perturb(rng, values, k, 0.75, 0.25)
+    none, held = bits[values < 0], bits[values >= 0]
+    assert abs(none.mean() - 0.25) < 4 * math.sqrt(0.25 * 0.75 / none.size)  # every bit: q
+    own = held[np.arange(len(held)), values[values >= 0]]
+    assert abs(own.mean() - 0.75) < 4 * math.sqrt(0.75 * 0.25 / own.size)
+
+
+def test_bit_sums_over_every_report_have_mean_n_q_plus_count_times_p_minus_q():
+    rng = np.random.default_rng(25)
+    p, q = optimized_unary_encoding(1.0)
+    repeats = 50_000
+    sums = unary_report_counts(rng, OCCUPATIONS, p, q, repeats, n=REPORTS)
+    expected = REPORTS * q + OCCUPATIONS * (p - q)
+    sd = np.sqrt(OCCUPATIONS * p * (1 - p) + (REPORTS - OCCUPATIONS) * q * (1 - q))
+    assert np.all(np.abs(sums.mean(axis=0) - expected) < 4 * sd / math.sqrt(repeats))
+    # about 1,843 q = 496 more per category than if only the 30,718 persons answered
+    left_out = int(OCCUPATIONS.sum()) * q + OCCUPATIONS * (p - q)
+    assert np.allclose(expected - left_out, NO_OCCUPATION * q)
+    estimates = debiased_count(sums, REPORTS, p, q)  # over all n reports: unbiased
+    var = estimate_variance(OCCUPATIONS, REPORTS, p, q)
+    assert np.all(np.abs(estimates.mean(axis=0) - OCCUPATIONS) < 4 * np.sqrt(var / repeats))
+    assert estimates.var(axis=0) == pytest.approx(var, rel=0.05)
+
+
+def test_aggregate_and_per_person_sums_agree_with_all_zero_vectors():
+    rng = np.random.default_rng(26)
+    counts, nobody = np.array([30, 15, 5]), 20
+    values = np.concatenate([np.repeat(np.arange(3), counts), np.full(nobody, -1)])
+    per_person = np.stack(
+        [unary_perturb(rng, values, 3, 0.6, 0.2).sum(axis=0) for _ in range(4_000)]
+    )
+    n = counts.sum() + nobody
+    aggregate = unary_report_counts(rng, counts, 0.6, 0.2, repeats=4_000, n=n)
+    mean = n * 0.2 + counts * (0.6 - 0.2)
+    for draws in (per_person, aggregate):
+        assert np.all(np.abs(draws.mean(axis=0) - mean) < 0.3)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
         (lambda: unary_encoding_epsilon(0.25, 0.75), "greater than q"),
+        (
+            lambda: unary_report_counts(np.random.default_rng(0), [3, 4], 0.75, 0.25, n=6),
+            "cannot come from the 7 persons",
+        ),
+        (lambda: unary_perturb(np.random.default_rng(0), [0, -2], 2, 0.75, 0.25), "between -1"),
         (lambda: unary_encoding_epsilon(0.5, 0.5), "greater than q"),
         (lambda: unary_encoding_epsilon(1.0, 0.25), "strictly between 0 and 1"),
         (lambda: unary_encoding_epsilon(0.75, 0.0), "strictly between 0 and 1"),

@@ -39,6 +39,10 @@ REPORTS, COUNTS, DOMAIN = (
 )
 # shared/README: UCI Adult occupation counts, in the published order.
 OCCUPATIONS = [4140, 4099, 4066, 3770, 3650, 3295, 2002, 1597, 1370, 994, 928, 649, 149, 9]
+# Unary encoding asks every person: the 1,843 with no occupation send an all-zero vector, as in
+# the Chinese local-DP notebook (shared/README), so 32,561 reports; GRR leaves them out.
+N_REPORTS = 32_561
+ZEROS = "1,843 persons with no occupation: with unary encoding they answer with the all-zero vector"
 
 
 def section(at, label: str):
@@ -70,7 +74,9 @@ def test_default_oue_on_occupations(default_page):
     assert metric(at, "ε per person") == "1"
     assert metric(at, "p") == "0.5000"
     assert metric(at, "q") == f"{1 / (math.e + 1):.4f}"
-    assert "1,843 persons with no occupation are left out" in texts(at)
+    assert ZEROS in texts(at)
+    assert "k-ary randomized response must name a category, so it leaves them out" in texts(at)
+    assert "1,843 of the 32,561 reports come from persons with no occupation" in texts(at)
     assert "a bill is a party" not in texts(at)  # only the tips data need that caveat
     # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
     assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
@@ -82,7 +88,7 @@ def test_default_oue_on_occupations(default_page):
     assert (own.sum() == 1).all()  # each person's own category is marked once
     assert set(np.unique(bits.to_numpy())) <= {"0", "1", "0*", "1*"}
     box = at.success[0].value
-    assert "Guarantee: 1-DP" in box and "30,718 reports of k bits" in box
+    assert "Guarantee: 1-DP" in box and "32,561 reports of k bits" in box
     assert "each person (`person_id`, with all their rows)" in box
 
 
@@ -91,7 +97,7 @@ def test_the_counts_are_debiased_with_wald_intervals(default_page):
     at = default_page
     assert counts["occupation"].tolist() == list(DATASETS["census"].domains["occupation"])
     assert counts["true count"].tolist() == OCCUPATIONS
-    n, p, q = sum(OCCUPATIONS), 0.5, 1 / (math.e + 1)
+    n, p, q = N_REPORTS, 0.5, 1 / (math.e + 1)
     true = counts["true count"].to_numpy()
     sd = np.sqrt(true * p * (1 - p) + (n - true) * q * (1 - q)) / (p - q)
     assert np.all(np.abs(counts["debiased estimate"] - true) < 5 * sd)
@@ -118,6 +124,24 @@ def test_the_counts_are_debiased_with_wald_intervals(default_page):
     assert np.allclose((band["high"] - band["low"]) / 2, half, atol=0.1)  # table: 1 decimal
     # exact E|error|: about sqrt(2/pi) standard deviations, the counts being nearly normal
     assert np.allclose(counts["expected |error|"], math.sqrt(2 / math.pi) * sd, rtol=0.01)
+
+
+def test_unary_encoding_counts_every_person_those_with_no_occupation_as_zeros(default_page):
+    # shared/README: the Chinese notebook's n = 32,561 reports, its raw bit sums about
+    # 1,843 q higher than over the 30,718 persons with an occupation
+    counts = table(default_page)
+    n, p, q = N_REPORTS, 0.5, 1 / (math.e + 1)
+    true = counts["true count"].to_numpy()
+    expected = n * q + true * (p - q)
+    sd = np.sqrt(true * p * (1 - p) + (n - true) * q * (1 - q))
+    raw = counts["raw sum of bits"].to_numpy()
+    assert np.all(np.abs(raw - expected) < 5 * sd)
+    assert abs(np.mean(raw - expected)) < 5 * np.mean(sd) / math.sqrt(len(raw))  # not ~496 low
+    at = open_page(PAGE)
+    widget(at.radio, "lf_protocol").set_value("grr")
+    rerun(at)
+    assert "30,718 reports, each randomized" in at.success[0].value  # GRR names a category
+    assert "reports come from persons with no occupation" not in texts(at)
 
 
 def test_domain_size_crossover_at_epsilon_one(default_page):
@@ -161,7 +185,7 @@ def test_p_and_q_sliders_give_epsilon():
     rerun(at)
     assert metric(at, "ε per person") == f"{math.log(9):.4g}"  # shared/README: ln 9
     counts = table(at)
-    n = sum(OCCUPATIONS)
+    n = N_REPORTS
     debiased = (counts["raw sum of bits"] - n / 4) / 0.5
     assert np.allclose(counts["debiased estimate"], debiased, atol=0.05)
     widget(at.slider, "lf_p").set_value(0.99)
@@ -193,7 +217,7 @@ def test_epsilon_slider_ends(epsilon, crossover_shown):
     counts = table(at)
     assert counts["true count"].tolist() == OCCUPATIONS
     if epsilon == 0.01:
-        assert "Only 30,718 persons" in warnings(at)
+        assert "Only 32,561 persons" in warnings(at)
 
 
 def test_small_population_warns():
@@ -338,14 +362,15 @@ def test_own_file_counts_each_person_once_over_the_declared_categories():
     persons = first_rows()
     kept = Counter(shop for _, shop in persons if shop in "ABC" and shop)
     assert counts["true count"].to_dict() == dict(kept) == {"A": 2, "B": 4, "C": 2}
-    n, p, q = 8, 0.5, 1 / (math.e + 1)  # OUE at epsilon 1
+    n, p, q = 9, 0.5, 1 / (math.e + 1)  # OUE at epsilon 1; p10 (no shop) sends zeros
     debiased = (counts["raw sum of bits"] - n * q) / (p - q)
     assert np.allclose(counts["debiased estimate"], debiased, atol=0.05)
     page = texts(at)
     assert f"{n} persons, 3 categories" in page
     assert "with their first row in the file" in page
     assert "1 rows hold a value that is not declared" in page  # p9's D
-    assert "1 person with no shop is left out" in page  # p10
+    assert "1 person with no shop: with unary encoding they answer with the all-zero" in page
+    assert "1 of the 9 reports comes from a person with no shop" in texts(section(at, REPORTS))
     assert "“D”" not in page and "D," not in page
     assert "partition selection by a curator does not apply" in page
 
@@ -358,7 +383,7 @@ def test_own_file_by_rows():
     counts = table(at).set_index("shop")
     kept = Counter(shop for _, shop in ROWS if shop in ("A", "B", "C"))
     assert counts["true count"].to_dict() == dict(kept) == {"A": 6, "B": 5, "C": 3}
-    assert "14 persons, 3 categories" in texts(at)
+    assert "15 persons, 3 categories" in texts(at)  # and the row with no shop: zeros
 
 
 def test_own_file_releases_a_one_person_and_an_absent_category_as_declared():
@@ -465,7 +490,7 @@ def test_the_export_csv_opens_with_pandas_as_the_table_on_screen():
     assert back["true count"].tolist() == OCCUPATIONS
     settings = json.loads(archive.read(name.replace(".csv", ".json")))
     assert settings["protocol"] == "Optimised unary encoding (OUE)" and settings["epsilon"] == "1"
-    assert "30,718 reports of k bits" in settings["guarantee"]
+    assert "32,561 reports of k bits" in settings["guarantee"]
     assert {"charts/counts.svg", "charts/counts.png"} <= set(archive.namelist())
 
 

@@ -77,9 +77,46 @@ def test_fair_coins_give_ln3_and_the_tree_shows_them(default_page):
     assert "at most e^ε = 3×" in page
 
 
+def gamma_line(at) -> str:
+    (line,) = [m.value for m in at.markdown if m.value.startswith("**γ form**")]
+    return line
+
+
+def test_fair_coins_in_the_gamma_form_tell_the_truth_with_three_quarters(default_page):
+    # shared/README: the tutorial tells the truth w.p. 1/2 + gamma; gamma = 0.25 gives 0.75
+    line = gamma_line(default_page)
+    assert "½ + γ = 0.75" in line and "½ − γ = 0.25" in line and "γ = 0.25" in line
+    assert f"ε = ln((½ + γ)/(½ − γ)) = {math.log(3):.4g}" in line  # ln 3 = ln(0.75 / 0.25)
+    assert metric(default_page, "ε of one answer") == f"{math.log(3):.4g}"  # the same ε
+
+
+def test_the_gamma_form_follows_the_coins_and_epsilon():
+    at = open_page(PAGE)
+    widget(at.slider, "rr_truth").set_value(0.9)  # coin 2 fair: gamma = t / 2
+    rerun(at)
+    line = gamma_line(at)
+    assert "½ + γ = 0.95" in line and "γ = 0.45" in line
+    assert f"= {math.log(0.95 / 0.05):.4g}" in line
+    widget(at.slider, "rr_random_yes").set_value(0.25)  # a lopsided coin 2: one γ per answer
+    rerun(at)
+    line = gamma_line(at)
+    p, not_q = 0.9 + 0.1 * 0.25, 1 - 0.1 * 0.25
+    assert f"a true yes is told with probability ½ + γ = {p:g} (γ = {p - 0.5:g})" in line
+    assert f"a true no with ½ + γ = {not_q:g} (γ = {not_q - 0.5:g})" in line
+    assert "needs a fair coin 2" in line
+    widget(at.radio, "rr_mode").set_value("epsilon")
+    rerun(at)
+    widget(at.text_input, "rr_epsilon__text").input("2")
+    rerun(at)
+    truth = math.exp(2) / (1 + math.exp(2))
+    line = gamma_line(at)
+    assert f"½ + γ = {truth:.4f}" in line and f"γ = {truth - 0.5:.4f}" in line
+    assert "ε = ln((½ + γ)/(½ − γ)) = 2." in line
+
+
 def test_the_guarantee_is_local_and_names_the_noise(default_page):
     box = default_page.success[0].value
-    assert "Guarantee: 1.09861-DP" in box
+    assert "Guarantee: 1.099-DP" in box
     assert "each person (`person_id`, with all their rows)" in box
     assert "32,561 yes/no answers, each randomized by its own person" in box
     assert "numpy's draws from the seed" in box and "A real survey asks once" in box
@@ -523,7 +560,7 @@ def test_counts_per_category_match_the_file():
     assert metric(at, "Truth") == str(shops["B"]) == "5"
 
 
-# --- A fixed group (the Spanish tutorial's 200 sales staff) --------------------------------------
+# --- A fixed group (the Chinese local-DP notebook's 200 sales staff) -----------------------------
 
 
 def group(at, n: int, yes: int, section_label: str = SURVEY):
@@ -550,6 +587,29 @@ def test_a_fixed_group_of_200_has_the_exact_distribution_for_that_n():
     at.session_state["rr_first20"] = True
     first = rerun(at).dataframe[-1].value
     assert len(first) == 20 and set(first["true answer"]) <= {"yes", "no"}
+
+
+CHINESE_NOTEBOOK = {  # the source of the 200 sales staff: (in the caption, in "try this")
+    "en": ("Chinese local-DP notebook's", "the Chinese local-DP notebook asks"),
+    "de": ("chinesischen Notebooks zur lokalen DP", "das chinesische Notebook zur lokalen DP"),
+    "es": ("cuaderno chino de DP local", "el cuaderno chino de DP local pregunta"),
+    "ja": ("中国語のローカルDPのノートブック", "中国語のローカルDPのノートブックが"),
+    "zh": ("中文本地差分隐私笔记本", "像中文本地差分隐私笔记本询问"),
+}
+SPANISH = ("Spanish", "spanisch", "en español", "スペイン語", "西班牙语")
+
+
+@pytest.mark.parametrize("lang", list(CHINESE_NOTEBOOK))
+def test_the_200_sales_staff_are_credited_to_the_chinese_notebook(lang):
+    # shared/README: the Chinese local-DP notebook asks 200 persons who all work in Sales;
+    # one run gave 153 yes and 47 no. The Spanish tutorial has no such group.
+    at = open_page(PAGE, query={"lang": lang, "rr_who": "group"})
+    caption = next(c.value for c in at.caption if "200" in c.value and "153" in c.value)
+    try_this = infos(at)
+    in_caption, in_try_this = CHINESE_NOTEBOOK[lang]
+    assert in_caption in caption and "47" in caption
+    assert in_try_this in try_this
+    assert not any(word in caption + try_this for word in SPANISH)
 
 
 def test_a_group_with_more_yes_than_persons_says_so():
@@ -600,9 +660,55 @@ def test_a_link_with_the_settings_shows_what_moving_the_controls_shows():
     assert moved["metrics"] == linked["metrics"] and metric(at, "Truth") == "120"
     for name in ("curve", "marks"):
         pd.testing.assert_frame_equal(moved[name], linked[name])
-    for key in ("rr_who", "rr_mode", "rr_epsilon", "rr_section"):  # the page writes these
+    for key in link:  # the page writes every one of them
         assert at.query_params[key] == link[key], key
-    # n and the yes count are bound widgets: the browser writes them into the address
+
+
+def question_view(at) -> dict:
+    """The dataset's survey as it shows: the question and the survey's numbers."""
+    return {
+        "question": next(m.value for m in at.markdown if m.value.startswith("**The question")),
+        "metrics": [(m.label, m.value, m.delta) for m in at.metric],
+    }
+
+
+def test_a_link_made_on_the_fixed_group_reopens_on_the_same_group_and_question():
+    # The column and question as a link holds them (as the browser writes them), a sample size
+    at = open_page(
+        PAGE,
+        query={
+            "rr_column_census": "marital_status",
+            "rr_category_census_marital_status": "Never-married",
+        },
+    )
+    widget(at.select_slider, "rr_n_census").set_value(1_000)
+    rerun(at)
+    group(at, 400, 120)
+    address = {key: at.query_params[key] for key in at.query_params}
+    for key, value in {
+        "rr_column_census": "marital_status",  # the column and question stay in the address
+        "rr_category_census_marital_status": "Never-married",
+        "rr_n_census": "1000",
+        "rr_who": "group",
+        "rr_group_n": "400",  # and so does the group the page shows
+        "rr_group_yes": "120",
+    }.items():
+        assert address.get(key) == value, key
+    reopened = open_page(PAGE, query=address)
+    assert metric(reopened, "Truth") == "120"
+    moved, linked = survey_view(at), survey_view(reopened)
+    assert moved["metrics"] == linked["metrics"]
+    for name in ("curve", "marks"):
+        pd.testing.assert_frame_equal(moved[name], linked[name])
+    # Back to the dataset's persons: the same column, question and sample in both
+    for page in (at, reopened):
+        widget(page.radio, "rr_who").set_value("data")
+        rerun(page)
+    assert question_view(at) == question_view(reopened)
+    assert "Never-married" in question_view(reopened)["question"]
+    assert widget(reopened.selectbox, "rr_column_census").value == "marital_status"
+    assert widget(reopened.select_slider, "rr_n_census").value == 1_000
+    assert at.query_params["rr_group_n"] == "400"  # the group stays while the data answer
 
 
 def test_the_address_holds_the_coins_or_epsilon_only_while_in_use():
@@ -665,6 +771,36 @@ def test_the_export_csv_opens_with_pandas_and_holds_what_the_page_shows():
     assert "32,561 yes/no answers" in settings["guarantee"]
     assert {"charts/coin_tree.svg", "charts/estimate_distribution.png"} <= set(archive.namelist())
     assert "debiased estimate" in download(files, "randomized_response_census", "_report.html")
+
+
+LN4 = {"rr_truth": "0.6", "rr_section": "survey"}  # p = 0.8, q = 0.2: ε = ln 4 = 1.386294…
+
+
+def epsilon_everywhere(at, files: dict, stem: str) -> dict[str, str]:
+    """How ε reads in the settings, the guarantee (page and export) and the board report."""
+    archive = zipfile.ZipFile(io.BytesIO(download(files, stem, ".zip")))
+    (name,) = [n for n in archive.namelist() if n.endswith(".json")]
+    settings = json.loads(archive.read(name))
+    return {
+        "settings": settings["epsilon"],
+        "guarantee": settings["guarantee"],
+        "box": at.success[0].value,
+        "report": download(files, stem, "_report.html"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("who", "stem"), [("group", "randomized_response"), (None, "randomized_response_census")]
+)
+def test_the_report_writes_epsilon_as_its_settings_do(who, stem):
+    """ε = ln 4 = 1.386294…: one figure everywhere, rounded up as a bound (never 1.386, below
+    the truth, nor 1.38629 beside a 1.386 in the settings)."""
+    at, files = downloads({**LN4, "rr_who": who} if who else LN4)
+    shown = epsilon_everywhere(at, files, stem)
+    assert shown["settings"] == "1.387"
+    for where in ("guarantee", "box", "report"):
+        assert "1.387-DP" in shown[where], where
+        assert "1.38629" not in shown[where] and "1.386-DP" not in shown[where], where
 
 
 # --- Exercises -----------------------------------------------------------------------------------

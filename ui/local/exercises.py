@@ -1,7 +1,7 @@
 """The local-DP pages' exercises, each answered by the section it sits in.
 
 Randomized response: the fair coins' ε, the error when the number of respondents quadruples,
-the tutorial's fixed group of 200, and who sees the true answers. Local frequencies: the ε of
+a fixed group of 200, and who sees the true answers. Local frequencies: the ε of
 unary encoding with p = 0.75 and q = 0.25, the protocol that wins for the column on screen, and
 what the raw sums of bits add up to.
 """

@@ -77,8 +77,15 @@ class Settings:
 
     @property
     def n(self) -> int:
-        """Persons answering: those holding one of the categories."""
-        return int(self.true_counts.sum())
+        """Reports: with unary encoding every person, those with no value sending the all-zero
+        vector (randomized like everyone's); GRR must name a category, so only the persons
+        holding one answer."""
+        return int(self.true_counts.sum()) if self.grr else self.respondents.population
+
+    @property
+    def zero_vectors(self) -> int:
+        """Reports that are all-zero vectors before their bits are flipped (no value)."""
+        return 0 if self.grr else self.respondents.missing
 
     @property
     def k(self) -> int:
@@ -100,8 +107,8 @@ def _respondents() -> Respondents | None:
     if respondents.missing:
         st.caption(
             n_(
-                "local.lf.missing.one",
-                "local.lf.missing.other",
+                "local.lf.missing.zeros.one",
+                "local.lf.missing.zeros.other",
                 respondents.missing,
                 count=formatting.count(respondents.missing),
                 column=column,
@@ -208,10 +215,11 @@ def report_table(s: Settings) -> pd.DataFrame:
     GRR: one row per person, their true category and the one they report. Unary encoding: one
     row per category and one column per person (1 = the bit is sent as 1), so k bits fit the
     page's width whatever the categories' names; the person's own category is marked "1*" /
-    "0*" (their bit before flipping was 1).
+    "0*" (their bit before flipping was 1). A person with no value sends the all-zero vector,
+    flipped the same way: none of their cells is marked.
     """
     codes = s.respondents.codes
-    first = codes[codes >= 0][:SHOWN_REPORTS]
+    first = codes[codes >= 0][:SHOWN_REPORTS] if s.grr else codes[:SHOWN_REPORTS]
     rng, names = page_rng(PAGE, "reports"), _shown_labels(s)
     if s.grr:
         reported = rr.grr_perturb(rng, first, s.k, s.epsilon)
@@ -225,7 +233,8 @@ def report_table(s: Settings) -> pd.DataFrame:
     bits = unary_encoding.unary_perturb(rng, first, s.k, s.p, s.q)
     cells = np.where(bits, "1", "0").astype(object)
     own = np.zeros(bits.shape, dtype=bool)
-    own[np.arange(first.size), first] = True
+    held = first >= 0
+    own[np.arange(first.size)[held], first[held]] = True
     cells[own] = cells[own] + "*"
     table = pd.DataFrame(cells.T, index=names, columns=[str(i) for i in range(1, first.size + 1)])
     table.index.name = s.respondents.column
@@ -239,6 +248,17 @@ def reports(s: Settings) -> None:
         st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
     else:
         st.markdown(_("local.lf.reports.unary", k=k))
+        if s.zero_vectors:
+            st.markdown(
+                n_(
+                    "local.lf.reports.zeros.one",
+                    "local.lf.reports.zeros.other",
+                    s.zero_vectors,
+                    count=formatting.count(s.zero_vectors),
+                    column=s.respondents.column,
+                    reports=formatting.count(s.n),
+                )
+            )
     if not presenter_mode():  # said aloud on a projector
         st.caption(_("local.lf.neighbours"))
     table = report_table(s)
@@ -282,7 +302,7 @@ def draw_counts(s: Settings) -> Counts:
     if s.grr:
         raw, raw_name = rr.grr_report_counts(rng, true_counts, s.epsilon), _("local.lf.raw.grr")
     else:
-        raw = unary_encoding.unary_report_counts(rng, true_counts, p, q)
+        raw = unary_encoding.unary_report_counts(rng, true_counts, p, q, n=n)
         raw_name = _("local.lf.raw.unary")
     estimates = local_estimation.debiased_count(raw, n, p, q)
     low, high = local_estimation.estimate_interval(estimates, n, p, q)
@@ -357,7 +377,7 @@ def _export(s: Settings, table: pd.DataFrame, bars: charts.Spec) -> Export:
         _("local.export.dataset"): data.title,
         _("local.lf.export.column"): s.respondents.column,
         _("local.lf.export.protocol"): _(PROTOCOLS[s.protocol]),
-        "epsilon": formatting.epsilon(s.epsilon),
+        "epsilon": formatting.epsilon_bound(s.epsilon),
         "p": formatting.probability(s.p),
         "q": formatting.probability(s.q),
         _("local.lf.export.persons"): formatting.count(s.n),

@@ -15,7 +15,7 @@ import streamlit as st
 from dp_core.guarantee import Part
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import count as grouped
-from ui.common.formatting import number
+from ui.common.formatting import epsilon_bound
 from ui.common.i18n import _
 from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
 from ui.common.shell import presenter_mode
@@ -42,7 +42,7 @@ def local_guarantee_text(
         return guarantee_text(data, total, outputs=outputs)
     return _(
         "local.guarantee.group",
-        label=f"{number(round(epsilon, 9))}-DP",
+        label=f"{epsilon_bound(epsilon)}-DP",  # a bound: rounded up, as the settings
         unit=local_unit(None),
         outputs=outputs,
     )

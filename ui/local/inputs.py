@@ -25,6 +25,7 @@ import streamlit as st
 
 from dp_core import domains
 from dp_core.bounding import cap_contributions
+from ui.common.address import keep, linked_index
 from ui.common.categories import pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.formatting import count
@@ -121,13 +122,18 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
         st.error(_("local.input.no_category_column"))
         return None
     columns = list(dataset.categorical)
+    key, default = f"{page}_column_{dataset.key}", "occupation"
+    default = default if default in columns else columns[0]
+    # Kept in the address by the page, not bound: a bound widget's parameter leaves the
+    # address while the widget is not drawn (randomized response's fixed group), and the link
+    # would reopen on another column and question.
     column = areas[1].selectbox(
         column_label,
         columns,
-        key=f"{page}_column_{dataset.key}",
-        index=columns.index("occupation") if "occupation" in columns else 0,
-        bind="query-params",
+        key=key,
+        index=linked_index(key, columns, columns.index(default)),
     )
+    keep(key, column, default)
     frame = _one_answer_each(data, areas[0])
     about(data)
     if data.own:

@@ -2,10 +2,13 @@
 against n, local vs central.
 
 Who answers: persons of a dataset (everyone, or a random sample of n of them), or a fixed group
-described by its size and how many of its members would truly say yes (the Spanish tutorial's
-200 sales staff). Every setting is in the page's address: the mode and the group through
-Streamlit's binding, the coins and ε written by the page (the code sets the coins in "set ε"
-mode, so they cannot be bound widgets), each parameter only while it is in use.
+described by its size and how many of its members would truly say yes (the Chinese local-DP
+notebook asks 200 sales staff, all of whom truly say yes). Every setting is in the page's
+address, written by the page: the coins only while they set the game and ε only in "set ε"
+mode (the code sets the coins there, so they cannot be bound widgets). The dataset's column,
+question and sample size stay in the address while the fixed group answers, and the group's
+size and yes count while the dataset's persons do (a bound widget's parameter would leave the
+address whenever its widget is not drawn), so a link reopens on everything it held.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ DATA, GROUP = "data", "group"
 WHO = {DATA: N_("local.rr.who.data"), GROUP: N_("local.rr.who.group")}
 FAIR = 0.5
 FAIR_EPSILON = rr.coin_flip_epsilon(FAIR, FAIR)  # ln 3
-GROUP_SIZE, GROUP_YES = 200, 50  # the tutorial's 200 sales staff; a quarter truly say yes
+GROUP_SIZE, GROUP_YES = 200, 50  # as many as the Chinese notebook's sales staff (all yes there)
 MAX_GROUP = 10_000_000
 N_GRID = np.unique(np.geomspace(10, 1_000_000, 41).round().astype(int))
 LOCAL_GRID = N_GRID[::2]  # the exact local error: 21 points draw its straight log-log line
@@ -128,16 +131,20 @@ def _choice(key: str, label: str, options: dict[str, str]) -> str:
 
 
 def _whole(key: str, label: str, default: int, minimum: int, area: DeltaGenerator) -> int:
-    value = area.number_input(
-        label,
-        min_value=minimum,
-        max_value=MAX_GROUP,
-        value=default,
-        step=1,
-        key=key,
-        bind="query-params",
-    )
-    return int(value)
+    """A whole number typed for the group, kept in the address by the page (not bound, so it
+    stays there while the dataset's persons answer)."""
+
+    def linked(raw: str) -> int:
+        value = int(raw)
+        if not minimum <= value <= MAX_GROUP:
+            raise ValueError("out of range")
+        return value
+
+    if key not in st.session_state:  # first appearance: the address's value
+        st.session_state[key] = link_param(key, linked, default)
+    value = int(area.number_input(label, min_value=minimum, max_value=MAX_GROUP, step=1, key=key))
+    keep(key, str(value), str(default))
+    return value
 
 
 def _group() -> Survey | None:
@@ -348,6 +355,30 @@ def _probability_table(c: Coins) -> pd.DataFrame:
     ).set_index(_("local.rr.table.truth"))
 
 
+def _gamma_form(c: Coins) -> str:
+    """The coins in the γ form of the teaching notebooks: the truth with probability ½ + γ.
+
+    One γ describes the game when a true yes and a true no are told with the same probability
+    (coin 2 fair, or "set ε"); then ε = ln((½ + γ)/(½ − γ)). Otherwise each answer has its own.
+    """
+    gamma_yes, gamma_no = rr.truth_gammas(c.p, c.q)
+    if math.isclose(c.p, c.no_given_no, rel_tol=0, abs_tol=1e-12):
+        return _(
+            "local.rr.gamma.symmetric",
+            gamma=formatting.significant(gamma_yes, 4),
+            truth=formatting.significant(c.p, 4),
+            lie=formatting.significant(c.q, 4),
+            epsilon=formatting.epsilon(c.epsilon),
+        )
+    return _(
+        "local.rr.gamma.asymmetric",
+        gamma_yes=formatting.significant(gamma_yes, 4),
+        truth_yes=formatting.significant(c.p, 4),
+        gamma_no=formatting.significant(gamma_no, 4),
+        truth_no=formatting.significant(c.no_given_no, 4),
+    )
+
+
 def coin_game(s: Settings) -> None:
     """Section 1: the two coins as a tree, the report probabilities and ε."""
     c = s.coins
@@ -357,6 +388,7 @@ def coin_game(s: Settings) -> None:
     with table_col:
         st.metric(_("local.rr.metric.epsilon"), formatting.epsilon(c.epsilon))
         st.table(_probability_table(c))
+        st.markdown(_gamma_form(c))
         if math.isinf(c.epsilon):
             st.warning(_("local.rr.infinite"))
         elif c.epsilon == 0:
@@ -553,7 +585,7 @@ def _export(s: Settings, result: Result, distribution_chart: charts.Spec) -> Exp
         _("local.rr.export.mode"): _(MODES[c.mode]),
         "t": formatting.number(round(c.truth, 3)),
         "y": formatting.number(round(c.random_yes, 3)),
-        "epsilon": formatting.epsilon(c.epsilon),
+        "epsilon": formatting.epsilon_bound(c.epsilon),
         _("local.rr.export.p"): formatting.probability(c.p),
         _("local.rr.export.q"): formatting.probability(c.q),
         _("local.export.noise"): _("local.export.noise.value"),
