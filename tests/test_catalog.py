@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from streamlit.string_util import is_material_icon
 
 from ui.common.catalog import PAGES, available_pages
@@ -25,3 +26,55 @@ def test_icons_are_material_icons_streamlit_knows() -> None:
         name = page.icon.removeprefix(":material/").removesuffix(":")
         assert is_material_icon(name), page.icon
     assert len({p.icon for p in PAGES}) == len(PAGES)
+
+
+# The Workshop page's links: each opens the page at the section that answers its exercise.
+def _workshop_links() -> list[tuple[str, dict[str, str]]]:
+    from urllib.parse import parse_qsl
+
+    from apptest_helpers import open_page
+
+    at = open_page("workshop")
+    links = [link.proto for link in at.get("page_link") if link.proto.label == "Open the section"]
+    # The home page is the app's default page: its link's page is the empty path.
+    return [(link.page or "home", dict(parse_qsl(link.query_string))) for link in links]
+
+
+@pytest.fixture(scope="module")
+def workshop_links() -> list[tuple[str, dict[str, str]]]:
+    return _workshop_links()
+
+
+def _exercises():
+    from ui.workshop.listing import all_exercises
+
+    return all_exercises()
+
+
+def _question(exercise) -> str:
+    from ui.common.i18n import catalogue
+
+    return catalogue("en").gettext(exercise.question)
+
+
+@pytest.mark.parametrize("number", range(len(_exercises())))
+def test_each_workshop_link_opens_the_section_of_its_exercise(number: int, workshop_links) -> None:
+    from apptest_helpers import open_page, open_tab
+
+    exercises = _exercises()
+    assert len(workshop_links) == len(exercises) == 29
+    exercise = exercises[number]
+    page, query = workshop_links[number]
+    assert page == exercise.page
+    at = open_page(page, query=query)
+    question = _question(exercise)
+    if not exercise.section:  # a page without tabs: the exercise is on the page
+        assert not at.tabs and any(question in e.label for e in at.expander)
+        return
+    opened = open_tab(at)
+    assert any(question in e.label for e in opened.get("expander")), (
+        f"link {number + 1} ({page}?{query}) opened {opened.label!r}, without {question!r}"
+    )
+    first = at.tabs[0].label == opened.label
+    address = {k: v for k, v in at.query_params.items() if k.endswith("_section")}
+    assert address == ({} if first else {next(iter(query)): exercise.section})

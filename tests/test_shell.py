@@ -1,6 +1,7 @@
 """The shared shell: presenter mode, seeds from links, and the log epsilon grid."""
 
-from apptest_helpers import charts, open_page, rerun, widget
+import pytest
+from apptest_helpers import charts, open_page, open_tab, rerun, shown_label, widget
 
 from ui.common.widgets import log_grid
 
@@ -48,3 +49,50 @@ def test_typed_epsilon_outside_the_meaningful_range_is_refused_on_every_page() -
             boxes[0].set_value(typed)
             rerun(at)
             assert any("type an ε between 0.0001 and 100" in e.value for e in at.error), page
+
+
+def _choices(at) -> dict:
+    """The page's radios and selectboxes with a key (the sidebar's language picker aside)."""
+    found = [*at.radio, *at.selectbox]
+    return {w.key: w for w in found if w.key and w.key != "lang" and "exercise_" not in w.key}
+
+
+@pytest.mark.parametrize(
+    ("page", "choices", "section"),
+    [
+        ("laplace", {"laplace_dataset": "census", "laplace_kind": "sum"}, ("noise", 2)),
+        (
+            "gaussian",
+            {"gaussian_dataset": "census", "gaussian_kind": "sum", "gaussian_mechanism": "classic"},
+            ("noise", 3),
+        ),
+    ],
+)
+def test_a_new_language_keeps_the_open_section_the_data_and_every_choice(
+    page: str, choices: dict[str, str], section: tuple[str, int]
+) -> None:
+    at = open_page(page)
+    for key, value in choices.items():
+        widget(_choices(at).values(), key).set_value(value)
+        rerun(at)
+    key, number = section
+    at.session_state[f"{page}__section"] = at.tabs[number - 1].label
+    rerun(at)
+    before = {k: (w.value, w.options[w.index]) for k, w in _choices(at).items()}
+    assert {k: before[k][0] for k in choices} == choices
+
+    widget(at.sidebar.selectbox, "lang").set_value("de")  # the sidebar's language picker
+    rerun(at)
+
+    assert open_tab(at).label == at.tabs[number - 1].label  # the section, now in German
+    assert at.session_state[f"{page}__section"].startswith(f"{number}. ")
+    assert at.query_params[f"{page}_section"] == key
+    after = _choices(at)
+    assert set(after) == set(before)
+    for k, (value, label) in before.items():
+        w = after[k]
+        assert w.value == value, k
+        # The option the browser shows: the same one, in German (not the English label it
+        # held, which matches none of the German options: a radio would show none chosen).
+        assert shown_label(w, label) == w.options[w.index], (k, label, w.options)
+    assert widget(at.selectbox, f"{page}_dataset").options[1].startswith("Volkszählung")

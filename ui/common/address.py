@@ -11,6 +11,12 @@ option key in the address here, under the widget's key:
     keep("laplace_kind", kind, default=kinds[0])             # after it
 
 An invalid value in the address is dropped; a default value is left out of it.
+
+The browser holds such a choice by its label, not its key: after a change of language it would
+still hold the old language's label, which none of the new options has (a selectbox keeps
+showing the old words, a radio shows no option chosen). So when a choice is drawn in another
+language than last time, its value is assigned again before the widget (``relabel``), and
+Streamlit sends the browser the new label.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.i18n import display
+from ui.common.i18n import display, language
+
+_DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language it was drawn in
 
 
 def linked_value(key: str, options: Sequence[str]) -> str | None:
@@ -44,9 +52,23 @@ def linked_index(key: str, options: Sequence[str], default: int) -> int:
     """
     current = st.session_state.get(key)
     if current in options:
+        relabel(key, current)
         return list(options).index(current)
+    relabel(key, None)
     linked = None if key in st.session_state else linked_value(key, options)
     return default if linked is None else list(options).index(linked)
+
+
+def relabel(key: str, value: object) -> None:
+    """Before a choice shown through a translated ``format_func``: when it was last drawn in
+    another language, assign its ``value`` again (None: it has none to keep), so the browser is
+    sent the label of this language instead of keeping the old one (Streamlit sends a value to
+    the browser only when the app set it). Then note the language it is drawn in."""
+    drawn = st.session_state.setdefault(_DRAWN_IN, {})
+    now = language()
+    if value is not None and drawn.get(key, now) != now:
+        st.session_state[key] = value
+    drawn[key] = now
 
 
 def keep(key: str, value: str, default: str | None) -> None:
@@ -103,6 +125,8 @@ def linked_choice(
             st.query_params.pop(key, None)
             value = default
     shown = display(options, labels.__getitem__)
+    if widget is not st.select_slider:  # a select_slider is sent by index, not by label
+        relabel(key, value if key in state else None)
     if widget is st.select_slider:
         chosen = widget(label, options, value=value, format_func=shown, key=key, **kwargs)
     else:

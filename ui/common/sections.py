@@ -33,20 +33,29 @@ class Section:
     body: Callable[..., None]
 
 
+def address_key(page: str) -> str:
+    """The address parameter that keeps the open section of ``page`` (the prefix of the page's
+    widget keys, as given to ``story``): ``?laplace_section=noise``, ``?rr_section=survey``.
+    A link to a section (the Workshop's) takes its parameter from here too."""
+    return f"{page}_section"
+
+
 def _labels(sections: Sequence[Section]) -> list[str]:
     return [f"{number}. {section.title}" for number, section in enumerate(sections, start=1)]
 
 
 def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
-    """Tabs for ``sections``; runs the open one with ``args``; returns it."""
-    state_key, address_key = f"{page}__section", f"{page}_section"
+    """Tabs for ``sections``; runs the open one with ``args``; returns it.
+
+    The tabs hold the open section by its label, in the reader's language; the address holds
+    it by key. A label this run does not show (the language changed, or the page's sections
+    did) is found again by the key in the address, so a new language keeps the section open.
+    """
+    state_key, linked_key = f"{page}__section", address_key(page)
     labels = _labels(sections)
     by_key = {section.key: label for section, label in zip(sections, labels, strict=True)}
-    if state_key not in st.session_state:
-        linked = st.query_params.get(address_key)
-        st.session_state[state_key] = by_key.get(linked, labels[0])
-    elif st.session_state[state_key] not in labels:  # the page's sections changed
-        st.session_state[state_key] = labels[0]
+    if st.session_state.get(state_key) not in labels:  # first run, a new language, new sections
+        st.session_state[state_key] = by_key.get(st.query_params.get(linked_key), labels[0])
     if presenter_mode():
         _previous_next(state_key, labels)
     tabs = st.tabs(labels, key=state_key, on_change="rerun")
@@ -57,9 +66,9 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
             with tab:
                 section.body(*args)
     if chosen is sections[0]:
-        st.query_params.pop(address_key, None)
-    elif st.query_params.get(address_key) != chosen.key:
-        st.query_params[address_key] = chosen.key
+        st.query_params.pop(linked_key, None)
+    elif st.query_params.get(linked_key) != chosen.key:
+        st.query_params[linked_key] = chosen.key
     return chosen
 
 

@@ -9,6 +9,7 @@ import streamlit as st
 from ui.common.catalog import available_pages
 from ui.common.exercises import Exercise
 from ui.common.i18n import _
+from ui.common.sections import address_key
 
 # Each page package lists its exercises in ui/<package>/exercises.py (EXERCISES).
 MODULES = {
@@ -21,6 +22,19 @@ MODULES = {
     "bounding": "ui.bounding.exercises",
     "attacker": "ui.attacker.exercises",
     "planner": "ui.planner.exercises",
+}
+# The module whose story() draws each page's sections. The address keeps the open section
+# under the prefix that module gives story(), its PAGE ("rr" for randomized response, "lf"
+# for local frequencies); a module without a PAGE gives the page's url path ("laplace").
+STORIES = {
+    "laplace": "ui.laplace.sections",
+    "gaussian": "ui.gaussian.sections",
+    "exponential": "ui.exponential.sections",
+    "randomized_response": "ui.local.randomized_response",
+    "local_frequencies": "ui.local.frequencies",
+    "bounding": "ui.bounding.sections",
+    "attacker": "ui.attacker.sections",
+    "planner": "ui.planner.sections",
 }
 
 
@@ -36,6 +50,15 @@ def all_exercises() -> list[Exercise]:
     return found
 
 
+def section_link(exercise: Exercise) -> dict[str, str] | None:
+    """The address that opens the section answering ``exercise``: the parameter its page's
+    story() reads (ui.common.sections.address_key of the page's prefix); None without tabs."""
+    if not exercise.section:
+        return None
+    story = importlib.import_module(STORIES[exercise.page])
+    return {address_key(getattr(story, "PAGE", exercise.page)): exercise.section}
+
+
 def listing() -> None:
     """A numbered list: page, question, and a link to the section that answers it."""
     pages = {entry.url_path: entry for entry in available_pages()}
@@ -47,10 +70,9 @@ def listing() -> None:
             st.subheader(entry.title)
         cols = st.columns([5, 2], vertical_alignment="center")
         cols[0].markdown(f"**{number}.** {_(exercise.question)}")
-        section = {f"{exercise.page}_section": exercise.section} if exercise.section else None
         cols[1].page_link(
             entry.path,
             label=_("workshop.open"),
             icon=":material/arrow_forward:",
-            query_params=section,
+            query_params=section_link(exercise),
         )
