@@ -283,6 +283,25 @@ def test_the_noise_section_draws_around_both_exact_densities(page):
     assert "the Gaussian is wider here" in shown
 
 
+@pytest.mark.parametrize(
+    ("lang", "noise", "normal", "formula"),
+    [
+        ("en", "3. Laplace vs Gaussian noise",
+         "Gaussian noise is drawn from the normal distribution N(0, σ²)",
+         "N(0, σ²) is the normal distribution"),
+        ("de", "3. Laplace- vs. Gauß-Rauschen",
+         "Gauß-Rauschen wird aus der Normalverteilung N(0, σ²) gezogen",
+         "N(0, σ²) ist die Normalverteilung"),
+    ],
+)  # fmt: skip
+def test_the_page_says_the_gaussian_is_the_normal_distribution(lang, noise, normal, formula):
+    """Where the noise is introduced, and beside the formulas: Gaussian = normal distribution."""
+    at = section(open_page("gaussian", query={"lang": lang}), noise)
+    assert normal in texts(at)
+    at.session_state["gaussian_formula"] = True
+    assert formula in texts(rerun(at))
+
+
 def test_person_in_several_statistics_uses_l1_for_laplace_and_l2_for_gaussian(page):
     # restaurant week: the public rule is at most one visit a day, so 7 days: a count per
     # day has L1 sensitivity 7 and L2 sensitivity sqrt(7)

@@ -11,12 +11,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dp_core import gaussian, laplace
+from dp_core import answers, gaussian, laplace
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import (
-    clipped_mean_release,
-    gaussian_release,
-    laplace_release,
     noise_name,
     opendp_gaussian_sigma,
 )
@@ -210,52 +207,36 @@ def explore(choice: QueryChoice | None, secure: bool, sections: list[Section]) -
     story("gaussian", sections, settings)
 
 
-def _release_sigmas(s: Settings) -> list[tuple[str, float, float]]:
-    """(what, OpenDP's σ, analytic σ) for each Gaussian release of a secure run."""
+def _release_sigmas(s: Settings) -> dict[str, tuple[float, float]]:
+    """(OpenDP's σ, analytic σ) of each Gaussian release of a secure run: "" for the one
+    release, "sums_" and "counts_" for the two halves of a mean."""
     query = s.choice.query
     if query.kind != "mean":
         opendp = opendp_gaussian_sigma(s.l2, s.epsilon, s.delta, length=len(query.labels))
-        return [("", opendp, s.analytic_sigma)]
+        return {"": (opendp, s.analytic_sigma)}
     half_eps, half_delta, size = s.epsilon / 2, s.delta / 2, len(query.labels)
-    return [
-        (
-            what,
+    return {
+        name: (
             opendp_gaussian_sigma(l2, half_eps, half_delta, length=size),
             gaussian.analytic_gaussian_sigma(l2, half_eps, half_delta),
         )
-        for what, l2 in (
-            (_("gaussian.secure.sums"), query.l2_sensitivity),
-            (_("gaussian.secure.counts"), query.rows_l2),
-        )
-    ]
+        for name, l2 in (("sums_", query.l2_sensitivity), ("counts_", query.rows_l2))
+    }
 
 
 def _sigma_sentence(s: Settings) -> str:
-    """What σ a secure Gaussian release uses, against the analytic σ of the charts."""
-    pairs = _release_sigmas(s)
-    if len(pairs) == 1:
-        _what, opendp, analytic = pairs[0]
-        sentence = _(
-            "gaussian.secure.one",
-            opendp=formatting.significant(opendp, 4),
-            analytic=formatting.significant(analytic, 4),
-        )
-    else:
-        sentence = _(
-            "gaussian.secure.several",
-            pairs=_("gaussian.secure.separator").join(
-                _(
-                    "gaussian.secure.pair",
-                    what=what,
-                    opendp=formatting.significant(opendp, 4),
-                    analytic=formatting.significant(analytic, 4),
-                )
-                for what, opendp, analytic in pairs
-            ),
-        )
+    """What σ a secure Gaussian release uses, against the analytic σ of the charts (one
+    message per case: a sentence is never glued from pieces)."""
+    values = {"sigma": formatting.significant(s.sigma, 4)}
+    for name, (opendp, analytic) in _release_sigmas(s).items():
+        values[f"{name}opendp"] = formatting.significant(opendp, 4)
+        values[f"{name}analytic"] = formatting.significant(analytic, 4)
+    mean = "sums_opendp" in values
     if s.gaussian_kind == "classic":
-        sentence += " " + _("gaussian.secure.classic", sigma=formatting.significant(s.sigma, 4))
-    return sentence
+        msgid = N_("gaussian.secure.mean_classic") if mean else N_("gaussian.secure.one_classic")
+    else:
+        msgid = N_("gaussian.secure.mean") if mean else N_("gaussian.secure.one")
+    return _(msgid, **values)
 
 
 def _guarantee(s: Settings) -> None:
@@ -270,8 +251,8 @@ def _guarantee(s: Settings) -> None:
         )
         return
     noise = draws_caption(s.secure, noise_name(s.noise))
-    if s.secure and s.noise == "gaussian":
-        noise += " " + _sigma_sentence(s)
+    if s.secure and s.noise == "gaussian":  # its own paragraph: a sentence of another page
+        noise += "\n\n" + _sigma_sentence(s)
     guarantee_box(s.choice.data, s.guarantee, outputs=_outputs(s), noise=noise)
 
 
@@ -302,23 +283,10 @@ class Answers:
     std: float | None = None  # the noise's standard deviation (not for the mean)
 
 
-def _noise_of(s: Settings, scale: float, size: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """Half-widths, expected |error| and std of Laplace (scale b) or Gaussian (scale σ) noise."""
-    if s.noise == "laplace":
-        half, mean_abs = (
-            laplace.laplace_half_width(scale),
-            laplace.laplace_expected_abs_error(scale),
-        )
-        std = laplace.laplace_std(scale)
-    else:
-        half = gaussian.gaussian_half_width(scale)
-        mean_abs, std = gaussian.gaussian_expected_abs_error(scale), scale
-    return np.full(size, half), np.full(size, mean_abs), std
-
-
 def _answers(s: Settings) -> Answers:
+    """Teaching draws, or the OpenDP release held for everything it depends on (a new cap
+    changes the sensitivity, not the labels; a new language changes nothing)."""
     query = s.choice.query
-    # Everything the release depends on: a new cap changes the sensitivity, not the labels.
     inputs = (
         s.choice.description,
         s.noise,
@@ -329,58 +297,20 @@ def _answers(s: Settings) -> Answers:
         tuple(query.labels),
         tuple(query.true_values.tolist()),
     )
-    rng = page_rng("gaussian", "answers")
-    if query.kind == "mean":
-        simulated = query.release_mean(rng, epsilon=s.epsilon, mechanism=s.kind, delta=s.delta)
-        noisy = simulated.noisy_mean
-        if s.secure:
-            noisy = held_release(
-                "gaussian",
-                inputs,
-                lambda: clipped_mean_release(
-                    query.true_values * query.counts,
-                    query.counts,
-                    lower=query.spec.lower,
-                    upper=query.spec.upper,
-                    epsilon=s.epsilon,
-                    records_per_person=query.records_per_person,
-                    rows_l2=query.rows_l2,
-                    delta=s.values_delta,
-                ),
-            ).values
-        band = _("gaussian.band.simulated")
-        return Answers(noisy, simulated.half_width, simulated.expected_abs_error, band)
-    size = len(query.labels)
-    if s.secure:
-        released = held_release(
-            "gaussian",
-            inputs,
-            lambda: (
-                laplace_release(query.true_values, l1_sensitivity=s.l1, epsilon=s.epsilon)
-                if s.noise == "laplace"
-                else gaussian_release(
-                    query.true_values, l2_sensitivity=s.l2, epsilon=s.epsilon, delta=s.delta
-                )
-            ),
-        )
-        half, expected, std = _noise_of(s, released.scale, size)
-        return Answers(released.values, half, expected, _("gaussian.band.noise"), std)
-    if s.noise == "laplace":
-        noisy = laplace.laplace_mechanism(
-            rng, query.true_values, sensitivity=s.l1, epsilon=s.epsilon
-        )
-        half, expected, std = _noise_of(s, s.laplace_b, size)
-    else:
-        noisy = gaussian.gaussian_mechanism(
-            rng,
-            query.true_values,
-            sensitivity=s.l2,
+
+    def make(secure: bool) -> answers.NoisyAnswers:
+        return answers.noisy_answers(
+            query,
+            mechanism=s.kind,
             epsilon=s.epsilon,
             delta=s.delta,
-            calibration=s.gaussian_kind,
+            rng=page_rng("gaussian", "answers"),
+            secure=secure,
         )
-        half, expected, std = _noise_of(s, s.sigma, size)
-    return Answers(noisy, half, expected, _("gaussian.band.noise"), std)
+
+    found = held_release("gaussian", inputs, lambda: make(True)) if s.secure else make(False)
+    band = _("gaussian.band.simulated") if found.simulated else _("gaussian.band.noise")
+    return Answers(found.values, found.half_widths, found.expected_abs_errors, band, found.std)
 
 
 def noisy_vs_true(s: Settings) -> None:
@@ -442,10 +372,9 @@ def _mean_summary(s: Settings, answers: Answers, name: str) -> None:
         _("gaussian.answers.half_median"),
         formatting.significant(float(np.median(answers.half_widths)), 4),
     )
-    halves = _("gaussian.answers.halves")
-    if s.secure and s.noise == "gaussian":
-        halves += " " + _("gaussian.answers.halves_secure")
-    st.caption(halves)
+    secure = s.secure and s.noise == "gaussian"
+    halves = N_("gaussian.answers.halves_opendp") if secure else N_("gaussian.answers.halves")
+    st.caption(_(halves))
 
 
 def _summary(s: Settings, answers: Answers, name: str) -> None:
@@ -666,6 +595,7 @@ def noise_densities(s: Settings) -> None:
             delta=formatting.power_of_ten(s.delta),
         )
     )
+    st.markdown(_("gaussian.noise.normal"))
     state = st.session_state
     unit_laplace, unit_normal = _unit_draws(
         int(state.get("seed", DEFAULT_SEED)),
@@ -697,22 +627,20 @@ def noise_densities(s: Settings) -> None:
         "laplace_std": formatting.significant(laplace_std),
     }
     shape = (
-        _("gaussian.noise.wider", **stds)
+        N_("gaussian.noise.caption_wider")
         if sigma > laplace_std
-        else _("gaussian.noise.narrower", **stds)
+        else N_("gaussian.noise.caption_narrower")
     )
     st.caption(
         _(
-            "gaussian.noise.caption",
+            shape,
             laplace_half=formatting.significant(laplace_half),
             laplace_share=formatting.percent(_share_within(unit_laplace, laplace_half / b)),
             draws=formatting.count(DRAWS),
-            sigma=formatting.significant(sigma),
             gaussian_half=formatting.significant(gaussian_half),
             gaussian_share=formatting.percent(_share_within(unit_normal, gaussian_half / sigma)),
+            **stds,
         )
-        + " "
-        + shape
     )
 
 
@@ -846,6 +774,7 @@ def _formulas() -> None:
         r"M(x) = f(x) + \mathcal{N}(0, \sigma^2),\qquad "
         r"\Delta_2 f = \max_{x \simeq x'} \lVert f(x) - f(x') \rVert_2"
     )
+    st.caption(_("gaussian.formula.normal"))
     st.latex(
         r"\text{" + _("gaussian.formula.classic") + r"} \ (0<\varepsilon<1):\quad "
         r"\sigma = \frac{\sqrt{2\ln(1.25/\delta)}\,\Delta_2 f}{\varepsilon}"

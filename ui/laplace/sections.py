@@ -10,9 +10,9 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from data.registry import category_counts
-from dp_core import composition, laplace
+from dp_core import answers, composition, laplace
 from dp_core.guarantee import Guarantee, Part
-from dp_core.release import clipped_mean_release, laplace_release, noise_name
+from dp_core.release import noise_name
 from ui.common import charts, formatting
 from ui.common.address import keep, linked_index
 from ui.common.catalog import entry
@@ -133,44 +133,22 @@ def _release_key(s: Settings) -> tuple:
 
 
 def _noisy_answers(s: Settings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The noisy answers shown, their 95% half-widths and their expected |error|."""
-    query = s.choice.query
-    if query.kind == "mean":
-        rng = page_rng("laplace", "answers")
-        simulated = query.release_mean(rng, epsilon=s.epsilon)
-        noisy = simulated.noisy_mean
-        if s.secure:
-            noisy = held_release(
-                "laplace",
-                _release_key(s),
-                lambda: clipped_mean_release(
-                    query.true_values * query.counts,
-                    query.counts,
-                    lower=query.spec.lower,
-                    upper=query.spec.upper,
-                    epsilon=s.epsilon,
-                    records_per_person=query.records_per_person,
-                ),
-            ).values
-        return noisy, simulated.half_width, simulated.expected_abs_error
-    if s.secure:
-        noisy = held_release(
-            "laplace",
-            _release_key(s),
-            lambda: laplace_release(
-                query.true_values, l1_sensitivity=query.sensitivity, epsilon=s.epsilon
-            ),
-        ).values
-    else:
-        noisy = laplace.laplace_mechanism(
-            page_rng("laplace", "answers"),
-            query.true_values,
-            sensitivity=query.sensitivity,
+    """The noisy answers shown, their 95% half-widths and their expected |error|: teaching
+    draws, or the OpenDP release held for these inputs (dp_core.answers)."""
+
+    def make(secure: bool) -> answers.NoisyAnswers:
+        return answers.noisy_answers(
+            s.choice.query,
+            mechanism="laplace",
             epsilon=s.epsilon,
+            rng=page_rng("laplace", "answers"),
+            secure=secure,
         )
-    size = len(query.labels)
-    half = np.full(size, laplace.laplace_half_width(s.scale))
-    return noisy, half, np.full(size, laplace.laplace_expected_abs_error(s.scale))
+
+    found = (
+        held_release("laplace", _release_key(s), lambda: make(True)) if s.secure else make(False)
+    )
+    return found.values, found.half_widths, found.expected_abs_errors
 
 
 def _within(s: Settings, half_widths: np.ndarray) -> str:
