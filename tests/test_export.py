@@ -115,3 +115,51 @@ def test_exported_charts_keep_the_readers_number_symbols(monkeypatch) -> None:
     ticks = _ticks(archive.read("charts/points.svg").decode())
     assert "0,5" in ticks and "1.500" in ticks
     assert "0,5" in _ticks(board_report(german, EVERYTHING))
+
+
+# --- Plain text in every file an export writes ----------------------------------------------------
+
+
+def test_plain_text_strips_streamlit_markdown() -> None:
+    from ui.common.export import plain_text
+
+    assert plain_text("**Garantie: 0,4-DP** für jede Person (`person_id`).") == (
+        "Garantie: 0,4-DP für jede Person (person_id)."
+    )
+    assert plain_text("see [the notes](https://x.org/a_b) and *Title*, __b__, _i_") == (
+        "see the notes (https://x.org/a_b) and Title, b, i"
+    )
+    assert plain_text(":green[:material/verified_user: ok] ~~no~~ \\*x\\*") == "ok no *x*"
+    for kept in ("visitor_id", "snake_case_name", "2 * 3 * 4", '=HYPERLINK("x")', "a*b"):
+        assert plain_text(kept) == kept
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+MARKDOWN = re.compile(r"\*\*|`|\]\(|:material/|:[a-z]+\[")
+
+
+def test_a_german_export_writes_plain_text_and_the_page_keeps_its_bold() -> None:
+    from apptest_helpers import download, page_downloads
+
+    at, files = page_downloads("gaussian", {"lang": "de"})
+    assert at.success[0].value.startswith("**Garantie: (1, 10⁻⁵)-DP**")  # bold on the page
+    archive = zipfile.ZipFile(io.BytesIO(download(files, "gaussian_diseases", ".zip")))
+    (name,) = [n for n in archive.namelist() if n.endswith(".json")]
+    settings = json.loads(archive.read(name))
+    assert settings["guarantee"].startswith("Garantie: (1, 10⁻⁵)-DP für jede Person")
+    left = [text for text in _strings(settings) if MARKDOWN.search(text)]
+    assert not left, left
+    (csv,) = [n for n in archive.namelist() if n.endswith(".csv")]
+    assert not MARKDOWN.search(archive.read(csv).decode())
+    html = download(files, "gaussian_diseases", "_report.html")
+    assert "Garantie: (1, 10⁻⁵)-DP für jede Person" in html
+    assert "<strong>" not in html and "**" not in html and "`" not in html

@@ -82,7 +82,7 @@ def _said(at, made: dict) -> tuple[str, str, str]:
 
 
 def _plain(text: str) -> str:
-    return text.replace("**", "").split("\n\n")[0]
+    return text.replace("**", "").replace("`", "").split("\n\n")[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -116,3 +116,70 @@ def test_the_sentences_are_found_in_an_english_page(sentences: set[str]) -> None
     at = open_page("home", query={"lang": "en"})
     shown = "\n".join(screen_texts(at))
     assert sum(s in shown for s in sentences) >= 3
+
+
+# --- Japanese and Chinese sentences ---------------------------------------------------------------
+_TITLE = re.compile(r"\*[^*]+\*")  # a cited title in italics, as the source wrote it
+
+
+def test_no_japanese_text_leaves_contribution_in_english() -> None:
+    """Japanese says 寄与 (the glossary's term), never "contribution" inside its sentences.
+
+    Every Japanese catalogue is read (a cited paper's title, in italics, keeps its words).
+    """
+    left = []
+    for path in sorted((ROOT / "locales" / "ja" / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as source:
+            for message in read_po(source):
+                texts = message.string if isinstance(message.string, tuple) else [message.string]
+                for text in texts:
+                    plain = _TITLE.sub("", _PLACEHOLDER.sub("", text or ""))
+                    if re.search(r"contribution", plain, re.IGNORECASE):
+                        left.append(f"{path.name}: {message.id}")
+    assert not left, f"Japanese texts with “contribution”: {left}"
+
+
+# Pages whose sentences are each one message, in a setting that shows each variant.
+WHOLE = [
+    ("gaussian", {}),
+    (
+        "gaussian",
+        {"gaussian_secure": "true", "gaussian_epsilon": "0.5", "gaussian_mechanism": "classic"},
+    ),
+    (
+        "gaussian",
+        {"gaussian_secure": "true", "gaussian_dataset": "restaurant", "gaussian_kind": "mean"},
+    ),
+    ("attacker", {}),
+    ("attacker", {"attacker_pure": "true"}),
+]
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+@pytest.mark.parametrize(("page", "query"), WHOLE)
+def test_japanese_and_chinese_sentences_are_never_glued_with_a_space(
+    page: str, query: dict[str, str], lang: str
+) -> None:
+    """A sentence glued to another with " " ("…。 …") was built from pieces in the code."""
+    at = open_page(page, query={"lang": lang, **query})
+    glued = set()
+    for opened in each_section(at, page):
+        glued.update(t for t in screen_texts(opened) if "。 " in t)
+    assert not glued, f"{page} in {lang}: sentences glued by the code: {sorted(glued)[:5]}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "lowest", "highest"),
+    [("zh", "最低后验（", "最高后验（"), ("ja", "最小の事後確率（", "最大の事後確率（")],
+)
+def test_the_attacker_legend_puts_lowest_and_highest_before_the_posterior(
+    lang: str, lowest: str, highest: str
+) -> None:
+    """The legend's curves read "lowest posterior (on all but ≤ 10δ of outputs …)", never
+    "lowest all-but-≤ 10δ-of-outputs posterior" (最低除概率 ≤ 10δ 的输出外的所有输出上的后验)."""
+    from apptest_helpers import chart_data
+
+    at = open_page("attacker", query={"lang": lang})
+    names = set(chart_data(at, "curves")["series"])
+    assert any(n.startswith(lowest) and "10δ" in n for n in names), names
+    assert any(n.startswith(highest) and "10δ" in n for n in names), names

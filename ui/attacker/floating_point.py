@@ -11,10 +11,10 @@ import streamlit as st
 from dp_core import attacks, floating_point_attack, laplace, release
 from dp_core.floating_point_attack import AttackResult
 from ui.attacker import charts as attacker_charts
-from ui.attacker.sections import Settings
+from ui.attacker.sections import Settings, listed
 from ui.common import charts
 from ui.common.formatting import count, number, percent
-from ui.common.i18n import _
+from ui.common.i18n import N_, _
 from ui.common.shell import page_rng
 
 FP_EPSILONS = (0.1, 0.3, 1.0, 3.0)  # the chart's ε
@@ -172,13 +172,14 @@ def _worked_example(s: Settings, rng: np.random.Generator, draw: int) -> None:
     st.caption(_("attacker.fp.example_caption"))
 
 
-def _listed(values: list[str]) -> str:
-    """0.1, 0.3, 1 and 3; 80.2%, 81.4%, 80.7% and 88.0% (in the reader's language)."""
-    return _(
-        "attacker.fp.list",
-        items=_("attacker.fp.list_separator").join(values[:-1]),
-        last=values[-1],
-    )
+# What the bars say of numpy's noise: whether the attacker was ever certain and wrong, and
+# whether a smaller ε made it rarer (message ids).
+NUMPY = {
+    (False, False): N_("attacker.fp.numpy_never"),
+    (False, True): N_("attacker.fp.numpy_never_not_rarer"),
+    (True, False): N_("attacker.fp.numpy_wrong"),
+    (True, True): N_("attacker.fp.numpy_wrong_not_rarer"),
+}
 
 
 def _what_the_chart_shows(
@@ -191,27 +192,25 @@ def _what_the_chart_shows(
     opendp_certain = max(r.certain_share for r in opendp_results)
     opendp = [r.success_rate for r in opendp_results]
     numpy_values = {
-        "epsilons": _listed([number(e) for e in FP_EPSILONS]),
-        "certain": _listed([percent(r.certain_share) for r in numpy_results]),
-        "right": _listed([percent(r.success_rate) for r in numpy_results]),
-        "best": _listed([percent(b) for b in best]),
+        "epsilons": listed([number(e) for e in FP_EPSILONS]),
+        "certain": listed([percent(r.certain_share) for r in numpy_results]),
+        "right": listed([percent(r.success_rate) for r in numpy_results]),
+        "best": listed([percent(b) for b in best]),
     }
-    sentences = [
-        _("attacker.fp.numpy_never", **numpy_values)
-        if wrong == 0
-        else _("attacker.fp.numpy_wrong", wrong=count(wrong), **numpy_values)
-    ]
-    if numpy_results[0].certain_share >= numpy_results[-2].certain_share - 0.03:
-        sentences.append(_("attacker.fp.not_rarer"))
+    if wrong:
+        numpy_values["wrong"] = count(wrong)
+    not_rarer = numpy_results[0].certain_share >= numpy_results[-2].certain_share - 0.03
+    numpy_id = NUMPY[bool(wrong), not_rarer]
+    numpy_sentence = _(numpy_id, **numpy_values)
     opendp_values = {
         "low": percent(min(opendp)),
         "high": percent(max(opendp)),
         "draws": count(FP_DRAWS),
     }
-    sentences.append(
+    opendp_sentence = (
         _("attacker.fp.opendp_never", **opendp_values)
         if opendp_certain == 0
         else _("attacker.fp.opendp_certain", share=percent(opendp_certain), **opendp_values)
     )
-    st.markdown(f"**{' '.join(sentences)}**")
+    st.markdown(f"**{numpy_sentence}**\n\n**{opendp_sentence}**")
     st.markdown(_("attacker.fp.why"))

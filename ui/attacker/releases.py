@@ -18,6 +18,7 @@ from ui.attacker.sections import (
     SLACK,
     Settings,
     common_settings,
+    listed,
     posterior_caveat,
     whole_percent,
 )
@@ -183,11 +184,10 @@ def many_releases(s: Settings) -> None:
         k_now,
     )
     charts.show(chart, key="attacker_composition")
-    st.caption(
-        _("attacker.releases.caption", delta_prime=format_delta(delta_prime))
-        + " "
-        + (_("attacker.releases.caption_pure") if s.pure else _("attacker.releases.caption_delta"))
+    caption = (
+        N_("attacker.releases.caption_pure") if s.pure else N_("attacker.releases.caption_delta")
     )
+    st.caption(_(caption, delta_prime=format_delta(delta_prime)))
     best = None if void else _best_total(r)
     export_buttons("attacker", None, lambda: composition_export(r, chart), secure=False)
     _averaging(s, k_now, best)
@@ -228,6 +228,16 @@ def composition_export(r: ReleaseSettings, chart: charts.Spec) -> Export:
     )
 
 
+# The best total for any mechanism, by whether it is optimal composition's (which randomized
+# response reaches) and whether another one ties it at a larger δ (message ids).
+BEST = {
+    (False, False): N_("attacker.best.generic"),
+    (False, True): N_("attacker.best.generic_tie"),
+    (True, False): N_("attacker.best.optimal"),
+    (True, True): N_("attacker.best.optimal_tie"),
+}
+
+
 def _best_total(r: ReleaseSettings) -> Total:
     """Which accounting wins for any mechanism and for this noise, why advanced composition may
     lose, and what the total means to the attacker; returns the best total for this noise."""
@@ -235,20 +245,17 @@ def _best_total(r: ReleaseSettings) -> Total:
     generic = tightest(r.totals, GENERIC)
     best = tightest(r.totals)
     smaller = [t for t in r.totals if t.key in GENERIC and t.epsilon < generic.epsilon]
-    sentence = _(
-        "attacker.best.generic",
-        k=k,
-        mechanisms=_holds_for(s, "basic"),
-        name=accounting_name(generic.key),
-        total=epsilon(generic.epsilon),
-        total_delta=format_delta(generic.delta),
-    )
-    if generic.key == "optimal":
-        sentence += " " + _("attacker.best.exact")
+    values = {
+        "k": k,
+        "mechanisms": _holds_for(s, "basic"),
+        "name": accounting_name(generic.key),
+        "total": epsilon(generic.epsilon),
+        "total_delta": format_delta(generic.delta),
+    }
     if smaller:
-        names = ", ".join(accounting_name(t.key) for t in smaller)
-        sentence += " " + _("attacker.best.tie", names=names)
-    st.markdown(sentence)
+        values["names"] = listed([accounting_name(t.key) for t in smaller])
+    best_id = BEST[generic.key == "optimal", bool(smaller)]
+    st.markdown(_(best_id, **values))
     if best.key not in GENERIC:
         st.markdown(
             _(
@@ -264,21 +271,24 @@ def _best_total(r: ReleaseSettings) -> Total:
     return best
 
 
+# Advanced composition below or above k·ε, and whether it can ever beat it (ε < ln 2).
+ADVANCED = {
+    (True, True): N_("attacker.advanced.below_crossover"),
+    (True, False): N_("attacker.advanced.below_never"),
+    (False, True): N_("attacker.advanced.above_crossover"),
+    (False, False): N_("attacker.advanced.above_never"),
+}
+
+
 def _advanced_caption(s: Settings, r: ReleaseSettings) -> None:
     """Why advanced composition is above or below k·ε here."""
     totals = {t.key: t for t in r.totals}
     below = totals["advanced"].epsilon < totals["basic"].epsilon
     crossover = composition.advanced_composition_crossover(s.epsilon, r.delta_prime)
-    where = (
-        _("attacker.advanced.crossover", crossover=fixed(crossover, 1))
-        if math.isfinite(crossover)
-        else _("attacker.advanced.never")
-    )
-    st.caption(
-        _("attacker.advanced.below", where=where)
-        if below
-        else _("attacker.advanced.above", where=where)
-    )
+    if not math.isfinite(crossover):
+        st.caption(_(ADVANCED[below, False]))
+        return
+    st.caption(_(ADVANCED[below, True], crossover=fixed(crossover, 1)))
 
 
 def _meaning(s: Settings, r: ReleaseSettings, best: Total) -> None:
@@ -308,8 +318,7 @@ def _meaning(s: Settings, r: ReleaseSettings, best: Total) -> None:
             )
         st.markdown(text)
     if best.delta > 0:
-        scope = _("attacker.caveat.in_total")
-        st.caption(posterior_caveat(s.prior, best.epsilon, best.delta, scope=scope))
+        st.caption(posterior_caveat(s.prior, best.epsilon, best.delta, scope="total"))
 
 
 def _averaging(s: Settings, k_now: int, best: Total | None) -> None:
@@ -318,14 +327,13 @@ def _averaging(s: Settings, k_now: int, best: Total | None) -> None:
     sigma = s.sigma
     k = count(k_now)
     if sigma is not None:
-        one = sigma
-        noise_name = _("attacker.averaging.gaussian_sigma")
+        one, one_label = sigma, _("attacker.averaging.one_gaussian")
     else:
         one = laplace.laplace_std(laplace.laplace_scale(1, s.epsilon))
-        noise_name = _("attacker.averaging.laplace_std")
+        one_label = _("attacker.averaging.one_laplace")
     averaged = one / math.sqrt(k_now)
     cols = st.columns(3)
-    cols[0].metric(_("attacker.averaging.one", noise=noise_name), significant(one, 4))
+    cols[0].metric(one_label, significant(one, 4))
     cols[1].metric(_("attacker.averaging.average", k=k), significant(averaged, 4))
     if sigma is not None:
         averaged_adv = float(attacks.gaussian_advantage(math.sqrt(k_now) / sigma))
@@ -346,12 +354,9 @@ def _averaging(s: Settings, k_now: int, best: Total | None) -> None:
             delta_color="off",
             delta_arrow="off",
         )
-    st.caption(
-        _("attacker.averaging.caption", root=significant(math.sqrt(k_now), 3))
-        + " "
-        + (
-            _("attacker.averaging.caption_gaussian")
-            if sigma is not None
-            else _("attacker.averaging.caption_laplace")
-        )
+    caption = (
+        N_("attacker.averaging.caption_gaussian")
+        if sigma is not None
+        else N_("attacker.averaging.caption_laplace")
     )
+    st.caption(_(caption, root=significant(math.sqrt(k_now), 3)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from ui.common.exercises import exercise_box
 from ui.common.export import Export, export_buttons
 from ui.common.formatting import count, fixed, number, odds_factor, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
-from ui.common.i18n import _
+from ui.common.i18n import N_, _
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, presenter_row, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
@@ -74,19 +75,20 @@ class Settings:
         return self.epsilon if self.pure else self.epsilon + SLACK
 
 
+def listed(values: list[str]) -> str:
+    """0.1, 0.3, 1 and 3; 80.2%, 81.4%, 80.7% and 88.0%: a list in the reader's language."""
+    if len(values) == 1:
+        return values[0]
+    return _(
+        "attacker.fp.list",
+        items=_("attacker.fp.list_separator").join(values[:-1]),
+        last=values[-1],
+    )
+
+
 def whole_percent(p: float) -> str:
     """A prior on the slider's 1% grid: 50%."""
     return f"{fixed(p * 100)}%"
-
-
-def rare_words() -> str:
-    """Where the bound at ε + ln(10/9) holds when δ > 0."""
-    return _("attacker.rare")
-
-
-def only_pure_words() -> str:
-    """Where the bound at ε itself holds."""
-    return _("attacker.only_pure")
 
 
 @st.fragment
@@ -117,48 +119,52 @@ def explore(sections: list[Section]) -> None:
     story("attacker", sections, Settings(epsilon, pure, delta, prior, sigma))
 
 
+# The caveat under a posterior bound with δ > 0, per release (with the analytic Gaussian's
+# exact loss tail) or for a total, by whether it promises nothing (10δ ≥ 1) (message ids).
+CAVEATS = {
+    ("release", True): N_("attacker.caveat.release_void"),
+    ("release", False): N_("attacker.caveat.release"),
+    ("total", True): N_("attacker.caveat.total_void"),
+    ("total", False): N_("attacker.caveat.total"),
+}
+
+
 def posterior_caveat(
-    prior: float, eps: float, d: float, *, scope: str, loss_tail: float | None = None
+    prior: float,
+    eps: float,
+    d: float,
+    *,
+    scope: Literal["release", "total"],
+    loss_tail: float | None = None,
 ) -> str:
     """Why the ε bound is no promise about outputs when d > 0, and what holds (Markov bound).
 
-    ``scope``: "per release" or "in total", in the reader's language. ``loss_tail``: the
-    analytic Gaussian's exact chance that its privacy loss exceeds ε.
+    ``scope``: the δ of one release (section 1, which also gives ``loss_tail``, the analytic
+    Gaussian's exact chance that its privacy loss exceeds ε) or of the total (section 3,
+    without it). One message per case: a sentence is never glued from pieces.
     """
     chance = attacks.loss_excess_probability(d, SLACK)
     if chance >= 1:
-        return _("attacker.caveat.void", delta=format_delta(d), scope=scope)
+        void = CAVEATS[scope, True]
+        return _(void, delta=format_delta(d))
     eps_low, eps_high = (float(v) for v in attacks.posterior_bounds(prior, eps))
     low_t, high_t = (float(v) for v in attacks.posterior_bounds(prior, eps + SLACK))
-    parts = [
-        _(
-            "attacker.caveat.not_a_promise",
-            delta=format_delta(d),
-            scope=scope,
-            epsilon=significant(eps, 4),
-            low=percent(eps_low),
-            high=percent(eps_high),
-            only_pure=only_pure_words(),
-        )
-    ]
+    values = {
+        "delta": format_delta(d),
+        "epsilon": significant(eps, 4),
+        "eps_low": percent(eps_low),
+        "eps_high": percent(eps_high),
+        "chance": format_delta(chance),
+        "high": percent(high_t),
+        "low": percent(low_t),
+        "slack_epsilon": significant(eps + SLACK, 4),
+    }
+    if (scope == "release") != (loss_tail is not None):
+        raise ValueError("a release's caveat states the Gaussian's loss tail, a total's does not")
     if loss_tail is not None:
-        parts.append(
-            _(
-                "attacker.caveat.gaussian_tail",
-                tail=format_delta(loss_tail),
-                ratio=significant(loss_tail / d, 2),
-            )
-        )
-    parts.append(
-        _(
-            "attacker.caveat.what_holds",
-            chance=format_delta(chance),
-            high=percent(high_t),
-            low=percent(low_t),
-            slack_epsilon=significant(eps + SLACK, 4),
-        )
-    )
-    return " ".join(parts)
+        values |= {"tail": format_delta(loss_tail), "ratio": significant(loss_tail / d, 2)}
+    bound = CAVEATS[scope, False]
+    return _(bound, **values)
 
 
 # --- 1. The attacker's guess ----------------------------------------------------------------
@@ -202,8 +208,8 @@ def posterior_table(s: Settings) -> pd.DataFrame:
 
 def attackers_guess(s: Settings) -> None:
     """Section 1: the posterior bound after one output, for the prior chosen."""
-    intro = _("attacker.guess.intro", odds=odds_factor(s.epsilon))
-    st.markdown(intro if s.pure else intro + " " + _("attacker.guess.intro_delta"))
+    intro = N_("attacker.guess.intro_pure") if s.pure else N_("attacker.guess.intro_delta")
+    st.markdown(_(intro, odds=odds_factor(s.epsilon)))
     now = posterior(s, s.prior)
     _headline(s, now)
     _posterior_metrics(s, now)
@@ -213,8 +219,7 @@ def attackers_guess(s: Settings) -> None:
         st.caption(_("attacker.guess.tight"))
     elif not s.certain:
         tail = gaussian.gaussian_privacy_loss_tail(s.sigma, s.epsilon) if s.bounded else None
-        scope = _("attacker.caveat.per_release")
-        st.warning(posterior_caveat(s.prior, s.epsilon, s.delta, scope=scope, loss_tail=tail))
+        st.warning(posterior_caveat(s.prior, s.epsilon, s.delta, scope="release", loss_tail=tail))
     st.caption(_("attacker.guess.correlated"))
     table = st.expander(_("attacker.table.title"), key="attacker_table", on_change="rerun")
     if table.open:
@@ -234,17 +239,17 @@ def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
         lower_curve = np.where(PRIORS < 1, 0.0, 1.0)
         upper_curve = np.where(PRIORS > 0, 1.0, 0.0)
     eps_upper_curve = attacks.posterior_bounds(PRIORS, s.epsilon)[1]
-    eps_name = _("attacker.chart.eps_bound", epsilon=s.eps_text, only_pure=only_pure_words())
+    eps_name = _("attacker.chart.eps_bound", epsilon=s.eps_text)
     if s.pure:
         labels = {"curve_label": _("attacker.chart.possible", epsilon=s.eps_text)}
     elif s.bounded:
         labels = {
+            # ui.attacker.charts writes "lowest {curve}" and appends the note to a marker's
+            # name: the curve's label starts with the posterior, the note is one message
             "curve_label": _(
-                "attacker.chart.on_rare",
-                rare=rare_words(),
-                slack_epsilon=significant(s.holding_epsilon, 4),
+                "attacker.chart.on_rare", slack_epsilon=significant(s.holding_epsilon, 4)
             ),
-            "marker_note": f" ({rare_words()})",
+            "marker_note": _("attacker.chart.marker_rare"),
             "epsilon_upper": eps_upper_curve,
             "epsilon_name": eps_name,
         }
@@ -301,8 +306,10 @@ def _headline(s: Settings, now: Posterior) -> None:
     """The sentence the section answers with: how sure the attacker can become."""
     prior = whole_percent(s.prior)
     if s.certain:
-        side = _("attacker.guess.side_in") if s.prior == 1 else _("attacker.guess.side_out")
-        st.warning(_("attacker.guess.certain", prior=prior, side=side))
+        certain = (
+            N_("attacker.guess.certain_in") if s.prior == 1 else N_("attacker.guess.certain_out")
+        )
+        st.warning(_(certain, prior=prior))
     elif s.pure:
         st.markdown(
             _(
@@ -323,7 +330,6 @@ def _headline(s: Settings, now: Posterior) -> None:
                 chance=format_delta(s.rare_chance),
                 slack_epsilon=significant(s.holding_epsilon, 4),
                 eps_high=percent(now.eps_high),
-                only_pure=only_pure_words(),
             )
         )
     else:
@@ -333,50 +339,49 @@ def _headline(s: Settings, now: Posterior) -> None:
 def _posterior_metrics(s: Settings, now: Posterior) -> None:
     """Highest and lowest posterior and the odds factor, labelled with where they hold."""
     cols = st.columns(3)
-    rare = rare_words()
     if s.pure:
         cols[0].metric(_("attacker.metric.highest_pure"), percent(now.high))
         cols[1].metric(_("attacker.metric.lowest_pure"), percent(now.low))
         cols[2].metric(_("attacker.metric.odds_pure"), f"×{odds_factor(s.epsilon)}")
     elif s.bounded:
-        where = _("attacker.metric.where", slack_epsilon=significant(s.holding_epsilon, 4))
-        for col, label, value, eps_value, note in (
+        slack = {"slack_epsilon": significant(s.holding_epsilon, 4)}
+        for col, label, value, eps_value, where in (
             (
                 cols[0],
-                _("attacker.metric.highest", rare=rare),
+                _("attacker.metric.highest"),
                 percent(now.high),
                 percent(now.eps_high),
-                "",
+                _("attacker.metric.where", **slack),
             ),
             (
                 cols[1],
-                _("attacker.metric.lowest", rare=rare),
+                _("attacker.metric.lowest"),
                 percent(now.low),
                 percent(now.eps_low),
-                "",
+                _("attacker.metric.where", **slack),
             ),
             (
                 cols[2],
                 _("attacker.metric.odds"),
                 f"×{odds_factor(s.holding_epsilon)}",
                 f"×{odds_factor(s.epsilon)}",
-                " " + _("attacker.metric.odds_note"),
+                _("attacker.metric.where_odds", **slack),
             ),
         ):
             col.metric(
                 label,
                 value,
-                delta=_("attacker.metric.eps_bound", value=eps_value, only_pure=only_pure_words()),
+                delta=_("attacker.metric.eps_bound", value=eps_value),
                 delta_color="off",
                 delta_arrow="off",
-                help=where + note,
+                help=where,
             )
     else:
         for col, label in zip(
             cols,
             (
-                _("attacker.metric.highest", rare=rare),
-                _("attacker.metric.lowest", rare=rare),
+                _("attacker.metric.highest"),
+                _("attacker.metric.lowest"),
                 _("attacker.metric.odds_void"),
             ),
             strict=True,
@@ -395,16 +400,16 @@ def membership_test(s: Settings) -> None:
     """Section 2: the ROC ceiling, the exact Laplace/Gaussian ROCs and simulated tests."""
     epsilon, delta, sigma = s.epsilon, s.delta, s.sigma
     laplace_b = laplace.laplace_scale(1, epsilon)
-    intro = _("attacker.test.intro")
-    if sigma is None:
-        noise = _("attacker.test.noise_laplace", scale=significant(laplace_b, 3))
+    if sigma is None:  # δ = 0
+        st.markdown(_("attacker.test.intro_pure", scale=significant(laplace_b, 3)))
     else:
-        noise = _(
-            "attacker.test.noise_both",
-            scale=significant(laplace_b, 3),
-            sigma=significant(sigma, 3),
+        st.markdown(
+            _(
+                "attacker.test.intro_both",
+                scale=significant(laplace_b, 3),
+                sigma=significant(sigma, 3),
+            )
         )
-    st.markdown(intro + " " + noise)
     rng = page_rng("attacker", "test")
     laplace_attack = attacks.simulate_threshold_attack(
         rng,
@@ -451,19 +456,12 @@ def membership_test(s: Settings) -> None:
     )
     _test_metrics(s)
     found = fixed(laplace_attack.best_advantage, 3)
-    caption = (
-        _("attacker.test.caption_laplace", laplace=found)
-        if gaussian_attack is None
-        else _(
-            "attacker.test.caption_both",
-            laplace=found,
-            gaussian=fixed(gaussian_attack.best_advantage, 3),
-        )
-    )
-    if s.pure:
+    if gaussian_attack is None:  # δ = 0: the best accuracy is the posterior bound at 50%
         at_half = percent(float(attacks.posterior_bounds(0.5, epsilon)[1]))
-        caption += " " + _("attacker.test.pure_equals", posterior=at_half)
-    st.caption(caption)
+        st.caption(_("attacker.test.caption_pure", laplace=found, posterior=at_half))
+    else:
+        gaussian_found = fixed(gaussian_attack.best_advantage, 3)
+        st.caption(_("attacker.test.caption_both", laplace=found, gaussian=gaussian_found))
 
 
 def _test_metrics(s: Settings) -> None:

@@ -14,6 +14,10 @@ button is pressed (Streamlit's deferred downloads), so an export costs nothing p
 - The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
   the data and unit of privacy, the settings, the guarantee, the accuracy table, the charts
   and the address.
+
+Every text an export writes is plain text (``plain_text``): a page's sentences carry
+Streamlit markdown (**bold**, `code`, links, :green[colour]), which the page keeps and the
+files do not.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import json
 import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from urllib.parse import urlencode
 
@@ -51,6 +55,85 @@ class Export:
     unit: str  # who the guarantee protects
     charts: Sequence[tuple[str, Spec]] = field(default_factory=tuple)  # (file name, spec)
     notes: Sequence[str] = field(default_factory=tuple)
+
+
+# Streamlit markdown as the pages write it (st.markdown): the marks ``plain_text`` removes
+_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)  # `code`: kept as written, without the backticks
+_LINK = re.compile(r"!?\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+_COLOUR = re.compile(
+    r":(?:red|orange|yellow|green|blue|violet|gray|grey|rainbow|primary)"
+    r"(?:-background|-badge)?\[([^\[\]]*)\]"
+)
+_ICON = re.compile(r":material/[a-z0-9_]+:\s?")
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.DOTALL)
+_STRONG_UNDERLINE = re.compile(r"(?<![\w\\])__(?=\S)(.+?)(?<=\S)__(?!\w)", re.DOTALL)
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])(.+?)(?<=[^\s*\\])\*(?![\w*])", re.DOTALL)
+_UNDERLINE = re.compile(r"(?<![\w\\])_(?=[^\s_])(.+?)(?<=[^\s_\\])_(?!\w)", re.DOTALL)
+_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.DOTALL)
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+", re.MULTILINE)
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!~|:$])")
+
+
+def plain_text(text: str) -> str:
+    """``text`` without its Streamlit markdown: what a reader sees, as plain text.
+
+    **bold**, *italic*, _italic_, ~~struck~~ and headings lose their marks; `code` its
+    backticks (its content is kept as written); a link [words](address) becomes "words
+    (address)"; :green[words] becomes "words" and :material/icon: goes; \\* becomes *.
+    Only marks that Streamlit draws go: a name like visitor_id or a product 2 * 3 is kept.
+    """
+    codes: list[str] = []
+
+    def kept(literal: str) -> str:  # code and addresses: no mark inside them is removed
+        codes.append(literal)
+        return f"\x00{len(codes) - 1}\x00"
+
+    def link(match: re.Match[str]) -> str:
+        words, target = match.group(1), match.group(2)
+        return words if not target or target == words else f"{words} ({kept(target)})"
+
+    out = _CODE.sub(lambda m: kept(m.group(2)), text)
+    out = _LINK.sub(link, out)
+    out = _ICON.sub("", out)
+    previous = None
+    while previous != out:  # nested marks: :green[**bold**], **_both_**
+        previous = out
+        for pattern in (_COLOUR, _STRONG, _STRONG_UNDERLINE, _STRIKE, _EMPHASIS, _UNDERLINE):
+            out = pattern.sub(r"\1", out)
+    out = _HEADING.sub("", out)
+    out = _ESCAPED.sub(r"\1", out)
+    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], out)
+
+
+def _plain(value: object) -> object:
+    """A written value: its text (also inside lists and mappings) as plain text."""
+    if isinstance(value, str):
+        return plain_text(value)
+    if isinstance(value, Mapping):
+        return {plain_text(str(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def written(export: Export, everything: Mapping[str, object]) -> tuple[Export, dict[str, object]]:
+    """The export and the settings file's fields as the files hold them: plain text (the
+    address is kept as it is). The table is kept as on screen (a data frame shows no
+    markdown, and its cells are the data's own values)."""
+    plain = replace(
+        export,
+        title=plain_text(export.title),
+        question=plain_text(export.question),
+        settings=_plain(dict(export.settings)),
+        guarantee=plain_text(export.guarantee),
+        unit=plain_text(export.unit),
+        notes=tuple(plain_text(note) for note in export.notes),
+    )
+    fields = {
+        plain_text(str(key)): value if key == "address" else _plain(value)
+        for key, value in everything.items()
+    }
+    return plain, fields
 
 
 def file_stem(page: str, data: DataChoice | None, params: Mapping[str, str]) -> str:
@@ -93,6 +176,7 @@ def _png(spec: Spec) -> bytes | None:
 
 def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> bytes:
     """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG)."""
+    export, everything = written(export, everything)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"{stem}.csv", safe_csv(export.table))
@@ -108,6 +192,7 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
 
 def board_report(export: Export, everything: Mapping[str, object]) -> str:
     """The one-page HTML report of this view."""
+    export, everything = written(export, everything)
     settings = pd.DataFrame(
         {_("common.export.setting"): list(export.settings), _("common.export.value"): [
             str(value) for value in export.settings.values()
@@ -189,7 +274,8 @@ def export_buttons(
         mime="application/zip",
         icon=":material/download:",
         key=f"{page}_download",
-        help=_("common.export.zip_help") + ("" if secure else " " + _("common.export.teaching")),
+        # two paragraphs, not one sentence glued to another (Japanese and Chinese use no space)
+        help=_("common.export.zip_help") + ("" if secure else "\n\n" + _("common.export.teaching")),
         width="stretch",
     )
     if right is None:

@@ -123,6 +123,17 @@ def epsilon(value: float) -> str:
     return significant(value, 4) if abs(value) < 1e15 else _scientific(value, 4)
 
 
+def epsilon_bound(value: float) -> str:
+    """An epsilon a guarantee states: 4 significant digits rounded up, so the figure shown is
+    never below the bound it stands for (1.386294 -> 1.387; 1.0000000000000002 stays 1:
+    differences within 1e-9 of the digit below are float noise, not privacy loss)."""
+    if not math.isfinite(value) or value <= 0:
+        return epsilon(value)
+    places = 3 - math.floor(math.log10(value))
+    up = math.ceil(value * 10.0**places * (1 - 1e-9)) / 10.0**places
+    return epsilon(up)
+
+
 def odds_factor(eps: float) -> str:
     """e^epsilon as a short label, e.g. 2.72 or 2.2e+04 (no overflow for a huge typed epsilon)."""
     if eps >= 700:

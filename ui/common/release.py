@@ -16,8 +16,8 @@ import streamlit as st
 
 from dp_core.guarantee import Guarantee, Part, Read
 from ui.common.data_picker import DataChoice
-from ui.common.formatting import number, power_of_ten
-from ui.common.i18n import N_, _
+from ui.common.formatting import epsilon_bound, power_of_ten
+from ui.common.i18n import N_, _, language
 from ui.common.labels import contribution_rule
 from ui.common.shell import presenter_mode
 
@@ -99,6 +99,12 @@ READ_WORDS = {  # what was read from the data, and how to fix it in advance: mes
 }
 
 
+def sentences(*texts: str) -> str:
+    """Whole sentences one after the other: with a space between them, but none in Japanese
+    and Chinese, whose sentences end with "。" and run on."""
+    return ("" if language() in ("ja", "zh") else " ").join(texts)
+
+
 def guarantee(data: DataChoice, parts: Sequence[Part], reads: Sequence[Read] = ()) -> Guarantee:
     """The page's release as parts composed for the data's unit of privacy, with what it
     read from the data without noise (then it is not differentially private)."""
@@ -106,17 +112,15 @@ def guarantee(data: DataChoice, parts: Sequence[Part], reads: Sequence[Read] = (
 
 
 def _budget(epsilon: float, delta: float) -> str:
-    return f"ε = {number(round(epsilon, 9))}" + (
-        f", δ = {power_of_ten(delta)}" if delta > 0 else ""
-    )
+    return f"ε = {epsilon_bound(epsilon)}" + (f", δ = {power_of_ten(delta)}" if delta > 0 else "")
 
 
 def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
     """The guarantee in one sentence: unit, outputs covered and each part's budget."""
     label = (
-        f"({number(round(total.epsilon, 9))}, {power_of_ten(total.delta)})-DP"
+        f"({epsilon_bound(total.epsilon)}, {power_of_ten(total.delta)})-DP"
         if total.delta > 0
-        else f"{number(round(total.epsilon, 9))}-DP"
+        else f"{epsilon_bound(total.epsilon)}-DP"
     )
     covered = "; ".join(
         f"{_(PART_WORDS[part.name], outputs=outputs)} ({_budget(part.epsilon, part.delta)})"
@@ -125,7 +129,7 @@ def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
     values = {"label": label, "unit": unit_words(data), "covered": covered}
     if not total.differentially_private:
         reads = [_(READ_WORDS[read]) for read in total.read_from_data]
-        return " ".join([_("common.guarantee.not_dp", **values), *reads])
+        return sentences(_("common.guarantee.not_dp", **values), *reads)
     if len(total.parts) > 1:
         return _("common.guarantee.composed", **values)
     return _("common.guarantee", **values)

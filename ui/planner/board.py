@@ -13,7 +13,7 @@ from dp_core import accountants, planner
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
 from ui.common.i18n import N_, _, language, n_
-from ui.common.release import guarantee_text, unit_words
+from ui.common.release import guarantee_text, sentences, unit_words
 from ui.common.report import Chart, Section, Table, html_report
 from ui.planner import charts as planner_charts
 from ui.planner import summary
@@ -82,9 +82,10 @@ def data_rows(s: Settings) -> str:
 def guarantee_label(s: Settings) -> str:
     """(ε, δ)-DP or ε-DP of the whole plan."""
     plan = s.plan
+    bound = formatting.epsilon_bound(plan.epsilon)
     if plan.delta > 0:
-        return f"({formatting.epsilon(plan.epsilon)}, {formatting.power_of_ten(plan.delta)})-DP"
-    return f"{formatting.epsilon(plan.epsilon)}-DP"
+        return f"({bound}, {formatting.power_of_ten(plan.delta)})-DP"
+    return f"{bound}-DP"
 
 
 def _data_text(s: Settings) -> str:
@@ -102,11 +103,14 @@ def _data_text(s: Settings) -> str:
         unit=unit_words(s.data),
         cap=formatting.count(s.controls.cap),
     )
-    if dataset.contribution_rule:
-        text += " " + _("planner.board.rule", rule=dataset.contribution_rule)
+    more = (
+        [_("planner.board.rule", rule=dataset.contribution_rule)]
+        if dataset.contribution_rule
+        else []
+    )
     if categories:
-        text += " " + _("planner.board.categories", categories=categories)
-    return text
+        more.append(_("planner.board.categories", categories=categories))
+    return sentences(text, *more)
 
 
 def _certified_text(s: Settings) -> str:
@@ -127,17 +131,17 @@ def _certified_text(s: Settings) -> str:
 def _guarantee_text(s: Settings, found: tuple[AccountingTotal, ...]) -> str:
     if not s.guarantee.differentially_private:  # what was read from the data comes first
         statement = guarantee_text(s.data, s.guarantee, outputs=s.outputs)
-        return statement + " " + summary.cost_sentence(found, found[-1].delta)
+        return sentences(statement, summary.cost_sentence(found, found[-1].delta))
     text = _(
         "planner.board.guarantee",
         label=guarantee_label(s),
         unit=unit_words(s.data),
         count=formatting.count(len(s.plan.rows)),
     )
-    text += " " + summary.cost_sentence(found, found[-1].delta)
+    more = [summary.cost_sentence(found, found[-1].delta)]
     if s.controls.gaussian and s.calibration == "analytic":
-        text += " " + _("planner.board.opendp_gaussian")
-    return text
+        more.append(_("planner.board.opendp_gaussian"))
+    return sentences(text, *more)
 
 
 def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -> str:

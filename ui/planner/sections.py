@@ -24,7 +24,7 @@ from ui.common.exercises import exercise_box
 from ui.common.export import Export, address, export_buttons
 from ui.common.i18n import N_, _, display, in_language, language, n_
 from ui.common.labels import category_labels
-from ui.common.release import guarantee_box, guarantee_text, unit_words
+from ui.common.release import guarantee_box, guarantee_text, sentences, unit_words
 from ui.common.sections import Section, story
 from ui.common.shell import DEFAULT_SEED, formula_box, page_rng, presenter_row, what_to_notice
 from ui.common.widgets import delta_input, epsilon_input
@@ -214,7 +214,7 @@ def _linked_rows(data: DataChoice) -> pd.DataFrame | None:
         return None
     parsed = parse_rows(frame, data.dataset, own=data.own)
     if parsed.problems:
-        st.session_state[f"{PAGE}__rows_problem"] = " ".join(parsed.problems)
+        st.session_state[f"{PAGE}__rows_problem"] = sentences(*parsed.problems)
         return None
     return frame
 
@@ -263,7 +263,7 @@ def data_controls() -> Controls | None:
     _rows_in_address(edited, data)
     parsed = parse_rows(edited, data.dataset, own=data.own)
     if parsed.notes:
-        st.caption(" ".join(parsed.notes))
+        st.caption(sentences(*parsed.notes))
     if parsed.problems:
         st.error(
             "**"
