@@ -25,7 +25,7 @@ from ui.attacker.sections import (
 from ui.attacker.totals import GENERIC, Total, composition_totals, tightest
 from ui.common import charts
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.formatting import count, epsilon, fixed, number, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
@@ -191,9 +191,7 @@ def many_releases(s: Settings) -> None:
     best = None if void else _best_total(r)
     export_buttons("attacker", None, lambda: composition_export(r, chart), secure=False)
     _averaging(s, k_now, best)
-    for exercise in EXERCISES:
-        if exercise.section == "releases":
-            exercise_box(exercise, r)
+    section_exercises(EXERCISES, "releases", r)
 
 
 def composition_export(r: ReleaseSettings, chart: charts.Spec) -> Export:

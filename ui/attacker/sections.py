@@ -16,7 +16,7 @@ from ui.attacker import charts as attacker_charts
 from ui.attacker.exercises import EXERCISES
 from ui.common import charts
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.formatting import count, fixed, number, odds_factor, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
@@ -226,9 +226,7 @@ def attackers_guess(s: Settings) -> None:
         with table:
             st.dataframe(posterior_table(s), hide_index=True, width="stretch")
     export_buttons("attacker", None, lambda: posterior_export(s, chart), secure=False)
-    for exercise in EXERCISES:
-        if exercise.section == "guess":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "guess", s)
 
 
 def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:

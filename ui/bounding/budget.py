@@ -11,7 +11,7 @@ from ui.bounding.inputs import PAGE
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.i18n import N_, _
 
 ROW_COLORS = [
@@ -167,6 +167,4 @@ def what_it_costs(s: Settings) -> None:
     st.caption(
         _("bounding.budget.total", epsilon=formatting.epsilon(total.epsilon), delta=delta, how=how)
     )
-    for exercise in EXERCISES:
-        if exercise.section == "budget":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "budget", s)

@@ -38,7 +38,7 @@ from ui.bounding.words import Words, capitalised
 from ui.common import charts, formatting
 from ui.common.address import linked_choice
 from ui.common.errors import translated
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _, language
 from ui.common.release import (
@@ -413,9 +413,7 @@ def noisy_answers(s: Settings) -> None:
         lambda: page_export(s, answers, released, specs),
         secure=s.choices.secure,
     )
-    for exercise in EXERCISES:
-        if exercise.section == "answers":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "answers", s)
 
 
 def answers_table(s: Settings, name: str, answers: pd.DataFrame, noisy: np.ndarray) -> pd.DataFrame:

@@ -17,7 +17,7 @@ from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
 from ui.common.address import linked_choice
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 
 
@@ -87,9 +87,7 @@ def _cap_tradeoff(s: Settings, statistic: str, y_title: str) -> None:
     )
     if not s.plan.joint:
         st.caption(capitalised(_("bounding.tradeoff.sequential_note", **nouns)))
-    for exercise in EXERCISES:
-        if exercise.section == "tradeoff":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "tradeoff", s)
 
 
 def _bounds_tradeoff(s: Settings, y_title: str) -> None:

@@ -65,6 +65,13 @@ class Exercise:
         return math.isclose(float(given), right, rel_tol=self.tolerance, abs_tol=1e-9)
 
 
+def section_exercises(exercises: Sequence[Exercise], section: str, settings: Any) -> None:
+    """The exercises of one section, each in its box, answered from ``settings``."""
+    for exercise in exercises:
+        if exercise.section == section:
+            exercise_box(exercise, settings)
+
+
 def exercise_box(exercise: Exercise, settings: Any) -> None:
     """The exercise in an expander: the question, a place to answer, the answer on request."""
     box = st.expander(

@@ -20,7 +20,7 @@ from dp_core.release import (
 from ui.common import charts, formatting
 from ui.common.address import keep, linked_index
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_labels
@@ -560,9 +560,7 @@ def classic_vs_analytic(s: Settings) -> None:
             factor=formatting.fixed(analytic_curve[0] / analytic_curve[-1], 2),
         )
     )
-    for exercise in EXERCISES:
-        if exercise.section == "sigma":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "sigma", s)
 
 
 def _unit_draws(seed: int, draw: int, _rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -692,9 +690,7 @@ def k_statistics(s: Settings) -> None:
             crossover_abs=formatting.fixed(crossover_abs, 2),
         )
     )
-    for exercise in EXERCISES:
-        if exercise.section == "k":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "k", s)
 
 
 def _k_advice(s: Settings, k: int, laplace_noise: float, gaussian_noise: float) -> str:

@@ -16,7 +16,7 @@ from dp_core.release import noise_name
 from ui.common import charts, formatting
 from ui.common.address import keep, linked_index
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _, n_
 from ui.common.labels import category_label, category_labels
@@ -228,9 +228,7 @@ def noisy_vs_true(s: Settings) -> None:
     )
     if query.kind == "sum" and not np.allclose(query.raw_values, query.true_values):
         st.caption(_("laplace.answers.clipping"))
-    for exercise in EXERCISES:
-        if exercise.section == "answers":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "answers", s)
 
 
 def _results_table(s: Settings, noisy: np.ndarray, half_widths: np.ndarray) -> pd.DataFrame:
@@ -435,9 +433,7 @@ def averaging_attack(s: Settings) -> None:
         delta_color="off",
     )
     st.caption(_("laplace.attack.caption"))
-    for exercise in EXERCISES:
-        if exercise.section == "averaging":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "averaging", s)
 
 
 def closing() -> None:

@@ -20,7 +20,7 @@ from dp_core import randomized_response as rr
 from ui.common import charts, formatting
 from ui.common.address import keep, linked_index
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_labels
@@ -41,6 +41,7 @@ from ui.local.inputs import Respondents, pick_respondents
 
 PAGE = "lf"  # the prefix of the page's widget keys and random streams
 URL = "local_frequencies"
+OWN_EXERCISES = tuple(e for e in EXERCISES if e.page == URL)  # this page's, by section
 OUE, SUE, MANUAL, GRR = "oue", "sue", "manual", "grr"
 PROTOCOLS = {
     OUE: N_("local.lf.protocol.oue"),
@@ -198,12 +199,6 @@ def _answers(s: Settings) -> str:
     return _("local.lf.answers.grr") if s.grr else _("local.lf.answers.unary")
 
 
-def _exercises(s: Settings, section: str) -> None:
-    for exercise in EXERCISES:
-        if exercise.page == URL and exercise.section == section:
-            exercise_box(exercise, s)
-
-
 def _shown_labels(s: Settings) -> list[str]:
     """The categories as the reader sees them (translated where the data's have a name)."""
     return category_labels(s.respondents.column, s.labels)
@@ -268,7 +263,7 @@ def reports(s: Settings) -> None:
         st.markdown(_("local.lf.reports.matrix", shown=table.shape[1]))
         st.table(table.style.map(_bit_style))
     st.caption(_("local.lf.reports.caption"))
-    _exercises(s, "reports")
+    section_exercises(OWN_EXERCISES, "reports", s)
 
 
 def _bit_style(cell: str) -> str:
@@ -368,7 +363,7 @@ def counts(s: Settings) -> None:
     _counts_table(table)
     st.caption(_("local.lf.counts.caption"))
     export_buttons(URL, s.respondents.data, lambda: _export(s, table, bars), secure=False)
-    _exercises(s, "counts")
+    section_exercises(OWN_EXERCISES, "counts", s)
 
 
 def _export(s: Settings, table: pd.DataFrame, bars: charts.Spec) -> Export:
@@ -448,7 +443,7 @@ def domain_size(s: Settings) -> None:
         )
     )
     st.caption(_("local.lf.domain.caption", n=formatting.count(n)))
-    _exercises(s, "domain")
+    section_exercises(OWN_EXERCISES, "domain", s)
 
 
 def sections() -> list[Section]:

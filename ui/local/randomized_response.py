@@ -26,7 +26,7 @@ from dp_core import randomized_response as rr
 from ui.common import charts, formatting
 from ui.common.address import keep, linked_index, linked_value
 from ui.common.catalog import entry
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_label, category_labels
@@ -41,6 +41,7 @@ from ui.local.inputs import Respondents, pick_respondents
 
 PAGE = "rr"  # the prefix of the page's widget keys and random streams
 URL = "randomized_response"
+OWN_EXERCISES = tuple(e for e in EXERCISES if e.page == URL)  # this page's, by section
 COINS_MODE, EPSILON_MODE = "coins", "epsilon"
 MODES = {COINS_MODE: N_("local.rr.mode.coins"), EPSILON_MODE: N_("local.rr.mode.epsilon")}
 DATA, GROUP = "data", "group"
@@ -331,12 +332,6 @@ def explore(survey: Survey | None, sections: list[Section]) -> None:
     story(PAGE, sections, Settings(coins, survey, n, n_yes))
 
 
-def _exercises(s: Settings, section: str) -> None:
-    for exercise in EXERCISES:
-        if exercise.page == URL and exercise.section == section:
-            exercise_box(exercise, s)
-
-
 def _probability_table(c: Coins) -> pd.DataFrame:
     """P(answer | truth) as on screen."""
     yes, no = _("local.rr.yes"), _("local.rr.no")
@@ -405,7 +400,7 @@ def coin_game(s: Settings) -> None:
             )
     st.markdown(_("local.rr.game"))
     st.caption(_("local.rr.neighbours"))
-    _exercises(s, "coins")
+    section_exercises(OWN_EXERCISES, "coins", s)
 
 
 def _no_survey() -> None:
@@ -540,7 +535,7 @@ def _estimate(s: Settings) -> None:
     ):
         st.caption(_("local.rr.published"))
     export_buttons(URL, _data(s), lambda: _export(s, result, distribution_chart), secure=False)
-    _exercises(s, "survey")
+    section_exercises(OWN_EXERCISES, "survey", s)
 
 
 def _distribution_chart(s: Settings, result: Result) -> charts.Spec:
@@ -680,7 +675,7 @@ def error_against_n(s: Settings) -> None:
         key="rr_error",
     )
     st.caption(_("local.rr.error.caption", share=formatting.percent(s.share)))
-    _exercises(s, "error")
+    section_exercises(OWN_EXERCISES, "error", s)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -725,7 +720,7 @@ def local_vs_central(s: Settings) -> None:
         )
     )
     st.caption(_("local.rr.central.caption"))
-    _exercises(s, "central")
+    section_exercises(OWN_EXERCISES, "central", s)
 
 
 def sections() -> list[Section]:

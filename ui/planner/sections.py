@@ -20,7 +20,7 @@ from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, address, export_buttons
 from ui.common.i18n import N_, _, display, in_language, language, n_
 from ui.common.labels import category_labels
@@ -424,9 +424,7 @@ def the_plan(s: Settings) -> None:
     charts.show(accuracy, key=f"{PAGE}_accuracy")
     st.caption(_("planner.plan.accuracy_note"))
     zip_button(s, released, accuracy)
-    for exercise in EXERCISES:
-        if exercise.section == "plan":
-            exercise_box(exercise, s)
+    section_exercises(EXERCISES, "plan", s)
 
 
 def zip_button(s: Settings, released: dict, accuracy: charts.Spec) -> None:
@@ -554,9 +552,7 @@ def what_it_costs(s: Settings) -> None:
             icon=":material/warning:",
         )
     st.caption(_("planner.cost.note"))
-    for exercise in EXERCISES:
-        if exercise.section == "cost":
-            exercise_box(exercise, Costs(s, delta, found))
+    section_exercises(EXERCISES, "cost", Costs(s, delta, found))
 
 
 # --- section 3: ε in the wild ------------------------------------------------------------
