@@ -21,6 +21,11 @@ def fragment_of(at: AppTest, key: str) -> str | None:
     return state._new_widget_state.widget_metadata[widget_id].fragment_id
 
 
+def ran_fragments(at: AppTest) -> list[str]:
+    """Ids of the fragments that have run, in the order they first ran."""
+    return list(at._fragment_storage._fragments)
+
+
 def parent_fragment(at: AppTest, fragment_id: str) -> str | None:
     """The fragment a nested fragment was defined in (None: defined by the page)."""
     return at._fragment_storage._parent_by_id.get(fragment_id)

@@ -3,7 +3,6 @@ section, bad input, the floating-point attack, and which parts rerun when a slid
 
 from __future__ import annotations
 
-import functools
 import io
 import math
 import re
@@ -25,9 +24,8 @@ from apptest_helpers import (
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 from dp_accounting.pld import privacy_loss_distribution as pld
 from dp_accounting.pld.common import DifferentialPrivacyParameters
+from fragment_helpers import ran_fragments, run_fragment
 from scipy import stats
-from streamlit.runtime.scriptrunner import RerunData
-from streamlit.testing.v1 import local_script_runner
 
 from dp_core.floating_point_attack import lattice_reachable, reachable
 
@@ -566,25 +564,9 @@ def test_a_link_opens_the_floating_point_section() -> None:
 
 
 # --- Which parts rerun ------------------------------------------------------------------------
-def fragment_rerun(at, fragment_id: str):
-    """Run as the browser does when a widget inside a fragment changes: that fragment only.
-
-    AppTest always reruns the whole script, so the rerun request gets the fragment's id here.
-    The element tree then holds only what the fragment drew.
-    """
-    original = local_script_runner.RerunData
-    local_script_runner.RerunData = functools.partial(RerunData, fragment_id_queue=[fragment_id])
-    try:
-        at.run()
-    finally:
-        local_script_runner.RerunData = original
-    assert not at.exception, at.exception
-    return at
-
-
 def fragments(at) -> list[str]:
     """Ids of the fragments that have run, in the order they first ran (the ε fragment first)."""
-    return list(at._fragment_storage._fragments)
+    return ran_fragments(at)
 
 
 @pytest.fixture
@@ -617,7 +599,7 @@ def test_an_epsilon_step_reruns_the_fragment_not_the_page(page, calls):
     rerun(page)
     assert calls == {"page": 1, "outer": 1}
     widget(page.select_slider, EPS_SLIDER).set_value(0.1)
-    at = fragment_rerun(page, outer)
+    at = run_fragment(page, outer)
     assert calls == {"page": 1, "outer": 2}
     assert not at.title  # the page's header was not redrawn
     assert metric(at, "Highest posterior") == f"{_posterior(0.5, 0.1 + SLACK):.1%}"
@@ -629,13 +611,13 @@ def test_moving_k_reruns_only_the_many_releases_section(page, calls):
     inner = next(f for f in fragments(at) if f != outer)
     before = dict(calls)
     widget(at.select_slider, "attacker_k").set_value(1000)
-    fragment_rerun(at, inner)
+    run_fragment(at, inner)
     assert calls == before  # neither the page nor the ε fragment ran
     assert [s.key for s in at.select_slider] == ["attacker_k", "attacker_delta_prime"]
     assert total(at, "Basic") == "1,000"
     assert chart_data(at, "k_now")["label"].tolist() == ["k = 1,000"]
     widget(at.select_slider, "attacker_delta_prime").set_value(1e-12)
-    fragment_rerun(at, inner)
+    run_fragment(at, inner)
     assert calls == before
     advanced = math.sqrt(2 * 1000 * math.log(1e12)) + 1000 * (math.e - 1)
     assert total(at, "Advanced") == f"{advanced:,.4g}"
@@ -650,7 +632,7 @@ def test_new_opendp_releases_redraw_only_the_opendp_bars(page, calls):
     assert np.array_equal(rates(rerun(at), "fp_success", "OpenDP"), opendp_before)  # held
     before = dict(calls)
     at.button(key="attacker_fp_draw_button").click()
-    fragment_rerun(at, inner)
+    run_fragment(at, inner)
     assert calls == before
     np.testing.assert_array_equal(rates(at, "fp_success", "numpy"), numpy_before)
     assert not np.array_equal(rates(at, "fp_success", "OpenDP"), opendp_before)
