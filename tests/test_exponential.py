@@ -18,6 +18,7 @@ from dp_core import (
     exponential_probabilities,
     exponential_probabilities_by_epsilon,
     exponential_score_shortfall_bound,
+    exponential_unnormalised_log_weights,
     probability_of_best,
     probability_of_shortfall,
     sample_counts,
@@ -49,6 +50,20 @@ def test_published_disease_table_three_decimals_and_flu_at_ten():
         0.126,
     ]
     assert exponential_probabilities(list(DISEASES.values()), 10, 1)[2] > 1 - 1e-8
+
+
+def test_unnormalised_weights_are_the_german_notebooks_implementation_step():
+    """exp(ε·u / (2Δ)) at ε = 0.1 for Diabetes, Hepatitis, Flu, HIV, before normalising."""
+    log_w = exponential_unnormalised_log_weights(list(DISEASES.values()), 0.1, 1)
+    assert np.round(np.exp(log_w), 3).tolist() == [3.320, 1.492, 4.055, 1.284]
+    published = exponential_probabilities(list(DISEASES.values()), 0.1, 1)
+    np.testing.assert_allclose(np.exp(log_w) / np.exp(log_w).sum(), published)  # normalised
+    assert np.exp(exponential_unnormalised_log_weights([28], 1, 1, monotonic=True)) == (
+        pytest.approx(np.exp(28))
+    )
+    assert exponential_unnormalised_log_weights([5, 7], 0, 1).tolist() == [0, 0]  # weight 1
+    huge = exponential_unnormalised_log_weights([4140, 9], 20, 1)  # e^41400: beyond a float
+    assert huge.tolist() == [41400, 90] and huge[0] > np.log(np.finfo(float).max)
 
 
 def test_industry_groups_best_is_0_9501_at_epsilon_0_1():

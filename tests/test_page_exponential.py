@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from collections import Counter
 from unittest import mock
 
+import mpmath
 import numpy as np
 import pandas as pd
 import pytest
@@ -50,6 +52,29 @@ TABLE, EPSILONS, CURVES, PITFALL, HOURS = (
     "5. Average hours per week",
 )
 MECHANISMS = {"Exponential mechanism", "Permute-and-flip", "Report-noisy-max, Laplace noise"}
+WEIGHT = "weight exp(ε·u / 2Δ)"
+NOTEBOOK_WEIGHTS = {  # the German notebook's implementation step at ε = 0.1 (/work/shared)
+    "Diabetes": "3.320",
+    "Hepatitis": "1.492",
+    "Flu": "4.055",
+    "HIV": "1.284",
+}
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power(value: mpmath.mpf, digits: int) -> str:
+    """A number no float holds as the page writes it, m×10ⁿ, from mpmath's own rounding."""
+    text = mpmath.nstr(value, digits, strip_zeros=False, min_fixed=1, max_fixed=0)
+    mantissa, exponent = text.split("e")
+    return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+
+
+def exact_exponential(counts: dict[str, float], rate: float) -> tuple[dict, dict]:
+    """Weights exp(λ·count) and probabilities with 60 digits (mpmath: no overflow)."""
+    with mpmath.workdps(60):
+        weights = {name: mpmath.exp(mpmath.mpf(rate) * c) for name, c in counts.items()}
+        total = mpmath.fsum(weights.values())
+        return weights, {name: w / total for name, w in weights.items()}
 
 
 @pytest.fixture(scope="module")
@@ -123,9 +148,64 @@ def test_disease_table_matches_the_published_one(page, epsilon):
     at = set_epsilon(section(page, TABLE), epsilon)
     table = main_table(at)
     assert table["probability"].to_dict() == PUBLISHED[epsilon]
-    assert list(table.index) == ["Diabetes", "Hepatitis", "Flu", "HIV"]  # the public domain
+    assert list(table.index) == ["Flu", "Diabetes", "Hepatitis", "HIV"]  # by true count
     assert table.loc["Flu", "true count"] == 28
     assert metric(at, "P(true best answer)") == PUBLISHED[epsilon]["Flu"][:5]
+
+
+def test_the_table_shows_the_notebooks_unnormalised_weights(page):
+    """The German notebook's step before normalising: exp(ε·u / 2Δ) at ε = 0.1 is
+    [3.320, 1.492, 4.055, 1.284]; the column sits beside the probability, and a huge weight
+    is written in scientific notation, computed from its log."""
+    at = set_epsilon(section(page, TABLE), "0.1")
+    table = main_table(at)
+    assert table[WEIGHT].to_dict() == NOTEBOOK_WEIGHTS
+    columns = list(table.columns)
+    assert columns.index(WEIGHT) + 1 == columns.index("probability")
+    at = set_epsilon(at, "20")  # e^(10 · 28)
+    weights, _ = exact_exponential({"Flu": 28, "HIV": 5}, 10)
+    assert main_table(at).loc["Flu", WEIGHT] == power(weights["Flu"], 3) == "4.00×10¹²¹"
+    assert main_table(at).loc["HIV", WEIGHT] == power(weights["HIV"], 3) == "5.18×10²¹"
+    widget(at.toggle, "exponential_monotonic").set_value(True)  # λ = ε/Δ: e^(20 · 28)
+    table = main_table(rerun(at))
+    weights, _ = exact_exponential({"Flu": 28}, 20)
+    assert table.loc["Flu", "weight exp(ε·u / Δ)"] == power(weights["Flu"], 3)  # beyond a float
+    widget(at.toggle, "exponential_monotonic").set_value(False)
+    set_epsilon(rerun(at), "1")
+
+
+def test_probabilities_and_weights_beyond_a_float_are_powers_of_ten(page):
+    """At ε = 20 on the census occupations, Armed-Forces (9 persons against 4,140) comes out
+    with probability about 10⁻¹⁷⁹⁴¹ and Prof-specialty's weight is e^41400: no float holds
+    either. They are written as m×10ⁿ from their logs (as mpmath computes them), never as a
+    float literal such as 2.5e-17941; a probability a float holds keeps its e-notation."""
+    at = set_epsilon(section(dataset(page, "census"), TABLE), "20")
+    table = main_table(at)
+    weights, p = exact_exponential(category_counts("census", "occupation").to_dict(), 10)
+    for name in ("Armed-Forces", "Priv-house-serv", "Tech-support", "Sales"):
+        assert table.loc[name, "probability"] == power(p[name], 2), name
+    assert table.loc["Armed-Forces", "probability"].endswith("×10⁻¹⁷⁹⁴¹")
+    assert table.loc["Craft-repair", "probability"] == f"{float(p['Craft-repair']):.1e}"
+    assert table.loc["Prof-specialty", "probability"] == "1.000"
+    assert table.loc["Prof-specialty", WEIGHT] == power(weights["Prof-specialty"], 3)
+    cells = " ".join(table["probability"]) + " " + " ".join(table[WEIGHT])
+    assert not re.search(r"\d[eE][+-]?\d{4}", cells)  # no exponent beyond a float's
+    set_epsilon(dataset(at, "diseases"), "1")
+
+
+def test_a_rounded_mantissa_carries_into_the_power():
+    """9.97×10⁻⁴⁰⁰ to two digits is 1.0×10⁻³⁹⁹ and 9.9977×10³⁹⁸ to three is 1.00×10³⁹⁹,
+    never 10.0×10⁻⁴⁰⁰ or 10.00×10³⁹⁸."""
+    at = set_epsilon(typed(open_page("exponential"), "A=918.7345, B=0"), "2")  # λ = 1
+    weights, p = exact_exponential({"A": 918.7345, "B": 0}, 1)
+    assert mpmath.nstr(p["B"], 4) == "9.97e-400"
+    table = main_table(at)
+    assert table.loc["B", "probability"] == power(p["B"], 2) == "1.0×10⁻³⁹⁹"
+    assert table.loc["B", WEIGHT] == "1.000"  # e^0
+    widget(at.text_input, "exponential_typed").set_value("A=918.73122, B=0")
+    weights, p = exact_exponential({"A": 918.73122, "B": 0}, 1)
+    assert mpmath.nstr(weights["A"], 5) == "9.9977e+398"
+    assert main_table(rerun(at)).loc["A", WEIGHT] == power(weights["A"], 3) == "1.00×10³⁹⁹"
 
 
 def test_the_guarantee_states_the_selection_per_person(page):
@@ -275,8 +355,8 @@ def test_curves_at_both_ends_of_epsilon(page):
 def test_other_shipped_columns_use_their_public_domain(page):
     at = section(dataset(page, "restaurant"), TABLE)
     table = main_table(at)
-    assert list(table.index) == [str(day) for day in range(1, 8)]
-    assert table["true count"].tolist() == [300, 300, 400, 400, 450, 500, 500]
+    assert list(table.index) == ["6", "7", "5", "3", "4", "1", "2"]  # by count, ties by name
+    assert table["true count"].tolist() == [500, 500, 450, 400, 400, 300, 300]
     assert "Score = count, sensitivity Δ = 1." in texts(at)
     assert "a visitor comes at most once a day" in texts(at)
     at = dataset(at, "census")
@@ -286,24 +366,60 @@ def test_other_shipped_columns_use_their_public_domain(page):
     assert table.loc["Armed-Forces", "true count"] == 9
     widget(at.selectbox, "exponential_column_census").set_value("education_years")
     at = rerun(at)
-    assert list(main_table(at).index) == [str(n) for n in range(1, 17)]
+    table = main_table(at)
+    assert sorted(table.index, key=int) == [str(n) for n in range(1, 17)]  # the public domain
+    assert table["true count"].is_monotonic_decreasing
     dataset(at, "diseases")
 
 
 def test_census_marital_status_is_a_candidate_column(page):
-    """The notebook's "which marital status is most common?" on the census."""
+    """The notebook's "which marital status is most common?" on the census: the candidates
+    are its public categories, listed by true count, largest first (not in the domain's order,
+    where Divorced comes before Never-married)."""
     at = dataset(page, "census")
     widget(at.selectbox, "exponential_column_census").set_value("marital_status")
     at = set_epsilon(section(rerun(at), TABLE), "0.01")
     table = main_table(at)
     counts = category_counts("census", "marital_status")
-    assert list(table.index) == list(DATASETS["census"].domains["marital_status"])
+    domain = DATASETS["census"].domains["marital_status"]
+    assert set(table.index) == set(domain)
+    assert list(table.index) == sorted(domain, key=lambda name: (-counts[name], name))
+    assert list(table.index[:3]) == ["Married-civ-spouse", "Never-married", "Divorced"]
+    assert table["true count"].is_monotonic_decreasing
     assert table["true count"].to_dict() == counts.to_dict()
+    assert list(chart_data(at, "exact")["candidate"]) == list(table.index)  # the chart too
     assert "the public categories of `marital_status`" in texts(at)
     shares = np.exp(0.005 * (counts - counts.max()))  # ε / (2Δ), Δ = 1: one row per person
     assert metric(at, "P(true best answer)") == f"{shares.max() / shares.sum():.3f}"
     widget(at.selectbox, "exponential_column_census").set_value("occupation")
     set_epsilon(dataset(rerun(at), "diseases"), "1")
+
+
+def test_every_shipped_column_lists_its_candidates_by_true_count(page):
+    """Largest count first, ties by name (numbers by value), on every dataset and column."""
+    at = section(page, TABLE)
+    for source in ("diseases", "census", "industry_groups", "restaurant", "tips"):
+        at = dataset(at, source)
+        for column in DATASETS[source].categorical:
+            if len(DATASETS[source].categorical) > 1:
+                widget(at.selectbox, f"exponential_column_{source}").set_value(column)
+                at = rerun(at)
+            counts = category_counts(source, column).rename(index=str)
+            every = list(DATASETS[source].domains[column])
+            natural = sorted(  # ties by name, numbers by value: "2" before "10"
+                every, key=lambda n: (-counts.get(n, 0), len(n) if n.isdigit() else 0, n)
+            )
+            table = main_table(at)
+            if len(every) > 30:  # the table shows the 30 likeliest; the expander has them all
+                at.session_state["exponential_all_candidates"] = True
+                table = table_value(rerun(at).dataframe[0])
+                at.session_state["exponential_all_candidates"] = False
+                at = rerun(at)
+            assert list(table.index) == natural, (source, column)
+    widget(at.selectbox, "exponential_column_tips").set_value("sex")
+    at = dataset(rerun(at), "census")
+    widget(at.selectbox, "exponential_column_census").set_value("occupation")
+    dataset(rerun(at), "diseases")
 
 
 # --- The sensitivity pitfall ------------------------------------------------------------------
@@ -586,7 +702,7 @@ def test_a_declared_one_person_category_is_a_candidate():
     at = type_cap(at, 3)
     assert not errors(at)
     table = main_table(at)
-    assert list(table.index) == ["Flu", "Cold", "Rare", "Measles"]
+    assert list(table.index) == ["Cold", "Flu", "Rare", "Measles"]  # by count (201, 201, 1, 0)
     assert table.loc["Rare", "true count"] == 1
     assert table.loc["Measles", "true count"] == 0  # declared, absent: a candidate with 0
     assert "1 of them absent from the data (count 0, still a candidate)" in texts(at)
@@ -669,6 +785,18 @@ def test_the_textbook_bound_says_when_it_is_vacuous(page):
     assert "vacuous" not in texts(at)
 
 
+def test_the_expected_count_lost_reads_the_same_in_the_sentence_and_the_metric(page):
+    """One quantity, one rounding: not "Expected count lost 11.75" beside "11.8 below the best"."""
+    at = set_epsilon(section(page, TABLE), "0.1")
+    lost = metric(at, "Expected count lost")
+    assert lost == "7.16"  # the sentence said 7.2
+    assert f"on average its answer's count is {lost} below the best" in texts(at)
+    at = set_epsilon(at, "1")
+    lost = metric(at, "Expected count lost")
+    assert lost == "0.48"
+    assert f"on average its answer's count is {lost} below the best" in texts(at)
+
+
 def test_sampled_runs_offer_the_notebooks_sizes(page):
     at = section(page, TABLE)
     slider = widget(at.select_slider, "exponential_draws")
@@ -689,6 +817,69 @@ def address(at, key: str) -> str:
     """The address's value for ``key`` (AppTest gives a list for a repeated parameter)."""
     value = at.query_params[key]
     return value[-1] if isinstance(value, list) else value
+
+
+def shown_draws(at) -> str:
+    """The N a browser shows on the sampled-runs slider when it draws it anew (as after another
+    section): the value the run sent it, else the slider's default (a select_slider is sent as
+    indices into its options). A different N there is what the browser sends with the next ε
+    step."""
+    slider = widget(at.select_slider, "exponential_draws")
+    index = slider.proto.value[0] if slider.proto.set_value else slider.proto.default[0]
+    return slider.options[int(index)]
+
+
+def test_sampled_runs_stay_as_set_after_another_section_and_an_epsilon_step():
+    """N = 200, section 2, back to section 1: the slider, the chart, the table and the address
+    all say 200, and still do after the next ε step (the slider used to show 1,000, and that
+    step went back to 1,000 and dropped N from the address)."""
+    at = section(open_page("exponential"), TABLE)
+    widget(at.select_slider, "exponential_draws").set_value(200)
+    at = rerun(at)
+
+    def says_200(at) -> None:
+        assert widget(at.select_slider, "exponential_draws").value == 200
+        assert shown_draws(at) == "200"
+        assert chart_data(at, "sampled")["series"].iloc[0] == "share of 200 sampled runs"
+        table = main_table(at)
+        assert table["sampled runs"].sum() == 200 and "sampled share of 200" in table.columns
+        assert address(at, "exponential_draws") == "200"
+
+    says_200(at)
+    at = section(section(at, EPSILONS), TABLE)
+    says_200(at)
+    at = set_epsilon(at, "0.5")
+    says_200(at)
+    widget(at.select_slider, "exponential_draws").set_value(1_000)
+    at = rerun(at)
+    assert shown_draws(at) == "1,000" and "exponential_draws" not in at.query_params
+
+
+def test_presenter_mode_puts_the_table_beside_the_chart():
+    """On a projector the first section's chart (with N and its captions) and its table sit
+    side by side under the metrics, so the table is on the first screen; elsewhere the table
+    follows the chart down the page as before."""
+    at = open_page("exponential", query={"present": "1"})
+    (chart_side,) = [
+        column
+        for column in at.columns
+        if any(s.key == "exponential_draws" for s in column.get("select_slider"))
+    ]
+    table_side = at.columns[list(at.columns).index(chart_side) + 1]
+
+    def types(block) -> set[str]:
+        children = getattr(block, "children", None)
+        if not isinstance(children, dict):
+            return {getattr(block, "type", "")}
+        return set().union(*(types(child) for child in children.values()))
+
+    assert {"vega_lite_chart", "select_slider", "caption"} <= types(chart_side)
+    assert [type(e).__name__ for e in table_side.children.values()] == ["Table"]
+    assert list(table_side.table[0].value.index) == ["Flu", "Diabetes", "Hepatitis", "HIV"]
+    assert next(d for _, d in charts(at)).keys() == {"exact", "sampled"}
+    at = open_page("exponential")
+    assert not any(column.table for column in at.columns)  # not in columns: as before
+    assert at.table and widget(at.select_slider, "exponential_draws")
 
 
 def table_view(at) -> dict:
@@ -823,6 +1014,8 @@ def test_the_export_csv_opens_with_pandas_as_the_table_on_screen():
     assert back["sampled runs"].tolist() == screen["sampled runs"].tolist()
     np.testing.assert_allclose(back["sampled share of 1,000"], screen["sampled share of 1,000"])
     np.testing.assert_allclose(10 ** back["log10 probability"], back["probability"], rtol=1e-2)
+    assert back.loc["Flu", WEIGHT] == 4.055 and back.loc["HIV", WEIGHT] == 1.284  # the notebook's
+    np.testing.assert_allclose(10 ** back["log10 weight"], back[WEIGHT], rtol=1e-2)
     settings = json.loads(archive.read("exponential_diseases_epsilon-0.1.json"))
     assert settings["epsilon"] == "0.1" and settings["sensitivity Δ"] == "1"
     assert settings["sampled runs N"] == 1000 and settings["rate λ"] == "ε/(2Δ)"

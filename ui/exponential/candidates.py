@@ -1,16 +1,19 @@
 """Where the exponential mechanism's candidates come from, and what one person moves.
 
 The candidates are part of the release, so they are never read off the data:
-- a shipped dataset's category column: its public domain (data.registry Dataset.domains, in
-  that order), categories absent from the data being candidates with count 0;
+- a shipped dataset's category column: its public domain (data.registry Dataset.domains),
+  categories absent from the data being candidates with count 0;
 - the user's own CSV: a declared list, or one chosen with DP partition selection, whose
   (ε, δ) is added to the guarantee (ui.common.categories);
 - typed counts: the names typed are the list.
 Score = count per candidate; its sensitivity Δ is the most one person moves any one count.
+Every table and chart lists the candidates by true count, largest first, ties by name
+(``by_count``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +76,24 @@ class Candidates:
         return chosen if chosen is not None and chosen.mode == "selected" else None
 
 
+def _name_key(label: str) -> tuple:
+    """A name's place among equal counts: numbers in it by value ("2" before "10")."""
+    parts = re.split(r"(\d+)", label)  # text, digits, text, …: the digits at odd places
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(parts))
+
+
+def by_count(
+    labels: tuple[str, ...], scores: tuple[float, ...]
+) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The candidates by true count, largest first, ties by name.
+
+    By the data's own values, not the translated names: the order, and so the sampled runs of
+    a seed, are the same in every language.
+    """
+    order = sorted(range(len(labels)), key=lambda i: (-scores[i], _name_key(labels[i])))
+    return tuple(labels[i] for i in order), tuple(scores[i] for i in order)
+
+
 def parse_typed_counts(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
     """Parse "A=10, B=10, C=5" (or "10, 10, 5"); ValueError with a readable sentence."""
     items = [item.strip() for item in str(text).split(",") if item.strip()]
@@ -127,6 +148,7 @@ def _typed() -> Candidates | None:
     except ValueError as error:
         st.error(_("exponential.typed.error", error=error))
         return None
+    labels, scores = by_count(labels, scores)
     return Candidates(
         labels,
         scores,
@@ -167,9 +189,10 @@ def _from_data(data: DataChoice) -> Candidates | None:
     per_category = dataset.max_rows_per_category.get(column)
     sensitivity = float(min(cap, per_category) if per_category else cap)
     absent = int(np.sum(counts.counts == 0))
+    labels, scores = by_count(tuple(counts.labels), tuple(float(c) for c in counts.counts))
     return Candidates(
-        counts.labels,
-        tuple(float(c) for c in counts.counts),
+        labels,
+        scores,
         sensitivity,
         note=_note(data, cap, sensitivity),
         origin=_origin(categories, column, absent),

@@ -22,13 +22,15 @@ from dp_core.guarantee import Part
 from dp_core.selection_scores import floored_clipped_mean_sensitivity, floored_clipped_means
 from ui.common import charts, formatting
 from ui.common.data_picker import DataChoice
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
 from ui.common.labels import category_labels
 from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
-from ui.exponential.sections import Settings, exercises_of
+from ui.exponential.exercises import EXERCISES
+from ui.exponential.sections import Settings
 
 DATASET, GROUP, VALUE = "census", "occupation", "hours_per_week"
 WEEK = 168  # hours in a week: no one can report more
@@ -172,7 +174,7 @@ def average_hours(s: Settings) -> None:
     export_buttons(
         PAGE, data, lambda: _export(data, h, result, names, statement, spec), secure=False
     )
-    exercises_of("hours", h)
+    section_exercises(EXERCISES, "hours", h)
 
 
 def _guarantee(data: DataChoice, h: HoursSettings) -> str:

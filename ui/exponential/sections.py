@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ from dp_core.exponential import (
     exponential_probabilities,
     exponential_probabilities_by_epsilon,
     exponential_score_shortfall_bound,
+    exponential_unnormalised_log_weights,
 )
 from dp_core.guarantee import Part
 from dp_core.noisy_max import (
@@ -36,13 +38,20 @@ from dp_core.selection_scores import (
 )
 from dp_core.validation import check_epsilon
 from ui.common import charts, formatting
-from ui.common.address import keep, linked_index
+from ui.common.address import keep, linked_choice, linked_index
 from ui.common.catalog import entry
 from ui.common.errors import translated
-from ui.common.exercises import exercise_box
+from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import N_, _
-from ui.common.release import READ_WORDS, guarantee, guarantee_box, guarantee_text, unit_words
+from ui.common.release import (
+    READ_WORDS,
+    guarantee,
+    guarantee_box,
+    guarantee_text,
+    sentences,
+    unit_words,
+)
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, page_rng, presenter_mode, settings_area, what_to_notice
 from ui.common.widgets import epsilon_input
@@ -55,6 +64,10 @@ SHOWN = 30  # bars in a chart; the tables list every candidate
 DRAWS = [10, 100, 200, 1_000, 10_000, 100_000]  # the notebooks sample 10, 200 and 1,000
 DEFAULT_DRAWS = 1_000
 LOG_10 = math.log(10)
+FLOAT_FLOOR = 1e-300  # formatting.probability_from_log writes a float down to here
+WEIGHT_FIXED = 1e4  # a weight below it with 3 decimals (3.320), from it as m×10ⁿ
+MANTISSA_LIMIT = 1e12  # beyond 10^(±10¹²) a float log has no digit left for a mantissa
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")  # formatting.power_of_ten's
 T_95 = math.log(20)  # e^(-t) = 5%
 NOTICES = (
     N_("exponential.notice.distance"),
@@ -93,17 +106,53 @@ class Settings:
         return float(sel.probability_of_best(p, c.counts))
 
 
-def probability_text(log_p: float) -> str:
-    """A probability from its log, also for the astronomically small: 10^(-2.2e+306).
+def power_text(log10: float, digits: int) -> str:
+    """10^log10 as formatting.power_of_ten writes a power, m×10ⁿ, from its log: 6.1×10⁻²²⁸⁸.
 
-    -inf is a log probability below what a float holds (λ times a gap beyond -1.8e308);
-    beyond 10^(-10^15) a mantissa means nothing, so only the power of ten is shown.
+    For a number no float holds: written as a float (6.1e-2288) it would read as one, and a
+    spreadsheet would take it for 0. ``digits`` significant digits; a mantissa rounded up to
+    10 carries (9.97 is 1.0×10ⁿ⁺¹). Beyond 10^(±10¹²) the log's own rounding leaves no
+    digit of a mantissa, so only the power is written: 10^(−2.2×10³⁰⁶).
+    """
+    if abs(log10) >= MANTISSA_LIMIT:
+        sign = "−" if log10 < 0 else ""
+        return f"10^({sign}{power_text(math.log10(abs(log10)), 2)})"
+    exponent = math.floor(log10)
+    mantissa = 10 ** (log10 - exponent)
+    if round(mantissa, digits - 1) >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    return f"{formatting.fixed(mantissa, digits - 1)}×10{str(exponent).translate(SUPERSCRIPTS)}"
+
+
+def probability_text(log_p: float) -> str:
+    """A probability from its log: 0.881, 4.0e-05 (formatting.probability_from_log) while a
+    float holds it; below 10⁻³⁰⁰ in the power-of-ten style, 6.1×10⁻²²⁸⁸ (power_text).
+
+    -inf is a log probability below what a float holds (λ times a gap beyond -1.8e308).
     """
     if log_p == -math.inf:
         return "< e^(−10³⁰⁸)"
-    if log_p < -1e15 * LOG_10:
-        return f"10^({formatting.significant(log_p / LOG_10, 2)})"
-    return formatting.probability_from_log(log_p)
+    if math.exp(log_p) >= FLOAT_FLOOR:  # the test formatting.probability_from_log makes
+        return formatting.probability_from_log(log_p)
+    return power_text(log_p / LOG_10, 2)
+
+
+def weight_text(log_w: float) -> str:
+    """An unnormalised weight exp(λ·u) from its log λ·u: 3.320 (the notebook's 3 decimals);
+    from 10,000 on 1.20×10⁶ or 5.03×10¹²¹ (power_text), however far beyond a float.
+
+    inf is a log weight beyond what a float holds (λ times a count beyond 1.8e308).
+    """
+    if log_w == math.inf:
+        return "> e^(10³⁰⁸)"
+    if log_w < math.log(WEIGHT_FIXED):
+        return formatting.fixed(math.exp(log_w), 3)
+    return power_text(log_w / LOG_10, 3)
+
+
+def lost_text(lost: float) -> str:
+    """The expected count lost, as the sentence and the metric both write it."""
+    return formatting.fixed(lost, 2)
 
 
 def count_text(count: float) -> str:
@@ -156,13 +205,6 @@ def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
 def candidate_index(c: Candidates) -> pd.Index:
     """The candidates as a table's index, in the reader's language."""
     return pd.Index(c.names, name=_("exponential.table.candidate"))
-
-
-def exercises_of(section: str, settings: object) -> None:
-    """The page's exercises that this section answers."""
-    for exercise in EXERCISES:
-        if exercise.section == section:
-            exercise_box(exercise, settings)
 
 
 # --- The controls that rerun the page ---------------------------------------------------------
@@ -243,7 +285,7 @@ def guarantee_sentence(s: Settings) -> str:
     parts = _parts(s)
     if not parts and "categories" in c.reads:  # ε = 0 ignores the counts, not the list
         listed = READ_WORDS["categories"]  # the sentence on the categories read
-        return _("exponential.guarantee.zero_read", unit=unit_words(c.data)) + " " + _(listed)
+        return sentences(_("exponential.guarantee.zero_read", unit=unit_words(c.data)), _(listed))
     if not parts:  # ε = 0 over a list fixed in advance: the output ignores the data
         return _("exponential.guarantee.zero", unit=unit_words(c.data))
     return guarantee_text(
@@ -285,8 +327,9 @@ def _statement(statement: str, draws: str) -> None:
 def probability_table(s: Settings) -> None:
     """Section 1: P(best), exact probabilities beside N sampled runs, the table, k runs.
 
-    The chart comes first (it fits on a projector's first screen); its N slider sits under
-    it, so the chart's place is kept and filled once N is read.
+    The chart comes first; its N slider sits under it, so the chart's place is kept and
+    filled once N is read. On a projector the chart (with N and its captions) and the table
+    sit side by side under the metrics, so both are on the first screen.
     """
     c = s.candidates
     names, scores = c.names, c.counts
@@ -302,7 +345,7 @@ def probability_table(s: Settings) -> None:
             epsilon=formatting.number(s.epsilon),
             best=best_names,
             p=formatting.fixed(p_best, 3),
-            lost=formatting.fixed(lost, 1),
+            lost=lost_text(lost),
         )
     )
     shortfall = exponential_score_shortfall_bound(
@@ -312,7 +355,7 @@ def probability_table(s: Settings) -> None:
     vacuous = not math.isinf(shortfall) and shortfall > spread
     cols = st.columns(3)
     cols[0].metric(_("exponential.metric.p_best"), formatting.fixed(p_best, 3))
-    cols[1].metric(_("exponential.metric.lost"), formatting.fixed(lost, 2))
+    cols[1].metric(_("exponential.metric.lost"), lost_text(lost))
     cols[2].metric(
         _("exponential.metric.bound"),
         _("exponential.metric.no_guarantee")
@@ -323,16 +366,10 @@ def probability_table(s: Settings) -> None:
         delta_arrow="off",
         help=_("exponential.metric.bound_help"),
     )
-    chart_place = st.container()
-    options = [str(n) for n in DRAWS]  # the address holds a plain number (?exponential_draws=200)
-    n_draws = st.select_slider(
-        _("exponential.table.draws"),
-        options=DRAWS,
-        value=DRAWS[linked_index(f"{PAGE}_draws", options, DRAWS.index(DEFAULT_DRAWS))],
-        format_func={n: formatting.count(n) for n in DRAWS}.get,  # in the run's locale
-        key=f"{PAGE}_draws",
-    )
-    keep(f"{PAGE}_draws", str(n_draws), str(DEFAULT_DRAWS))
+    chart_side, table_side = _chart_and_table()
+    with chart_side:
+        chart_place = st.container()
+        n_draws = _draws_slider()
     sampled = sel.sample_counts(page_rng(PAGE, "table"), probabilities, n_draws)
     shown = np.arange(len(names))
     if len(names) > SHOWN:  # the most likely candidates, kept in the list's order
@@ -342,26 +379,29 @@ def probability_table(s: Settings) -> None:
     )
     with chart_place:
         charts.show(spec, key=f"{PAGE}_bars")
-    st.caption(_("exponential.table.chart_caption"))
-    if vacuous:
-        st.caption(
-            _(
-                "exponential.table.vacuous",
-                bound=formatting.fixed(shortfall, 1),
-                best=count_text(scores.max()),
-                worst=count_text(scores.min()),
-                spread=count_text(spread),
+    with chart_side:
+        st.caption(_("exponential.table.chart_caption"))
+        if vacuous:
+            st.caption(
+                _(
+                    "exponential.table.vacuous",
+                    bound=formatting.fixed(shortfall, 1),
+                    best=count_text(scores.max()),
+                    worst=count_text(scores.min()),
+                    spread=count_text(spread),
+                )
             )
-        )
-    elif not math.isinf(shortfall):
-        tail = sel.probability_of_shortfall(probabilities, scores, shortfall)
-        exact = formatting.probability_from_log(math.log(tail)) if tail > 0 else "0"
-        st.caption(_("exponential.table.bound", bound=formatting.fixed(shortfall, 1), exact=exact))
-    table = _probability_frame(s, log_p, sampled, n_draws)
-    show_table(table, key=f"{PAGE}_all_candidates", order=log_p)
-    if len(names) > SHOWN:
-        n = formatting.count(len(names))
-        st.caption(_("exponential.table.shown", shown=SHOWN, n=n))
+        elif not math.isinf(shortfall):
+            tail = sel.probability_of_shortfall(probabilities, scores, shortfall)
+            exact = probability_text(math.log(tail)) if tail > 0 else "0"
+            bound = formatting.fixed(shortfall, 1)
+            st.caption(_("exponential.table.bound", bound=bound, exact=exact))
+    with table_side:
+        table = _probability_frame(s, log_p, sampled, n_draws)
+        show_table(table, key=f"{PAGE}_all_candidates", order=log_p)
+        if len(names) > SHOWN:
+            n = formatting.count(len(names))
+            st.caption(_("exponential.table.shown", shown=SHOWN, n=n))
     runs = _budget(s, n_draws)
     export_buttons(
         PAGE,
@@ -369,7 +409,35 @@ def probability_table(s: Settings) -> None:
         lambda: _export(s, _export_table(s, log_p, sampled, n_draws), n_draws, runs, spec),
         secure=False,
     )
-    exercises_of("table", s)
+    section_exercises(EXERCISES, "table", s)
+
+
+def _chart_and_table() -> tuple:
+    """Where the chart (with N and its captions) and the table go: side by side on a
+    projector, so the table is on the first screen too; one under the other elsewhere."""
+    if presenter_mode():
+        return tuple(st.columns(2, gap="medium"))
+    return nullcontext(), nullcontext()
+
+
+def _draws_slider() -> int:
+    """N, the sampled runs, kept in the address (?exponential_draws=200).
+
+    linked_choice gives the slider the N in use on every run: a slider that comes back (after
+    another section) shows it, not the first default, and sends it back with the next ε step.
+    """
+    return linked_choice(
+        st.select_slider,
+        _("exponential.table.draws"),
+        {n: formatting.count(n) for n in DRAWS},  # in the run's locale
+        key=f"{PAGE}_draws",
+        default=DEFAULT_DRAWS,
+    )
+
+
+def _weight_exponent(s: Settings) -> str:
+    """The exponent of the unnormalised weight as the table's header writes it."""
+    return "ε·u / Δ" if s.monotonic else "ε·u / 2Δ"
 
 
 def _probability_frame(
@@ -377,11 +445,16 @@ def _probability_frame(
 ) -> pd.DataFrame:
     """The probability table as on screen (text cells)."""
     c = s.candidates
-    weights = exponential_log_weights(c.counts, s.epsilon, c.sensitivity, monotonic=s.monotonic)
+    kwargs = {"monotonic": s.monotonic}
+    gaps = exponential_log_weights(c.counts, s.epsilon, c.sensitivity, **kwargs)
+    log_w = exponential_unnormalised_log_weights(c.counts, s.epsilon, c.sensitivity, **kwargs)
     return pd.DataFrame(
         {
             _("exponential.column.count"): [count_text(v) for v in c.counts],
-            _("exponential.column.log_weight", rate=s.rate_name): [gap_text(v) for v in weights],
+            _("exponential.column.log_weight", rate=s.rate_name): [gap_text(v) for v in gaps],
+            _("exponential.column.weight", exponent=_weight_exponent(s)): [
+                weight_text(v) for v in log_w
+            ],
             _("exponential.column.probability"): [probability_text(v) for v in log_p],
             _("exponential.column.runs"): [formatting.count(int(n)) for n in sampled],
             _("exponential.column.share", n=formatting.count(n_draws)): [
@@ -397,15 +470,23 @@ def _export_table(
 ) -> pd.DataFrame:
     """The probability table for a spreadsheet: numbers, rounded as on screen.
 
-    A probability below what a float holds is 0 there; its log10 column keeps it.
+    A probability below what a float holds is 0 there, a weight beyond it inf; their log10
+    columns keep them.
     """
     c = s.candidates
-    with np.errstate(under="ignore"):
-        probabilities = np.exp(log_p)
+    log_w = exponential_unnormalised_log_weights(
+        c.counts, s.epsilon, c.sensitivity, monotonic=s.monotonic
+    )
+    with np.errstate(under="ignore", over="ignore"):
+        probabilities, weights = np.exp(log_p), np.exp(log_w)
     return pd.DataFrame(
         {
             _("exponential.table.candidate"): c.names,
             _("exponential.column.count"): c.counts,
+            _("exponential.column.weight", exponent=_weight_exponent(s)): [
+                float(f"{w:.4g}") for w in weights
+            ],
+            _("exponential.column.log10_weight"): np.round(log_w / LOG_10, 3),
             _("exponential.column.probability"): [float(f"{p:.4g}") for p in probabilities],
             _("exponential.column.log10"): np.round(log_p / LOG_10, 3),
             _("exponential.column.runs"): sampled,
