@@ -108,12 +108,12 @@ def optimistic_epsilon(releases: tuple[NoiseRelease, ...], delta: float) -> floa
     for r in releases:
         if r.mechanism == "laplace":
             one = pld.from_laplace_mechanism(
-                r.scale, r.sensitivity, pessimistic_estimate=False,
+                r.scale, r.sensitivity, pessimistic_estimate=False, use_connect_dots=False,
                 value_discretization_interval=LOWER_GRID,
             )  # fmt: skip
         else:
             one = pld.from_gaussian_mechanism(
-                r.scale, r.sensitivity, pessimistic_estimate=False,
+                r.scale, r.sensitivity, pessimistic_estimate=False, use_connect_dots=False,
                 value_discretization_interval=LOWER_GRID,
             )  # fmt: skip
         total = one if total is None else total.compose(one)
