@@ -17,7 +17,9 @@ import pytest
 from apptest_helpers import ROOT, chart_data, charts, metric, open_page, rerun, texts, widget
 
 from dp_core import accountants
-from ui.bounding import sections as bounding_sections
+from dp_core.bounding import Bounding, release_sensitivity
+from dp_core.bounding import noise as bounding_noise
+from ui.bounding import answers as bounding_answers
 from ui.common.export import file_stem, results_zip
 
 CAP = "bounding_max_groups_restaurant"
@@ -132,7 +134,7 @@ def test_the_export_holds_the_table_as_shown_and_every_setting(at, monkeypatch):
     def capture(page, data, build, *, secure, report_button=True):
         built["page"], built["data"], built["build"] = page, data, build
 
-    monkeypatch.setattr(bounding_sections, "export_buttons", capture)
+    monkeypatch.setattr(bounding_answers, "export_buttons", capture)
     widget(at.slider, CAP).set_value(3)
     rerun(at)
     shown_bars = [bars(at, 0), bars(at, 1)]
@@ -265,11 +267,9 @@ def test_a_gaussian_pipeline_states_the_pages_sigma_as_rho(at, tmp_path):
     stated = result["guarantee"]["statistics"]["sum"]
     l2 = float(metric(at, "Sensitivity of all days' sums (L2)"))
     assert stated["sensitivity"]["l2"] == pytest.approx(l2)
-    sigma = bounding_sections.bounding_noise.group_noise(
-        bounding_sections.release_sensitivity(
-            "sum", bounding_sections.Bounding(4, 1, 0.0, 50.0, pre_aggregate=True)
-        ),
-        bounding_sections.bounding_noise.NoisePlan(0.5, True, "gaussian", 1e-6),
+    sigma = bounding_noise.group_noise(
+        release_sensitivity("sum", Bounding(4, 1, 0.0, 50.0, pre_aggregate=True)),
+        bounding_noise.NoisePlan(0.5, True, "gaussian", 1e-6),
         max_groups=4,
         n_groups=7,
     ).scale

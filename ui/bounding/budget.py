@@ -6,8 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.bounding import charts as bounding_charts
+from ui.bounding.data import PAGE
 from ui.bounding.exercises import EXERCISES
-from ui.bounding.inputs import PAGE
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
@@ -125,6 +125,15 @@ def what_it_costs(s: Settings) -> None:
         if gaussian
         else _("bounding.budget.summary_laplace", **values)
     )
+    _notes(s, capped)
+    _total(s)
+    section_exercises(EXERCISES, "budget", s)
+
+
+def _notes(s: Settings, capped: str) -> None:
+    """The DP choices on top, a δ past 1, the exact composition, the accountants, two sums."""
+    week, nouns = s.week, s.words.nouns()
+    gaussian = s.plan.mechanism == "gaussian"
     choices = _choice_parts(s)
     if choices:
         named = _("bounding.list_separator").join(
@@ -153,6 +162,11 @@ def what_it_costs(s: Settings) -> None:
     if s.has_sums:
         both = spent(2 * week.sequential[0], 2 * week.sequential[1], gaussian)
         st.caption(_("bounding.budget.two_statistics", both=both, **nouns))
+
+
+def _total(s: Settings) -> None:
+    """The page's whole guarantee, and how its answers add up to it."""
+    week, nouns = s.week, s.words.nouns()
     total = s.guarantee
     delta = (
         _("bounding.budget.total_delta", delta=formatting.power_of_ten(total.delta))
@@ -167,4 +181,3 @@ def what_it_costs(s: Settings) -> None:
     st.caption(
         _("bounding.budget.total", epsilon=formatting.epsilon(total.epsilon), delta=delta, how=how)
     )
-    section_exercises(EXERCISES, "budget", s)

@@ -8,7 +8,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from ui.bounding.inputs import PAGE
+from ui.bounding.data import PAGE
 from ui.bounding.script import PipelineSettings, opendp_script, script_file_name
 from ui.bounding.settings import Settings
 from ui.common.i18n import _

@@ -9,7 +9,9 @@ from dp_core.bounding.budget import WeekBudget
 from dp_core.bounding.noise import GroupNoise, NoisePlan
 from dp_core.bounding.table import ContributionTable
 from dp_core.guarantee import Guarantee
-from ui.bounding.inputs import BoundingData, Choices, PrivateChoice
+from ui.bounding.choices import Choices
+from ui.bounding.data import BoundingData
+from ui.bounding.private import PrivateChoice
 from ui.bounding.words import Words
 from ui.common.i18n import _
 

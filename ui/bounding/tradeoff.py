@@ -11,8 +11,8 @@ from dp_core.bounding import search as bounding_search
 from dp_core.bounding.noise import NoisePlan
 from dp_core.bounding.table import ContributionTable
 from ui.bounding import charts as bounding_charts
+from ui.bounding.data import PAGE
 from ui.bounding.exercises import EXERCISES
-from ui.bounding.inputs import PAGE
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
@@ -90,6 +90,21 @@ def _cap_tradeoff(s: Settings, statistic: str, y_title: str) -> None:
     section_exercises(EXERCISES, "tradeoff", s)
 
 
+def _side(s: Settings, bound: str) -> tuple[np.ndarray, object, float, str]:
+    """One bound's values (the other held), their expected errors, the bound in use, and the
+    other bound as the chart names it."""
+    b, g = s.bounding, formatting.significant
+    lower, upper = b.lower, b.upper
+    if bound == "upper":
+        values = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
+        summary = bounding_search.upper_tradeoff(s.table, b, s.plan, uppers=values)
+        return values, summary, upper, f"L = {g(lower, 6)}"
+    values = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1]
+    summary = bounding_search.lower_tradeoff(s.table, b, s.plan, lowers=values)
+    # from the largest L down, so that on a tie the narrowest bounds win
+    return values[::-1], summary.iloc[::-1], lower, f"U = {g(upper, 6)}"
+
+
 def _bounds_tradeoff(s: Settings, y_title: str) -> None:
     w, b, data = s.words, s.bounding, s.data
     g = formatting.significant
@@ -104,17 +119,11 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
         default="upper",
         horizontal=True,
     )
-    lower, upper = b.lower, b.upper
+    values, summary, current, other = _side(s, bound)
     if bound == "upper":
-        values = np.linspace(lower, lower + 2 * (upper - lower), 101)[1:]
-        summary = bounding_search.upper_tradeoff(s.table, b, s.plan, uppers=values)
-        current, other, pair = upper, f"L = {g(lower, 6)}", (pair_upper, f"L = {g(pair_lower, 4)}")
+        pair = (pair_upper, f"L = {g(pair_lower, 4)}")
     else:
-        values = np.linspace(upper - 2 * (upper - lower), upper, 101)[:-1]
-        summary = bounding_search.lower_tradeoff(s.table, b, s.plan, lowers=values)
-        # from the largest L down, so that on a tie the narrowest bounds win
-        values, summary = values[::-1], summary.iloc[::-1]
-        current, other, pair = lower, f"U = {g(upper, 6)}", (pair_lower, f"U = {g(pair_upper, 4)}")
+        pair = (pair_lower, f"U = {g(pair_upper, 4)}")
     best, best_rmse = bounding_search.best_setting(summary, values)
     charts.show(
         bounding_charts.tradeoff(

@@ -1,0 +1,206 @@
+"""Section 1 of the bounding page: per group, the truth, the truth after bounding and the noisy
+answers of each statistic (ui.bounding.noisy), as values or as their change from the truth; the
+metrics above them (ui.bounding.metrics), the tables and the export below (ui.bounding.export)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from data import sources
+from dp_core import bounding
+from dp_core.bounding import Bounding
+from ui.bounding import charts as bounding_charts
+from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
+from ui.bounding.exercises import EXERCISES
+from ui.bounding.export import answers_table, page_export, table_caption
+from ui.bounding.metrics import metric_rows
+from ui.bounding.noisy import noise_words, released_answers
+from ui.bounding.paths import path_seed
+from ui.bounding.settings import Settings
+from ui.bounding.words import capitalised
+from ui.common import charts, formatting
+from ui.common.address import linked_choice
+from ui.common.errors import translated
+from ui.common.exercises import section_exercises
+from ui.common.export import export_buttons
+from ui.common.i18n import N_, _, language
+from ui.common.release import release_again_button
+from ui.common.shell import page_rng, presenter_mode
+
+VIEWS = {  # how the answers chart shows them: the values, or their change from the truth
+    "values": N_("bounding.view.values"),
+    "difference": N_("bounding.view.difference"),
+    "relative": N_("bounding.view.relative"),
+}
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _bounded_answers(
+    key: tuple, bounds: Bounding, seed: int, draw: int, _frame: pd.DataFrame
+) -> pd.DataFrame:
+    """Per group: the truth and one bounded draw of the data (dp_core.bounding)."""
+    _key, person, group, value, order, labels = key
+    return bounding.bounded_answers(
+        page_rng(PAGE, "bounding"),
+        _frame,
+        bounds,
+        id_column=person,
+        group_column=group,
+        value_column=value if bounds.clipped else None,
+        order_column=order,
+        groups=pd.Index(labels, name=group),
+    )
+
+
+def _path_answers(data: BoundingData, bounds: Bounding) -> pd.DataFrame:
+    """Per group, the truth and the truth after bounding, computed by the engine where the
+    data lie (data.sources.bounded_statistics; "random" keeps a seeded choice)."""
+    stats = sources.bounded_statistics(
+        data.data.origin,
+        bounds,
+        person=data.person,
+        group=data.group,
+        value=data.value if bounds.clipped else None,
+        order=data.order,
+        seed=path_seed(),
+        groups=data.labels,
+    )
+    return stats.answers
+
+
+def _answers(s: Settings) -> pd.DataFrame | None:
+    """Per group: the truth and the truth after bounding (this draw), kept while unchanged."""
+    key = (s.data.key, s.bounding, *seed_and_draw())
+    if s.data.units is not None:
+        try:
+            return remembered("answers", key, lambda: _path_answers(s.data, s.bounding))
+        except ValueError as error:
+            st.error(_("bounding.answers.cannot", error=translated(error)))
+            return None
+    return remembered("answers", key, lambda: _bounded_answers(*key, s.data.frame))
+
+
+def _series_names(s: Settings) -> tuple[str, str, str]:
+    """The chart's three series: the truth, the truth after bounding, the noisy answers."""
+    noisy = _("bounding.series.released") if s.choices.secure else _("bounding.series.noisy")
+    return _("bounding.series.true"), _("bounding.series.bounded"), noisy
+
+
+def answers_chart(
+    s: Settings, name: str, answers: pd.DataFrame, noisy: np.ndarray, half: float, view: str
+) -> charts.Spec:
+    """The answers chart of one statistic, as values or as their change from the truth."""
+    true = answers[f"true_{name}"].to_numpy(dtype=float)
+    bounded = answers[f"bounded_{name}"].to_numpy(dtype=float)
+    names = _series_names(s)
+    title = s.statistics[name]
+    if view == "values":
+        return bounding_charts.before_after_noisy(
+            s.data.shown_labels, true, bounded, noisy, half, names=names, value_title=title
+        )
+    if view == "difference":
+        value_title = _("bounding.view.difference_title", statistic=title)
+        changes = (bounded - true, noisy - true)
+        halves = np.full(true.shape, half)
+    else:  # relative: percent of the true value (undefined where it is 0)
+        value_title = _("bounding.view.relative_title", statistic=title)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            base = np.where(true != 0, np.abs(true), np.nan)
+            changes = (100 * (bounded - true) / base, 100 * (noisy - true) / base)
+            halves = 100 * half / base
+    return bounding_charts.changes(
+        s.data.shown_labels, *changes, halves, names=names[1:], value_title=value_title
+    )
+
+
+def noisy_answers(s: Settings) -> None:
+    """Section 1: the truth, the truth after bounding and the noisy answers, per statistic."""
+    answers = _answers(s)
+    if answers is None:
+        return
+    metrics = remembered(
+        "metrics",
+        (s.data.key, s.bounding, *seed_and_draw(), s.plan.mechanism, language()),
+        lambda: metric_rows(s, answers),
+    )
+    cols = st.columns(4)
+    for column, label, value, note in metrics:
+        cols[column].metric(label, value, delta=note, delta_color="off", delta_arrow="off")
+    if s.choices.secure:
+        release_again_button(PAGE)
+    released = released_answers(s, answers)
+    view = _view()
+    specs = [
+        (name, _statistic(s, name, title, answers, released[name], view))
+        for name, title in s.statistics.items()
+    ]
+    _summary(s, answers)
+    export_buttons(
+        PAGE,
+        s.data.data,
+        lambda: page_export(s, answers, released, specs),
+        secure=s.choices.secure,
+    )
+    section_exercises(EXERCISES, "answers", s)
+
+
+def _view() -> str:
+    """How the answers charts show them: the values, or their change from the truth."""
+    views = {key: _(msgid) for key, msgid in VIEWS.items()}  # shown in this run's language
+    return linked_choice(
+        st.radio,
+        _("bounding.view.label"),
+        views,
+        key=f"{PAGE}_view",
+        default=next(iter(views)),
+        horizontal=True,
+        label_visibility="collapsed" if presenter_mode() else "visible",
+        help=_("bounding.view.help"),
+    )
+
+
+def _statistic(
+    s: Settings,
+    name: str,
+    title: str,
+    answers: pd.DataFrame,
+    release: tuple[np.ndarray, float, str],
+    view: str,
+) -> charts.Spec:
+    """One statistic's chart, the noise in words, and its table when opened; the chart."""
+    noisy, half, release_note = release
+    st.subheader(capitalised(title))
+    spec = answers_chart(s, name, answers, noisy, half, view)
+    charts.show(spec, key=f"{PAGE}_{name}s")
+    st.caption(
+        _("bounding.sentence_join").join(
+            filter(None, [noise_words(s.noises[name], s.words), release_note])
+        )
+        + _("bounding.sentence_end")
+    )
+    box = st.expander(_("bounding.answers.table"), key=f"{PAGE}_table_{name}", on_change="rerun")
+    if box.open:
+        with box:
+            st.dataframe(answers_table(s, name, answers, noisy), hide_index=True, width="stretch")
+            table_caption(s)
+    return spec
+
+
+def _summary(s: Settings, answers: pd.DataFrame) -> None:
+    """The records bounding dropped and the noise of each statistic, in a sentence."""
+    dropped = int(answers["true_count"].sum() - answers["bounded_count"].sum())
+    noise = _("bounding.list_and").join(
+        _("bounding.answers.std_of", std=formatting.readable(n.std), statistic=s.statistics[name])
+        for name, n in s.noises.items()
+    )
+    st.markdown(
+        _(
+            "bounding.answers.summary",
+            dropped=formatting.count(dropped),
+            rows=formatting.count(s.data.rows),
+            noise=noise,
+            **s.words.nouns(),
+        )
+    )

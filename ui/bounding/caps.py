@@ -1,0 +1,129 @@
+"""The bounding page's caps and bounds, asked in the page's fragment (an ε step reruns them):
+the caps l0 and linf and the clipping bounds, from sliders or chosen with DP quantiles
+(ui.bounding.private), and what of them was read from the data without noise."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from dp_core.bounding import Bounding
+from ui.bounding.choices import Choices
+from ui.bounding.data import PAGE, BoundingData
+from ui.bounding.private import PrivateChoice, private_choice
+from ui.common import formatting
+from ui.common.errors import translated
+from ui.common.i18n import _
+from ui.common.shell import presenter_mode
+
+
+def _step(low: float, high: float) -> float:
+    """1 for ranges of 20 and more, else a power of ten giving about 20 to 200 steps."""
+    return min(1.0, 10.0 ** np.floor(np.log10((high - low) / 20)))
+
+
+def _cap_sliders(data: BoundingData, private: bool):
+    """l0 (None when it is chosen with DP) and linf, from sliders; 1 and 1 without persons;
+    and whether l0 is an own file's largest groups per person (its start: read from the data)."""
+    words, n = data.words, len(data.labels)
+    nouns = words.nouns()
+    if data.person is None:
+        return 1, 1, False
+    link = data.data.link_key
+    controls = link if not data.data.own else f"{link}_{data.group}_{n}"
+    cols = st.columns(2)
+    max_groups = None
+    most = data.max_groups_per_person
+    if private:
+        cols[0].caption(_("bounding.caps.l0_private", n=formatting.count(n), **nouns))
+    else:
+        max_groups = cols[0].slider(
+            _("bounding.caps.l0", **nouns),
+            1,
+            n,
+            min(most, n) if data.data.own else min(4, n),
+            key=f"{PAGE}_max_groups_{controls}",
+            help=_("bounding.caps.l0.help", n=formatting.count(n), **nouns),
+            bind="query-params",
+        )
+        if data.data.own:
+            cols[0].caption(_("bounding.caps.l0_own", most=formatting.count(most), **nouns))
+    max_per_group = cols[1].slider(
+        _("bounding.caps.linf", **nouns),
+        1,
+        max(data.max_records_per_unit, 5),
+        1,
+        key=f"{PAGE}_max_per_group_{controls}",
+        bind="query-params",
+    )
+    if data.max_records_per_unit == 1 and not presenter_mode():  # said aloud on a projector
+        cols[1].caption(_("bounding.caps.linf_one", **nouns))
+    # l0 = n (every released group) is public; l0 = the file's own largest below n is not
+    read = data.data.own and max_groups is not None and max_groups == most < n
+    return max_groups, max_per_group, read
+
+
+def _bounds_slider(data: BoundingData) -> tuple[float, float, bool]:
+    """The clipping bounds, and whether they are an own file's smallest and largest values
+    (the slider's start: read from the data until moved)."""
+    low, high = data.natural
+    high = max(high, low + 1)
+    lower, upper = st.slider(
+        _("bounding.caps.bounds", column=data.value),
+        *data.bound_range,
+        (float(low), float(high)),
+        step=_step(low, high),
+        key=f"{PAGE}_bounds_{data.data.link_key}_{data.value}",
+        bind="query-params",
+    )
+    if data.data.own:
+        st.caption(
+            _(
+                "bounding.caps.bounds_own",
+                low=formatting.number(low),
+                high=formatting.number(high),
+            )
+        )
+    read = data.data.own and (lower, upper) == (float(low), float(high))
+    return lower, upper, read
+
+
+def bounds_controls(
+    data: BoundingData, choices: Choices
+) -> tuple[Bounding | None, PrivateChoice | None, tuple[str, ...]]:
+    """The caps and clipping bounds in use (None after a message), the DP choice if any, and
+    what of them was read from the data without noise (dp_core.guarantee)."""
+    max_groups, max_per_group, cap_read = _cap_sliders(data, choices.private)
+    reads = ("cap",) if cap_read else ()
+    private = None
+    lower = upper = None
+    if choices.private and data.person is None and data.value is None:
+        st.caption(_("bounding.private.nothing"))
+    elif choices.private:
+        private = private_choice(data, choices, max_per_group)
+        if private is None:
+            return None, None, reads
+        if private.cap is not None:
+            max_groups = private.cap.cap
+        if private.bounds is not None:
+            lower, upper = private.bounds.lower, private.bounds.upper
+        elif data.value is not None:  # a data path too large for DP bounds
+            lower, upper, bounds_read = _bounds_slider(data)
+            reads += ("bounds",) if bounds_read else ()
+    elif data.value is not None:
+        lower, upper, bounds_read = _bounds_slider(data)
+        reads += ("bounds",) if bounds_read else ()
+    if data.value_error:
+        name = st.session_state.get(f"{PAGE}_value_{data.data.link_key}")
+        st.error(_("bounding.caps.cannot_sum", column=name, error=data.value_error))
+    try:
+        return (
+            Bounding(
+                max_groups, max_per_group, lower, upper, choices.pre_aggregate, choices.selection
+            ),
+            private,
+            reads,
+        )
+    except ValueError as error:
+        st.error(_("bounding.caps.cannot_clip", error=translated(error)))
+        return Bounding(max_groups, max_per_group, selection=choices.selection), private, reads
