@@ -616,7 +616,7 @@ def test_the_script_keeps_the_seeded_rows_the_engines_keep_on_a_data_path(
     from data import sources
     from data.registry import dataset_from_summary
     from ui.common.data_picker import DataChoice
-    from ui.planner import sections
+    from ui.planner import downloads, settings, true_values
 
     ids = ["ann", "bob", "cy", "dee", "eve", "fay"] if kind == "csv" else [7, -3, 40, 2, 9, 11]
     frame = _visits(ids)
@@ -625,13 +625,13 @@ def test_the_script_keeps_the_seeded_rows_the_engines_keep_on_a_data_path(
     source = sources.Source.files(str(path))
     dataset = dataset_from_summary(sources.summary(source), path.name, person_id="person")
     data = DataChoice(dataset, None, f"path:{path}", source)
-    monkeypatch.setattr(sections, "st", SimpleNamespace(session_state={"seed": 11}))
+    monkeypatch.setattr(true_values, "st", SimpleNamespace(session_state={"seed": 11}))
     labels = {"day": DAYS}
-    stats, problems = sections._path_build(data, 2, CAPPED_SPECS, labels)  # the page's own
+    stats, problems = true_values._path_build(data, 2, CAPPED_SPECS, labels)  # the page's own
     assert not problems
     plan = planner.split_budget(stats, 1.0)
-    controls = sections.Controls(data, 2, stats, (("day", "public"),))
-    info = sections.script_data(sections.Settings(controls, plan, "split", "analytic"))
+    controls = settings.Controls(data, 2, stats, (("day", "public"),))
+    info = downloads.script_data(settings.Settings(controls, plan, "split", "analytic"))
     assert info.seed == 11
     text = opendp_script(plan, info)
     assert "SEED = 11" in text and "with seed 11" in " ".join(text.split())

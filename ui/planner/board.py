@@ -4,7 +4,6 @@ the unit of privacy, the settings, the guarantee, the accuracy, the accounting, 
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -17,9 +16,7 @@ from ui.common.release import guarantee_text, sentences, unit_words
 from ui.common.report import Chart, Section, Table, html_report
 from ui.planner import charts as planner_charts
 from ui.planner import summary
-
-if TYPE_CHECKING:
-    from ui.planner.sections import Settings
+from ui.planner.settings import Settings
 
 # The CSV each shipped dataset is read from (data/), for the script's default path.
 DATA_FILES = {

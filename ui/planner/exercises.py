@@ -8,16 +8,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dp_core import planner
 from ui.common import formatting
 from ui.common.exercises import Answer, Exercise
 from ui.common.i18n import N_, _
 from ui.planner import summary
-
-if TYPE_CHECKING:
-    from ui.planner.sections import Costs, Settings
+from ui.planner.settings import Costs, Settings
 
 
 def _halved_row(s: Settings) -> planner.RowPlan | None:

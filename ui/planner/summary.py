@@ -4,7 +4,6 @@ accountants' totals. Shared by the page's sections and the board's report."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -15,10 +14,8 @@ from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_label
 from ui.common.shell import page_rng
 from ui.planner import charts as planner_charts
+from ui.planner.settings import Settings
 from ui.planner.table import MECHANISMS
-
-if TYPE_CHECKING:
-    from ui.planner.sections import Settings
 
 PAGE = "planner"
 MODES = {  # key -> message id

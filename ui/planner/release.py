@@ -1,0 +1,48 @@
+"""Section 2 of the planner page, “A simulated release”: one statistic's simulated release
+beside the truth, and every released value."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.common import charts
+from ui.common.i18n import _
+from ui.common.labels import category_labels
+from ui.planner import summary
+from ui.planner.settings import PAGE, Settings
+
+
+@st.fragment(key=f"{PAGE}_release_section")
+def a_simulated_release(s: Settings) -> None:
+    """Section 2: a simulated release of one statistic beside the truth, and every value."""
+    released = summary.releases(s)
+    names = [row.name for row in s.plan.rows]
+    histograms = [i for i, row in enumerate(s.plan.rows) if row.statistic.spec.kind == "histogram"]
+    chosen = st.selectbox(
+        _("planner.release.show"),
+        names,
+        index=histograms[0] if histograms else 0,
+        key=f"{PAGE}_shown",
+        bind="query-params",
+        help=_("planner.release.show.help"),
+    )
+    row = s.plan.rows[names.index(chosen)] if chosen in names else s.plan.rows[0]
+    stat = row.statistic
+    truth, simulated = _("planner.release.truth"), _("planner.release.simulated")
+    charts.show(
+        charts.noisy_vs_true(
+            category_labels(stat.spec.column or "", stat.labels)
+            if stat.spec.kind == "histogram"
+            else list(stat.labels),
+            {truth: list(stat.true_values), simulated: released[row.name]},
+            noisy=simulated,
+            half_width=row.half_width,
+            value_title=stat.spec.name,
+        ),
+        key=f"{PAGE}_release",
+    )
+    st.caption(_("planner.release.note"))
+    box = st.expander(_("planner.release.values"), key=f"{PAGE}_values", on_change="rerun")
+    if box.open:
+        with box:
+            st.dataframe(summary.values_table(s, released), hide_index=True, width="stretch")
