@@ -1,6 +1,6 @@
 """The Gaussian page's exercises, each answered by the section it sits in.
 
-``solve`` takes the page's settings (ui.gaussian.sections.Settings: ε, δ and the L2
+``solve`` takes the page's settings (ui.gaussian.settings.Settings: ε, δ and the L2
 sensitivity) and computes with the same dp_core functions the sections draw from, so the
 numbers in an answer are the ones the page shows.
 """

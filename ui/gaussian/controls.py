@@ -1,0 +1,72 @@
+"""The Gaussian page's controls: the data and the query (the whole page reruns), then ε, δ and
+the mechanism in a fragment with the guarantee box and the open section."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dp_core.release import noise_name
+from ui.common import formatting
+from ui.common.address import keep, linked_index
+from ui.common.i18n import _
+from ui.common.query_picker import QueryChoice, pick_query
+from ui.common.release import draws_caption, guarantee_box, secure_toggle
+from ui.common.sections import Section, story
+from ui.common.shell import page_rng, presenter_row, settings_area
+from ui.common.widgets import delta_input, epsilon_input
+from ui.gaussian.settings import MECHANISMS, Settings
+from ui.gaussian.words import outputs, sigma_sentence
+
+
+def data_controls() -> tuple[QueryChoice | None, bool]:
+    """The data, the query and the kind of noise: settings that rerun the whole page.
+
+    The query is None (after a message) while it cannot run: the sections then use
+    sensitivity 1.
+    """
+    with settings_area():
+        secure = secure_toggle("gaussian")
+        choice = pick_query("gaussian", rng=page_rng("gaussian", "categories"), secure=secure)
+    return choice, secure
+
+
+@st.fragment
+def explore(choice: QueryChoice | None, secure: bool, sections: list[Section]) -> None:
+    """ε, δ, the mechanism, the guarantee and the open section: a step reruns only this."""
+    left, right = presenter_row(1, 1)
+    with left:
+        epsilon = epsilon_input("gaussian_epsilon", default=1.0)
+    with right:
+        delta = delta_input("gaussian_delta", default=1e-5)
+    # A translated choice: kept in the address by its key (ui.common.address), not its label.
+    # Labels translated here, in the run (a format_func is also called outside it, by tests).
+    labels = {kind: _(msgid) for kind, msgid in MECHANISMS.items()}
+    mechanism = st.radio(
+        _("gaussian.mechanism.label"),
+        list(MECHANISMS),
+        format_func=labels.get,
+        index=linked_index("gaussian_mechanism", list(MECHANISMS), default=2),
+        horizontal=True,
+        key="gaussian_mechanism",
+    )
+    keep("gaussian_mechanism", mechanism, default="analytic")
+    settings = Settings(choice, mechanism, epsilon, delta, secure)
+    _guarantee(settings)
+    story("gaussian", sections, settings)
+
+
+def _guarantee(s: Settings) -> None:
+    """The guarantee box, or why there is none."""
+    if s.choice is None:
+        st.caption(_("gaussian.no_query"))
+        return
+    if s.withheld:
+        st.warning(
+            _("gaussian.withheld", epsilon=formatting.number(s.epsilon)),
+            icon=":material/warning:",
+        )
+        return
+    noise = draws_caption(s.secure, noise_name(s.noise))
+    if s.secure and s.noise == "gaussian":  # its own paragraph: a sentence of another page
+        noise += "\n\n" + sigma_sentence(s)
+    guarantee_box(s.choice.data, s.guarantee, outputs=outputs(s), noise=noise)

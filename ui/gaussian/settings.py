@@ -1,0 +1,111 @@
+"""What every section of the Gaussian page depends on: the query, the mechanism, ε and δ, and
+what follows from them (sensitivities, b and σ, the guarantee)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Literal
+
+from dp_core import gaussian, laplace
+from dp_core.guarantee import Guarantee, Part
+from ui.common.i18n import N_
+from ui.common.query_picker import QueryChoice
+from ui.common.release import guarantee
+
+Mechanism = Literal["laplace", "classic", "analytic"]
+# Message ids: the choice's label, and the mechanism's name inside a sentence.
+MECHANISMS = {
+    "laplace": N_("gaussian.mechanism.laplace"),
+    "classic": N_("gaussian.mechanism.classic"),
+    "analytic": N_("gaussian.mechanism.analytic"),
+}
+NAMES = {
+    "laplace": N_("gaussian.name.laplace"),
+    "classic": N_("gaussian.name.classic"),
+    "analytic": N_("gaussian.name.analytic"),
+}
+
+
+@functools.lru_cache(maxsize=128)
+def _classic_sigma(l2: float, epsilon: float, delta: float) -> float | None:
+    """The classic σ, or None where its proof does not hold (ε ≥ 1)."""
+    try:
+        return gaussian.classic_gaussian_sigma(l2, epsilon, delta)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every section of the page depends on (``choice`` None: no query can run yet)."""
+
+    choice: QueryChoice | None
+    mechanism: Mechanism
+    epsilon: float
+    delta: float
+    secure: bool
+
+    @property
+    def l1(self) -> float:
+        """L1 sensitivity (Laplace); 1 while no query can run."""
+        return self.choice.query.sensitivity if self.choice is not None else 1.0
+
+    @property
+    def l2(self) -> float:
+        """L2 sensitivity (Gaussian): smaller when one person is in several statistics."""
+        return self.choice.query.l2_sensitivity if self.choice is not None else 1.0
+
+    @property
+    def laplace_b(self) -> float:
+        return laplace.laplace_scale(self.l1, self.epsilon)
+
+    @property
+    def analytic_sigma(self) -> float:
+        return gaussian.analytic_gaussian_sigma(self.l2, self.epsilon, self.delta)
+
+    @property
+    def classic_sigma(self) -> float | None:
+        """Dwork & Roth's σ, None for ε ≥ 1 where its proof does not hold."""
+        return _classic_sigma(self.l2, self.epsilon, self.delta)
+
+    @property
+    def withheld(self) -> bool:
+        """The classic mechanism chosen where it is not proven: no noisy answers."""
+        return self.mechanism == "classic" and self.classic_sigma is None
+
+    @property
+    def gaussian_kind(self) -> Mechanism:
+        """The Gaussian the sections show: the one chosen, else the analytic one."""
+        return "classic" if self.mechanism == "classic" and not self.withheld else "analytic"
+
+    @property
+    def sigma(self) -> float:
+        """σ of ``gaussian_kind``."""
+        if self.gaussian_kind == "classic":
+            return float(self.classic_sigma)
+        return self.analytic_sigma
+
+    @property
+    def kind(self) -> Mechanism:
+        """The mechanism of the noisy answers: Laplace, or ``gaussian_kind``."""
+        return "laplace" if self.mechanism == "laplace" else self.gaussian_kind
+
+    @property
+    def noise(self) -> Literal["laplace", "gaussian"]:
+        return "laplace" if self.mechanism == "laplace" else "gaussian"
+
+    @property
+    def values_delta(self) -> float:
+        """The δ of the noisy values: 0 for Laplace."""
+        return 0.0 if self.mechanism == "laplace" else self.delta
+
+    @property
+    def guarantee(self) -> Guarantee | None:
+        if self.choice is None or self.withheld:
+            return None
+        parts = [Part("values", self.epsilon, self.values_delta)]
+        categories = self.choice.categories
+        if categories is not None and categories.mode == "selected":
+            parts.append(Part("categories", categories.epsilon, categories.delta))
+        return guarantee(self.choice.data, parts, self.choice.reads)
