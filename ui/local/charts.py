@@ -58,6 +58,20 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
     fork after coin 1 carries no text.
     """
     t, y = truth_prob, random_yes_prob
+    edges, nodes = _tree_edges(t, y), _tree_nodes(t, y)
+    x, y_ = _scaled("x", _TREE_X), _scaled("y", _TREE_Y)
+    return chart(
+        _tree_drawing(x, y_),
+        _tree_edge_labels(),
+        _tree_node_labels(x, y_),
+        datasets={"tree_edges": edges, "tree_nodes": nodes},
+        height=380,
+        view={"stroke": None},
+    )
+
+
+def _tree_edges(t: float, y: float) -> pd.DataFrame:
+    """The five edges: where each starts and ends, its width and colour, and its label."""
     reach = [t, 1 - t, t, (1 - t) * y, (1 - t) * (1 - y)]
     starts = [(0.0, 0.0), (0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (1.0, -1.0)]
     ends = [(1.0, 1.0), (1.0, -1.0), (2.0, 1.0), (2.0, -0.4), (2.0, -1.6)]
@@ -68,7 +82,7 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
         "",
         "",
     ]
-    edges = pd.DataFrame(
+    return pd.DataFrame(
         {
             "x": [s[0] for s in starts],
             "y": [s[1] for s in starts],
@@ -86,12 +100,16 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
             "text": edge_text,
         }
     )
+
+
+def _tree_nodes(t: float, y: float) -> pd.DataFrame:
+    """The six nodes: the root, coin 1's two outcomes and the three leaves, with their text."""
     leaves = [
         _("local.chart.tree.leaf_truth", overall=fixed(t, 3)),
         _("local.chart.tree.leaf_yes", y=fixed(y, 3), overall=fixed((1 - t) * y, 3)),
         _("local.chart.tree.leaf_no", value=fixed(1 - y, 3), overall=fixed((1 - t) * (1 - y), 3)),
     ]
-    nodes = pd.DataFrame(
+    return pd.DataFrame(
         {
             "x": [0.0, 1.0, 1.0, 2.0, 2.0, 2.0],
             "y": [0.0, 1.0, -1.0, 1.0, -0.4, -1.6],
@@ -105,12 +123,11 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
             ],
         }
     )
-    x, y_ = _scaled("x", _TREE_X), _scaled("y", _TREE_Y)
-    label_x, label_y = _scaled("lx", _TREE_X), _scaled("ly", _TREE_Y)
-    text = {"field": "text"}
-    node_text = {"type": "text", "lineBreak": "\n"}
-    edge_label = {"type": "text", "align": "right", "dx": -8}
-    return chart(
+
+
+def _tree_drawing(x: dict, y_: dict) -> list[dict]:
+    """The edges as rules as thick as their width, then the nodes as points over them."""
+    return [
         layer(
             "tree_edges",
             {"type": "rule", "strokeCap": "round"},
@@ -128,70 +145,50 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
             y=y_,
             color={"field": "color", "type": "nominal", "scale": None},
         ),
+    ]
+
+
+def _tree_edge_labels() -> list[dict]:
+    """Coin 1's chances halfway along its edges: above a rising edge, below a falling one."""
+    label_x, label_y = _scaled("lx", _TREE_X), _scaled("ly", _TREE_Y)
+    text = {"field": "text"}
+    edge_label = {"type": "text", "align": "right", "dx": -8}
+    return [
         _with_filter(
             layer(
                 "tree_edges",
-                {**edge_label, "baseline": "bottom", "dy": -10},
+                {**edge_label, "baseline": baseline, "dy": dy},
                 x=label_x,
                 y=label_y,
                 text=text,
             ),
-            "datum.text != '' && datum.side == 'above'",
-        ),
+            f"datum.text != '' && datum.side == '{side}'",
+        )
+        for side, baseline, dy in (("above", "bottom", -10), ("below", "top", 10))
+    ]
+
+
+# Where each kind of node has its text: the root's to its left, coin 1's outcomes above and
+# below-left of their nodes, the leaves' to their right.
+_NODE_LABELS = (
+    ("root", {"align": "right", "baseline": "middle", "dx": -18}),
+    ("above", {"align": "center", "baseline": "bottom", "dy": -16}),
+    ("below", {"align": "right", "baseline": "top", "dx": -16, "dy": 16}),
+    ("leaf", {"align": "left", "baseline": "middle", "dx": 18}),
+)
+
+
+def _tree_node_labels(x: dict, y_: dict) -> list[dict]:
+    """Each node's text beside it, placed by its kind (_NODE_LABELS)."""
+    text = {"field": "text"}
+    node_text = {"type": "text", "lineBreak": "\n"}
+    return [
         _with_filter(
-            layer(
-                "tree_edges",
-                {**edge_label, "baseline": "top", "dy": 10},
-                x=label_x,
-                y=label_y,
-                text=text,
-            ),
-            "datum.text != '' && datum.side == 'below'",
-        ),
-        _with_filter(
-            layer(
-                "tree_nodes",
-                {**node_text, "align": "right", "baseline": "middle", "dx": -18},
-                x=x,
-                y=y_,
-                text=text,
-            ),
-            "datum.kind == 'root'",
-        ),
-        _with_filter(
-            layer(
-                "tree_nodes",
-                {**node_text, "align": "center", "baseline": "bottom", "dy": -16},
-                x=x,
-                y=y_,
-                text=text,
-            ),
-            "datum.kind == 'above'",
-        ),
-        _with_filter(
-            layer(
-                "tree_nodes",
-                {**node_text, "align": "right", "baseline": "top", "dx": -16, "dy": 16},
-                x=x,
-                y=y_,
-                text=text,
-            ),
-            "datum.kind == 'below'",
-        ),
-        _with_filter(
-            layer(
-                "tree_nodes",
-                {**node_text, "align": "left", "baseline": "middle", "dx": 18},
-                x=x,
-                y=y_,
-                text=text,
-            ),
-            "datum.kind == 'leaf'",
-        ),
-        datasets={"tree_edges": edges, "tree_nodes": nodes},
-        height=380,
-        view={"stroke": None},
-    )
+            layer("tree_nodes", {**node_text, **place}, x=x, y=y_, text=text),
+            f"datum.kind == '{kind}'",
+        )
+        for kind, place in _NODE_LABELS
+    ]
 
 
 def _haloed(text_layer: dict) -> list[dict]:
@@ -209,8 +206,28 @@ def estimate_distribution(
     interval: tuple[float, float],
 ) -> Spec:
     """Exact distribution of the debiased estimate, with the truth and this survey's answer."""
-    shown = probs >= probs.max() * 1e-5  # the visible bulk; the tails are drawn as zero
     name = _("local.chart.survey.curve")
+    return chart(
+        _survey_shapes(name),
+        _survey_labels(),
+        datasets=_survey_datasets(values, probs, truth, estimate, interval, name),
+        height=360,
+    )
+
+
+_TRUTH_ONLY, _SURVEY_ONLY = "datum.which == 'truth'", "datum.which == 'survey'"
+
+
+def _survey_datasets(
+    values: np.ndarray,
+    probs: np.ndarray,
+    truth: float,
+    estimate: float,
+    interval: tuple[float, float],
+    name: str,
+) -> dict[str, pd.DataFrame]:
+    """The curve's visible bulk, the interval, the two marks and the room above the peak."""
+    shown = probs >= probs.max() * 1e-5  # the visible bulk; the tails are drawn as zero
     curve = pd.DataFrame({"x": values[shown], "y": probs[shown], "series": name})
     low, high = interval
     shade = pd.DataFrame(
@@ -226,10 +243,20 @@ def estimate_distribution(
             "which": ["truth", "survey"],
         }
     )
+    return {
+        "estimate_curve": curve,
+        "survey_interval": shade,
+        "survey_marks": marks,
+        "survey_headroom": pd.DataFrame({"x": [truth], "y": [1.4 * float(probs.max())]}),
+    }
+
+
+def _survey_shapes(name: str) -> list[dict]:
+    """The interval's band, the curve, room for the labels, and the truth's and the survey's
+    lines."""
     x = quantitative("x", _("local.chart.survey.x"), scale={"zero": False})
     at = {"field": "x", "type": "quantitative"}
-    truth_only, survey_only = "datum.which == 'truth'", "datum.which == 'survey'"
-    return chart(
+    return [
         layer(
             "survey_interval",
             {"type": "rect", "opacity": 0.2, "color": SECOND_COLOR},
@@ -247,7 +274,7 @@ def estimate_distribution(
         layer("survey_headroom", {"type": "point", "opacity": 0}, x=at, y={**at, "field": "y"}),
         _with_filter(
             layer("survey_marks", {"type": "rule", "strokeWidth": 3, "color": TRUE_COLOR}, x=at),
-            truth_only,
+            _TRUTH_ONLY,
         ),
         _with_filter(
             layer(
@@ -255,53 +282,42 @@ def estimate_distribution(
                 {"type": "rule", "strokeWidth": 3, "strokeDash": [6, 4], "color": ACCENT_COLOR},
                 x=at,
             ),
-            survey_only,
+            _SURVEY_ONLY,
         ),
-        _haloed(
+    ]
+
+
+def _survey_labels() -> list[dict]:
+    """The interval's, the truth's and the survey's labels at the top, each over a halo."""
+    at = {"field": "x", "type": "quantitative"}
+    label = {"type": "text", "align": "left", "baseline": "top", "dx": 5}
+    return [
+        *_haloed(
             layer(
                 "survey_interval",
-                {"type": "text", "align": "left", "baseline": "top", "dx": 5, "y": 46},
+                {**label, "y": 46},
                 x={"field": "low", "type": "quantitative"},
                 text={"field": "label"},
             )
         ),
-        [
-            _with_filter(label, truth_only)
-            for label in _haloed(
+        *[
+            _with_filter(text, _TRUTH_ONLY)
+            for text in _haloed(
+                layer("survey_marks", {**label, "y": 2}, x=at, text={"field": "label"})
+            )
+        ],
+        *[
+            _with_filter(text, _SURVEY_ONLY)
+            for text in _haloed(
                 layer(
                     "survey_marks",
-                    {"type": "text", "align": "left", "baseline": "top", "dx": 5, "y": 2},
+                    {**label, "y": 24, "color": ACCENT_COLOR},
                     x=at,
                     text={"field": "label"},
                 )
             )
         ],
-        [
-            _with_filter(label, survey_only)
-            for label in _haloed(
-                layer(
-                    "survey_marks",
-                    {
-                        "type": "text",
-                        "align": "left",
-                        "baseline": "top",
-                        "dx": 5,
-                        "y": 24,
-                        "color": ACCENT_COLOR,
-                    },
-                    x=at,
-                    text={"field": "label"},
-                )
-            )
-        ],
-        datasets={
-            "estimate_curve": curve,
-            "survey_interval": shade,
-            "survey_marks": marks,
-            "survey_headroom": pd.DataFrame({"x": [truth], "y": [1.4 * float(probs.max())]}),
-        },
-        height=360,
-    )
+    ]
 
 
 def _log_persons(field: str, title: str) -> dict:

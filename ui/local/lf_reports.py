@@ -1,0 +1,84 @@
+"""Local frequencies, section 1 ("reports"): what one person sends, and the first
+respondents' reports."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dp_core import randomized_response as rr
+from dp_core import unary_encoding
+from ui.common import formatting
+from ui.common.exercises import section_exercises
+from ui.common.i18n import _, n_
+from ui.common.shell import page_rng, presenter_mode
+from ui.local.lf_settings import OWN_EXERCISES, PAGE, SHOWN_REPORTS, Settings, shown_labels
+
+
+def reports(s: Settings) -> None:
+    """Section 1: what one person sends, and the first respondents' reports."""
+    k = s.k
+    if s.grr:
+        st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
+    else:
+        st.markdown(_("local.lf.reports.unary", k=k))
+        if s.zero_vectors:
+            st.markdown(
+                n_(
+                    "local.lf.reports.zeros.one",
+                    "local.lf.reports.zeros.other",
+                    s.zero_vectors,
+                    count=formatting.count(s.zero_vectors),
+                    column=s.respondents.column,
+                    reports=formatting.count(s.n),
+                )
+            )
+    if not presenter_mode():  # said aloud on a projector
+        st.caption(_("local.lf.neighbours"))
+    table = report_table(s)
+    if s.grr:
+        st.table(table)
+    else:
+        st.markdown(_("local.lf.reports.matrix", shown=table.shape[1]))
+        st.table(table.style.map(_bit_style))
+    st.caption(_("local.lf.reports.caption"))
+    section_exercises(OWN_EXERCISES, "reports", s)
+
+
+def report_table(s: Settings) -> pd.DataFrame:
+    """The first respondents' reports, as on screen.
+
+    GRR: one row per person, their true category and the one they report. Unary encoding: one
+    row per category and one column per person (1 = the bit is sent as 1), so k bits fit the
+    page's width whatever the categories' names; the person's own category is marked "1*" /
+    "0*" (their bit before flipping was 1). A person with no value sends the all-zero vector,
+    flipped the same way: none of their cells is marked.
+    """
+    codes = s.respondents.codes
+    first = codes[codes >= 0][:SHOWN_REPORTS] if s.grr else codes[:SHOWN_REPORTS]
+    rng, names = page_rng(PAGE, "reports"), shown_labels(s)
+    if s.grr:
+        reported = rr.grr_perturb(rng, first, s.k, s.epsilon)
+        return pd.DataFrame(
+            {
+                _("local.lf.reports.person"): np.arange(1, first.size + 1),
+                _("local.lf.reports.true", column=s.respondents.column): [names[c] for c in first],
+                _("local.lf.reports.reports"): [names[c] for c in reported],
+            }
+        ).set_index(_("local.lf.reports.person"))
+    bits = unary_encoding.unary_perturb(rng, first, s.k, s.p, s.q)
+    cells = np.where(bits, "1", "0").astype(object)
+    own = np.zeros(bits.shape, dtype=bool)
+    held = first >= 0
+    own[np.arange(first.size)[held], first[held]] = True
+    cells[own] = cells[own] + "*"
+    table = pd.DataFrame(cells.T, index=names, columns=[str(i) for i in range(1, first.size + 1)])
+    table.index.name = s.respondents.column
+    return table
+
+
+def _bit_style(cell: str) -> str:
+    """A bit sent as 1 in bold, the person's own category shaded."""
+    style = "font-weight: bold;" if cell.startswith("1") else "color: #8a97a8;"
+    return style + (" background-color: rgba(31, 90, 166, 0.15);" if cell.endswith("*") else "")
