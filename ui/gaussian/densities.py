@@ -17,6 +17,7 @@ from ui.gaussian.settings import MECHANISMS, NAMES, Settings
 DRAWS = 100_000
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
 def _unit_draws(seed: int, draw: int, _rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """DRAWS standard Laplace and standard normal draws, sorted, for the sidebar's seed and draw.
 
