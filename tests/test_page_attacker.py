@@ -576,7 +576,8 @@ def calls(monkeypatch):
     (Under AppTest a run may start the page twice: a first pass that stops at the header to
     switch on the app's navigation, then the page itself; the closing counts only the latter.)
     """
-    import ui.attacker.sections as attacker_sections
+    import ui.attacker.closing as attacker_closing
+    import ui.attacker.controls as attacker_controls
 
     counts = {"page": 0, "outer": 0}
 
@@ -587,9 +588,9 @@ def calls(monkeypatch):
 
         return wrapper
 
-    monkeypatch.setattr(attacker_sections, "closing", counted("page", attacker_sections.closing))
+    monkeypatch.setattr(attacker_closing, "closing", counted("page", attacker_closing.closing))
     monkeypatch.setattr(
-        attacker_sections, "epsilon_input", counted("outer", attacker_sections.epsilon_input)
+        attacker_controls, "epsilon_input", counted("outer", attacker_controls.epsilon_input)
     )
     return counts
 
@@ -717,11 +718,12 @@ def _zip_csv(export) -> pd.DataFrame:
 
 
 def test_the_exports_hold_the_tables_as_shown(page):
-    from ui.attacker import releases, sections
+    from ui.attacker import guess as guess_section
+    from ui.attacker import posteriors, releases, settings
 
-    s = sections.Settings(1.0, False, 1e-5, 0.5, get_sigma_gaussian(1.0, 1e-5))
-    chart = sections._posterior_chart(s, sections.posterior(s, s.prior))
-    guess = _zip_csv(sections.posterior_export(s, chart))
+    s = settings.Settings(1.0, False, 1e-5, 0.5, get_sigma_gaussian(1.0, 1e-5))
+    chart = guess_section._posterior_chart(s, posteriors.posterior(s, s.prior))
+    guess = _zip_csv(posteriors.posterior_export(s, chart))
     at_half = guess.set_index("prior (%)").loc[50.0]
     assert f"{at_half['highest posterior (%)']:.1f}%" == metric(page, "Highest posterior")
     assert f"{at_half['highest at ε, only when δ = 0 (%)']:.1f}%" == "73.1%"

@@ -11,7 +11,8 @@ import streamlit as st
 from dp_core import attacks, floating_point_attack, laplace, release
 from dp_core.floating_point_attack import AttackResult
 from ui.attacker import charts as attacker_charts
-from ui.attacker.sections import Settings, listed
+from ui.attacker.settings import Settings
+from ui.attacker.words import listed
 from ui.common import charts
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
@@ -81,8 +82,27 @@ def floating_point(s: Settings) -> None:
     draw = int(st.session_state.get("attacker__fp_draw", 0))
     _worked_example(s, rng, draw)
     numpy_results, opendp_results = _numpy_attack(entropy), _opendp_attack(draw)
-    labels = [f"ε = {number(e)}" for e in FP_EPSILONS]
     best = [float(attacks.attacker_accuracy(attacks.laplace_advantage(e))) for e in FP_EPSILONS]
+    _rate_charts(numpy_results, opendp_results, best)
+    _metrics(numpy_results, opendp_results, best)
+    st.button(
+        _("attacker.fp.new_releases"),
+        key="attacker_fp_draw_button",
+        on_click=_next_opendp_draw,
+        icon=":material/refresh:",
+        help=_("attacker.fp.new_releases.help"),
+    )
+    st.caption(_("attacker.fp.bars_caption", draws=count(FP_DRAWS)))
+    _what_the_chart_shows(numpy_results, opendp_results, best)
+
+
+def _rate_charts(
+    numpy_results: tuple[AttackResult, ...],
+    opendp_results: tuple[AttackResult, ...],
+    best: list[float],
+) -> None:
+    """Side by side, per ε: how often the attacker is right, and how often certain."""
+    labels = [f"ε = {number(e)}" for e in FP_EPSILONS]
     names = (attacker_charts.numpy_noise(), attacker_charts.opendp_noise())
     left, right = st.columns(2)
     with left:
@@ -112,6 +132,15 @@ def floating_point(s: Settings) -> None:
             ),
             key="attacker_fp_certain",
         )
+
+
+def _metrics(
+    numpy_results: tuple[AttackResult, ...],
+    opendp_results: tuple[AttackResult, ...],
+    best: list[float],
+) -> None:
+    """At ε = 1: how often the attack is right on numpy's and on OpenDP's noise, and the best
+    any attacker can do."""
     at_one = FP_EPSILONS.index(1.0)
     cols = st.columns(3)
     cols[0].metric(
@@ -135,15 +164,6 @@ def floating_point(s: Settings) -> None:
         delta_color="off",
         delta_arrow="off",
     )
-    st.button(
-        _("attacker.fp.new_releases"),
-        key="attacker_fp_draw_button",
-        on_click=_next_opendp_draw,
-        icon=":material/refresh:",
-        help=_("attacker.fp.new_releases.help"),
-    )
-    st.caption(_("attacker.fp.bars_caption", draws=count(FP_DRAWS)))
-    _what_the_chart_shows(numpy_results, opendp_results, best)
 
 
 def _worked_example(s: Settings, rng: np.random.Generator, draw: int) -> None:

@@ -14,15 +14,9 @@ import streamlit as st
 from dp_core import attacks, composition, laplace
 from ui.attacker import charts as attacker_charts
 from ui.attacker.exercises import EXERCISES
-from ui.attacker.sections import (
-    SLACK,
-    Settings,
-    common_settings,
-    listed,
-    posterior_caveat,
-    whole_percent,
-)
+from ui.attacker.settings import SLACK, Settings
 from ui.attacker.totals import GENERIC, Total, composition_totals, tightest
+from ui.attacker.words import common_settings, listed, posterior_caveat, whole_percent
 from ui.common import charts
 from ui.common.catalog import entry
 from ui.common.exercises import section_exercises

@@ -1,0 +1,41 @@
+"""The Laplace page's controls: the data and the query (the whole page reruns), then ε in a
+fragment with the guarantee box and the open section."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dp_core.guarantee import Part
+from dp_core.release import noise_name
+from ui.common.query_picker import QueryChoice, pick_query
+from ui.common.release import draws_caption, guarantee, guarantee_box, secure_toggle
+from ui.common.sections import Section, story
+from ui.common.shell import page_rng, settings_area
+from ui.common.widgets import epsilon_input
+from ui.laplace.settings import Settings
+from ui.laplace.words import outputs
+
+
+def data_controls() -> tuple[QueryChoice, bool] | None:
+    """The data, the query and the kind of noise: settings that rerun the whole page."""
+    with settings_area():
+        secure = secure_toggle("laplace")
+        choice = pick_query("laplace", rng=page_rng("laplace", "categories"), secure=secure)
+    return None if choice is None else (choice, secure)
+
+
+@st.fragment
+def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
+    """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
+    epsilon = epsilon_input("laplace_epsilon", default=1.0)
+    parts = [Part("values", epsilon)]
+    if choice.categories is not None and choice.categories.mode == "selected":
+        parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
+    settings = Settings(choice, epsilon, secure, guarantee(choice.data, parts, choice.reads))
+    guarantee_box(
+        choice.data,
+        settings.guarantee,
+        outputs=outputs(choice),
+        noise=draws_caption(secure, noise_name("laplace")),
+    )
+    story("laplace", sections, settings)

@@ -1,0 +1,27 @@
+"""What every section of the Laplace page depends on: the query, ε, secure or teaching noise,
+the guarantee, and the noise's scale b that follows from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dp_core import laplace
+from dp_core.guarantee import Guarantee
+from ui.common.query_picker import QueryChoice
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every section of the page depends on."""
+
+    choice: QueryChoice
+    epsilon: float
+    secure: bool
+    guarantee: Guarantee
+
+    @property
+    def scale(self) -> float:
+        """b = Δ / ε, or Δ / (ε/2) for the mean's clipped sum (half the budget)."""
+        query = self.choice.query
+        share = self.epsilon / 2 if query.kind == "mean" else self.epsilon
+        return laplace.laplace_scale(query.sensitivity, share)
