@@ -30,7 +30,7 @@ from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_wor
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
 from ui.exponential.exercises import EXERCISES
-from ui.exponential.sections import Settings
+from ui.exponential.settings import Settings
 
 DATASET, GROUP, VALUE = "census", "occupation", "hours_per_week"
 WEEK = 168  # hours in a week: no one can report more

@@ -1,0 +1,136 @@
+"""The exponential-mechanism page's controls: where the candidates come from (the whole page
+reruns), then ε and the monotonic switch in a fragment with the guarantee and the open section."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from dp_core.guarantee import Part
+from ui.common import formatting
+from ui.common.i18n import _
+from ui.common.release import (
+    READ_WORDS,
+    guarantee,
+    guarantee_box,
+    guarantee_text,
+    sentences,
+    unit_words,
+)
+from ui.common.sections import Section, story
+from ui.common.shell import presenter_mode, settings_area
+from ui.common.widgets import epsilon_input
+from ui.exponential.candidates import PAGE, Candidates, pick_candidates
+from ui.exponential.settings import Settings
+
+ICON = ":material/verified_user:"
+
+
+def candidate_controls() -> Candidates | None:
+    """Where the candidates come from, what one person moves, and warnings that hold at any ε."""
+    with settings_area():
+        candidates = pick_candidates()
+        if candidates is None:
+            return None
+        st.caption(
+            _(
+                "exponential.candidates.caption",
+                delta=formatting.number(candidates.sensitivity),
+                note=candidates.note,
+                origin=candidates.origin,
+            )
+        )
+    counts = candidates.counts
+    if len(counts) == 1:
+        st.warning(_("exponential.candidates.one", name=candidates.names[0]))
+    elif np.all(counts == counts[0]):
+        st.info(_("exponential.candidates.equal"))
+    return candidates
+
+
+@st.fragment(key=f"{PAGE}_explore")
+def explore(candidates: Candidates, sections: list[Section]) -> None:
+    """ε, the monotonic switch, the guarantee and the open section: an ε step reruns only this."""
+    epsilon = epsilon_input(
+        f"{PAGE}_epsilon",
+        default=1.0,
+        minimum=0.01,
+        maximum=20.0,
+        allow_zero=True,
+        help=_("exponential.epsilon.help"),
+    )
+    monotonic = st.toggle(
+        _("exponential.monotonic.label"),
+        value=False,
+        key=f"{PAGE}_monotonic",
+        help=_("exponential.monotonic.help"),
+        bind="query-params",
+    )
+    settings = Settings(candidates, epsilon, monotonic)
+    _guarantee(settings)
+    if epsilon == 0:
+        cost = _("exponential.zero.cost") if candidates.selected else ""
+        st.info(
+            _(
+                "exponential.zero.info",
+                n=formatting.count(len(candidates.labels)),
+                origin=candidates.origin,
+                cost=cost,
+            )
+        )
+    story(PAGE, sections, settings)
+
+
+def _parts(s: Settings) -> list[Part]:
+    """What the release spends: the selection, and a DP choice of the candidates."""
+    parts = [Part("selection", s.epsilon)] if s.epsilon > 0 else []
+    if s.candidates.selected:
+        parts.append(Part("categories", s.candidates.selected.epsilon, s.candidates.selected.delta))
+    return parts
+
+
+def _draws() -> str:
+    return _("exponential.guarantee.draws")
+
+
+def guarantee_sentence(s: Settings) -> str:
+    """The guarantee in one sentence (the box's statement, and the export's)."""
+    c, eps = s.candidates, formatting.number(s.epsilon)
+    if c.data is None:
+        return _("exponential.guarantee.typed", epsilon=eps)
+    parts = _parts(s)
+    if not parts and "categories" in c.reads:  # ε = 0 ignores the counts, not the list
+        listed = READ_WORDS["categories"]  # the sentence on the categories read
+        return sentences(_("exponential.guarantee.zero_read", unit=unit_words(c.data)), _(listed))
+    if not parts:  # ε = 0 over a list fixed in advance: the output ignores the data
+        return _("exponential.guarantee.zero", unit=unit_words(c.data))
+    return guarantee_text(
+        c.data, guarantee(c.data, parts, c.reads), outputs=_("exponential.outputs")
+    )
+
+
+def _guarantee(s: Settings) -> None:
+    """The selection is ε-DP (the exponential mechanism) for the data's unit, plus a DP choice."""
+    c = s.candidates
+    parts = _parts(s) if c.data is not None else []
+    if not parts and "categories" in c.reads:
+        st.error(guarantee_sentence(s), icon=":material/gpp_bad:")
+        return
+    if not parts:
+        _statement(guarantee_sentence(s), _draws())
+        return
+    zero = _("exponential.guarantee.zero_selection") if s.epsilon == 0 else ""
+    guarantee_box(
+        c.data,
+        guarantee(c.data, parts, c.reads),
+        outputs=_("exponential.outputs"),
+        noise=_draws() + zero,
+    )
+
+
+def _statement(statement: str, draws: str) -> None:
+    """A guarantee in guarantee_box's form, where there is no Guarantee to compose."""
+    if presenter_mode():  # one line on a projector; the draws in the tooltip
+        st.markdown(f":green[{ICON} {statement}]", help=draws)
+        return
+    st.success(f"{statement}\n\n{draws}", icon=ICON)

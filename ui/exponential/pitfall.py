@@ -1,0 +1,112 @@
+"""Section 4 of the exponential-mechanism page: the sensitivity pitfall. Scoring by count ÷
+largest count but keeping Δ = 1 makes the mechanism near-uniform."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dp_core import selection as sel
+from dp_core.exponential import exponential_probabilities
+from dp_core.selection_scores import (
+    SHARE_OF_LARGEST_GLOBAL_SENSITIVITY,
+    share_of_largest_local_sensitivity,
+    share_of_largest_scores,
+)
+from ui.common import charts, formatting
+from ui.common.i18n import _
+from ui.exponential import charts as exp_charts
+from ui.exponential.candidates import PAGE, Candidates
+from ui.exponential.settings import Settings
+from ui.exponential.tables import SHOWN, candidate_index, probability_text, show_table
+
+
+@st.fragment(key=f"{PAGE}_pitfall_section")
+def sensitivity_pitfall(s: Settings) -> None:
+    """Section 4: scoring by count ÷ largest count but keeping Δ = 1 makes it near-uniform."""
+    if not st.toggle(
+        _("exponential.pitfall.toggle"), value=False, key=f"{PAGE}_pitfall", bind="query-params"
+    ):
+        st.caption(_("exponential.pitfall.off"))
+        return
+    c = s.candidates
+    try:
+        shares = share_of_largest_scores(c.counts)
+        local = share_of_largest_local_sensitivity(c.counts)
+    except ValueError:
+        st.warning(_("exponential.pitfall.no_records"))
+        return
+    # Not monotonic: adding a record to the top candidate lowers every other share, so the
+    # rate is always ε / (2Δ) (Dwork & Roth 2014, remark after Thm 3.10).
+    wrong = exponential_probabilities(
+        shares, s.epsilon, SHARE_OF_LARGEST_GLOBAL_SENSITIVITY, monotonic=False
+    )
+    log_p = s.log_probabilities()
+    right = np.exp(log_p)
+    _bars(c, wrong, right, log_p)
+    _table(c, shares, wrong, log_p)
+    st.markdown(f"{_squeeze(s, wrong, right)} {_why(c.sensitivity, local)}")
+    st.caption(_("exponential.pitfall.caption"))
+
+
+def _bars(c: Candidates, wrong: np.ndarray, right: np.ndarray, log_p: np.ndarray) -> None:
+    """Both mechanisms' probabilities as bars, for the SHOWN most likely candidates."""
+    names = c.names
+    shown = np.arange(len(names))
+    if len(names) > SHOWN:
+        shown = np.sort(np.argsort(-log_p, kind="stable")[:SHOWN])
+    charts.show(
+        exp_charts.pitfall_bars(
+            [names[i] for i in shown], wrong[shown], right[shown], c.sensitivity
+        ),
+        key=f"{PAGE}_pitfall_bars",
+    )
+
+
+def _table(c: Candidates, shares: np.ndarray, wrong: np.ndarray, log_p: np.ndarray) -> None:
+    """Each candidate's share of the largest count, and its probability with either Δ."""
+    with np.errstate(divide="ignore"):  # a probability of 0 is log 0 = -inf
+        log_wrong = np.log(wrong)
+    show_table(
+        pd.DataFrame(
+            {
+                _("exponential.pitfall.share"): [formatting.fixed(v, 3) for v in shares],
+                _("exponential.pitfall.p_wrong"): [probability_text(v) for v in log_wrong],
+                _("exponential.pitfall.p_right", delta=formatting.number(c.sensitivity)): [
+                    probability_text(v) for v in log_p
+                ],
+            },
+            index=candidate_index(c),
+        ),
+        key=f"{PAGE}_all_pitfall",
+        order=log_p,
+    )
+
+
+def _squeeze(s: Settings, wrong: np.ndarray, right: np.ndarray) -> str:
+    """No two probabilities differ by more than e^(ε/2); P(best) on the shares against counts."""
+    scores = s.candidates.counts
+    factor = math.exp(s.epsilon / 2) if s.epsilon < 20 else math.inf
+    return _(
+        "exponential.pitfall.squeeze",
+        factor=formatting.fixed(factor, 3)
+        if factor < 1e3
+        else formatting.odds_factor(s.epsilon / 2),
+        wrong=formatting.fixed(float(sel.probability_of_best(wrong, scores)), 3),
+        right=formatting.fixed(float(sel.probability_of_best(right, scores)), 3),
+    )
+
+
+def _why(delta: float, local: float) -> str:
+    """Why Δ = 1 on the shares is useless: true over all datasets (``local``: what one person
+    moves a share here, with one row each), or with a cap Δ on one person's rows."""
+    if delta == 1:
+        return _(
+            "exponential.pitfall.delta_one",
+            largest=formatting.fixed(1 / local),
+            local=formatting.significant(local),
+        )
+    return _("exponential.pitfall.delta_cap", delta=formatting.number(delta))
