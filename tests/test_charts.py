@@ -3,6 +3,8 @@
 import json
 
 import numpy as np
+import pandas as pd
+import pytest
 import vl_convert
 
 from ui.common import charts
@@ -52,3 +54,189 @@ def test_specs_compile_to_svg_with_log_axes_labelled_at_powers_of_ten() -> None:
     texts = {t.split(">")[1].split("<")[0] for t in svg.split("<text")[1:]}
     assert {"0.01", "0.1", "1", "10"} <= texts
     assert "2" not in texts and "5" not in texts  # no bare minor-tick digits on a log axis
+
+
+# --- Axis titles have room ----------------------------------------------------------------------
+# Every chart of every section, as the page sends it to the browser (normal and presenter
+# mode), laid out by Vega (vl-convert) the way Streamlit draws it: the spec's height is the
+# whole chart's, its width the column's. An axis title longer than the room the layout leaves
+# it is clipped at the chart's edge in the browser ("posterior: after seeing the outp"), so
+# each title, measured in a font with the metrics of the app's (Liberation Sans, as wide as
+# Source Sans to 1%; else DejaVu Sans scaled), must lie wholly inside the chart, and no
+# titleLimit may cut it.
+SECTIONS = {  # page: (its address prefix, its sections' keys)
+    "laplace": ("laplace", ["answers", "noise", "error", "averaging"]),
+    "gaussian": ("gaussian", ["answers", "sigma", "noise", "k", "delta"]),
+    "exponential": ("exponential", ["table", "epsilons", "right", "pitfall", "hours"]),
+    "randomized_response": ("rr", ["coins", "survey", "error", "central"]),
+    "local_frequencies": ("lf", ["reports", "counts", "domain"]),
+    "bounding": ("bounding", ["answers", "contributions", "tradeoff", "budget"]),
+    "attacker": ("attacker", ["guess", "test", "releases", "floating-point"]),
+    "planner": ("planner", ["plan", "release", "cost", "wild", "board"]),
+}
+# The main column's width in pixels: a 1280-pixel window with the sidebar open, and presenter
+# mode on a 1920-pixel projector (no sidebar); a chart in st.columns gets its share.
+PAGE_WIDTH = {False: 790, True: 1832}
+STREAMLIT_AXIS = {"labelPadding": 16, "titlePadding": 16}  # Streamlit's theme, under ours
+LIBERATION = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+
+
+def _text_width(text: str, size: float) -> float:
+    from pathlib import Path
+
+    from PIL import ImageFont
+
+    if Path(LIBERATION).exists():
+        return ImageFont.truetype(LIBERATION, size).getlength(text)
+    return 0.87 * ImageFont.truetype("DejaVuSans.ttf", size).getlength(text)
+
+
+def _page_charts(at) -> list[tuple[dict, dict, int]]:
+    """(spec, {dataset: DataFrame}, columns sharing its row) of each chart on the page."""
+    import pyarrow as pa
+
+    found = []
+
+    def walk(node, columns: int) -> None:
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for child in children.values():
+                column = getattr(child, "type", None) == "column"
+                walk(child, columns * len(children) if column else columns)
+        elif getattr(node, "type", None) == "vega_lite_chart":
+            data = {
+                d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
+                for d in node.proto.datasets
+            }
+            found.append((json.loads(node.proto.spec), data, columns))
+
+    walk(at._tree, 1)
+    return found
+
+
+def _rows(frame) -> list[dict]:
+    rows = []
+    for record in frame.to_dict(orient="records"):
+        row = {k: v.item() if hasattr(v, "item") else v for k, v in record.items()}
+        rows.append({k: None if isinstance(v, float) and not np.isfinite(v) else v
+                     for k, v in row.items()})  # fmt: skip
+    return rows
+
+
+def clipped_titles(spec: dict, data: dict, width: int) -> list[str]:
+    """The axis titles that do not fit in the chart as the browser lays it out."""
+    config = dict(spec.get("config", {}))
+    config["axis"] = {**STREAMLIT_AXIS, **config.get("axis", {})}
+    full = {
+        **spec,
+        "width": width,
+        "autosize": {"type": "fit", "contains": "padding"},
+        "datasets": {name: _rows(frame) for name, frame in data.items()},
+        "config": config,
+    }
+    scene = vl_convert.vegalite_to_scenegraph(full)
+    size = scene["width"], scene["height"]
+    found: list[str] = []
+
+    def title(item: dict, x: float, y: float) -> None:
+        lines = item["text"] if isinstance(item["text"], list) else [item["text"]]
+        font = item.get("fontSize", 11)
+        length = max(_text_width(str(line), font) for line in lines)
+        limit = item.get("limit")
+        if limit and limit < length:
+            found.append(f"{lines}: titleLimit {limit} < {length:.0f} px")
+        angle, align = item.get("angle") or 0, item.get("align", "center")
+        along = (y, 1) if abs(angle) == 90 else (x, 0)  # position and axis of the text's run
+        start = {"center": along[0] - length / 2, "left": along[0], "right": along[0] - length}
+        if abs(angle) == 90:  # rotated: "left" runs up from the point when angle is -90
+            start |= {"left": along[0] - length if angle < 0 else along[0],
+                      "right": along[0] if angle < 0 else along[0] - length}  # fmt: skip
+        low = start[align]
+        if low < -1 or low + length > size[along[1]] + 1:
+            found.append(f"{lines}: {length:.0f} px from {low:.0f} in {size[along[1]]}")
+        if abs(angle) != 90:  # a level title's lines must fit in the height too
+            tall = len(lines) * font * 1.2
+            top = y - {"top": 0, "middle": tall / 2}.get(item.get("baseline", "top"), tall)
+            if top < -1 or top + tall > size[1] + 1:
+                found.append(f"{lines}: {tall:.0f} px high from {top:.0f} in {size[1]}")
+
+    def walk(node: dict, x: float, y: float) -> None:
+        items = node.get("items")
+        if not isinstance(items, list):
+            return
+        for item in items:
+            if node.get("role") == "axis-title":
+                title(item, x + item.get("x", 0), y + item.get("y", 0))
+            group = node.get("marktype") == "group"
+            walk(item, x + item.get("x", 0) if group else x, y + item.get("y", 0) if group else y)
+
+    walk(scene["scenegraph"], *scene["origin"])
+    return found
+
+
+@pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
+@pytest.mark.parametrize("page", list(SECTIONS))
+def test_no_axis_title_is_cut_at_the_apps_widths(page: str, presenter: bool) -> None:
+    from apptest_helpers import open_page
+
+    prefix, keys = SECTIONS[page]
+    cut = []
+    for key in keys:
+        query = {f"{prefix}_section": key, **({"present": "1"} if presenter else {})}
+        at = open_page(page, query=query)
+        for number, (spec, data, columns) in enumerate(_page_charts(at)):
+            for problem in clipped_titles(spec, data, PAGE_WIDTH[presenter] // columns):
+                cut.append(f"{key} chart {number + 1}: {problem}")
+    assert not cut, "\n".join(cut)
+
+
+def test_the_title_check_sees_a_title_longer_than_its_chart() -> None:
+    """The check itself: an upright 23 px title on a 320-pixel chart is cut; level, it fits."""
+    spec = charts.chart(
+        charts.lines("p", x=charts.quantitative("x", "prior"),
+                     y=charts.quantitative("y", "posterior: after seeing the output")),
+        datasets={"p": {}},
+    )  # fmt: skip
+    spec |= {"height": 320, "config": {"axis": {"labelFontSize": 22, "titleFontSize": 23}}}
+    data = {"p": pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})}
+    assert clipped_titles(spec, data, 1832)  # upright: cut
+    spec["config"]["axisLeft"] = charts.PRESENTER_Y_TITLE
+    assert not clipped_titles(spec, data, 1832)
+
+
+# --- Presenter mode: a section's charts on one 1920 x 1080 screen ------------------------------
+@pytest.mark.parametrize(("page", "count"), [("bounding", 2), ("planner", 1)])
+def test_the_first_sections_charts_fit_a_projector_with_their_headings(page, count) -> None:
+    """Bounding shows visits and revenue (each under its heading), the planner its accuracy
+    chart below the plan's table: in presenter mode all of it is on the first screen."""
+    from pathlib import Path
+
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("/usr/bin/chromium is missing (scripts/test.sh installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, SHOTS, running_app, settled
+
+    with running_app() as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        screen = browser.new_page(viewport={"width": 1920, "height": 1080})
+        screen.goto(f"{base}/{page}?present=1")
+        settled(screen)
+        panel = f"{MAIN} [role='tabpanel']:not([hidden])"
+        boxes = screen.locator(f"{panel} [data-testid='stVegaLiteChart']").evaluate_all(
+            """charts => charts.map(chart => {
+                const box = chart.getBoundingClientRect();
+                const item = chart.closest('[data-testid="stElementContainer"]');
+                let before = item && item.previousElementSibling;
+                while (before && !before.querySelector('h1, h2, h3')) {
+                    before = before.previousElementSibling;  // the heading above, if any
+                }
+                const heading = before ? before.getBoundingClientRect().top : box.top;
+                return [heading, box.top, box.bottom];
+            })"""
+        )
+        SHOTS.mkdir(exist_ok=True)
+        screen.screenshot(path=str(SHOTS / f"{page}-presenter-charts.png"))
+        browser.close()
+    assert len(boxes) == count, boxes
+    for heading, top, bottom in boxes:
+        assert 0 <= heading <= top and bottom <= 1080, (heading, top, bottom)

@@ -42,6 +42,9 @@ PARTS = {  # column of a trade-off table: its line's name (message id), colour a
     "rmse": (N_("bounding.chart.rmse"), ACCENT_COLOR, [1, 0]),
 }
 HEADROOM = 1.12  # bar charts with labels on top: room above the tallest bar for its label
+# Section 1 shows one answers chart per statistic (visits and revenue), each under its heading
+# and above its caption and table: in presenter mode both fit on one 1080-pixel screen.
+ANSWERS_PRESENTER = {"height": 108}
 WHOLE_NUMBERS = {"tickMinStep": 1, "format": "d"}
 
 
@@ -67,6 +70,7 @@ def before_after_noisy(
         half_width=half_width,
         value_title=value_title,
         colors=(TRUE_COLOR, BOUNDED_COLOR, NOISY_COLOR),
+        presenter=ANSWERS_PRESENTER,
     )
 
 
@@ -93,6 +97,7 @@ def changes(
         half_width=half_widths,
         value_title=value_title,
         colors=(BOUNDED_COLOR, NOISY_COLOR),
+        presenter=ANSWERS_PRESENTER,
     )
 
 

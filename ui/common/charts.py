@@ -37,6 +37,17 @@ GOOD_COLOR = "#4f9d69"
 FONT_SIZE = 15
 PRESENTER_FONT_SIZE = 22  # at least 20 px on a 1920 x 1080 projector
 PRESENTER_HEIGHT = 320  # pixels: the tallest chart in presenter mode
+# In presenter mode a y axis' title is written level, left of the axis' labels (on two lines
+# when long), not up its side: a chart on a 1080-pixel screen is low (320 pixels, less when a
+# section shows two) and has no room for "posterior: after seeing the output" upright in 23 px
+# type (the browser clips it and squeezes the plot), but its 1,800-pixel width has plenty.
+PRESENTER_Y_TITLE = {
+    "titleAngle": 0,
+    "titleAlign": "right",
+    "titleAnchor": "middle",
+    "titleBaseline": "middle",
+}
+PRESENTER_TITLE_LINE = 22  # characters: a longer y axis title is written on two lines
 
 
 def quantitative(field: str, title: str | None = None, *, log: bool = False, **extra: Any) -> dict:
@@ -150,25 +161,61 @@ def chart(
     *layers: dict | list,
     datasets: Mapping[str, pd.DataFrame],
     height: int = 360,
+    presenter: Mapping[str, Any] | None = None,
     **top: Any,
 ) -> Spec:
-    """A layered Vega-Lite spec over named datasets; ``top`` adds keys such as "resolve"."""
+    """A layered Vega-Lite spec over named datasets; ``top`` adds keys such as "resolve".
+
+    ``presenter``: how the chart differs in presenter mode, for a section that shows several
+    charts, or one below a table, on one 1080-pixel screen: "height" (lower than
+    PRESENTER_HEIGHT) and "x_axis" (properties of every x axis, e.g. ``{"labelAngle": 0}``
+    where the projector's width leaves room for level labels). Kept in the spec's
+    ``usermeta`` for ``show``; exports and the board report draw the chart as it is.
+    """
     flat: list[dict] = []
     for item in layers:
         flat.extend(item if isinstance(item, list) else [item])
-    return {
+    spec: Spec = {
         "height": height,
         "datasets": dict(datasets),
         "layer": flat,
         **top,
     }
+    if presenter:
+        spec["usermeta"] = {**spec.get("usermeta", {}), "presenter": dict(presenter)}
+    return spec
+
+
+def _presenter(spec: Spec) -> dict:
+    return dict(dict(spec.get("usermeta", {})).get("presenter", {}))
+
+
+def projector_height(spec: Spec) -> int:
+    """The height ``show`` draws the chart at in presenter mode."""
+    own = _presenter(spec).get("height")
+    return int(own) if own is not None else min(int(spec["height"]), PRESENTER_HEIGHT)
+
+
+def _x_axes(value: Any, axis: Mapping[str, Any]) -> Any:
+    """The spec with ``axis`` merged into every x channel's axis."""
+    if isinstance(value, dict):
+        out = {k: _x_axes(v, axis) for k, v in value.items() if k != "datasets"}
+        x = out.get("x")
+        if isinstance(x, dict) and "field" in x and x.get("axis", {}) is not None:
+            out["x"] = {**x, "axis": {**x.get("axis", {}), **axis}}
+        return out | ({"datasets": value["datasets"]} if "datasets" in value else {})
+    if isinstance(value, list):
+        return [_x_axes(item, axis) for item in value]
+    return value
 
 
 def _config(presenter: bool) -> dict:
     size = PRESENTER_FONT_SIZE if presenter else FONT_SIZE
     text = {"labelFontSize": size, "titleFontSize": size + 1}
+    pads = {"labelPadding": 6, "titlePadding": 12} if presenter else {}  # height is scarce
     return {
-        "axis": {**text, "labelLimit": 260, "titleFontWeight": "normal"},
+        "axis": {**text, "labelLimit": 260, "titleFontWeight": "normal", **pads},
+        **({"axisLeft": PRESENTER_Y_TITLE} if presenter else {}),
         "legend": {**text, "symbolSize": 160 if presenter else 100, "labelLimit": 420},
         "text": {"fontSize": size - 1},
         "locale": {"number": number_locale()},
@@ -187,12 +234,38 @@ def _legends_right(value: Any) -> Any:
     return value
 
 
+def _two_lines(title: str) -> list[str]:
+    """A title split at the space nearest its middle."""
+    spaces = [i for i, char in enumerate(title) if char == " "]
+    if not spaces:
+        return [title]
+    cut = min(spaces, key=lambda i: max(i, len(title) - i - 1))
+    return [title[:cut], title[cut + 1 :]]
+
+
+def _y_titles_wrapped(value: Any) -> Any:
+    """The spec with every long y axis title on two lines."""
+    if isinstance(value, dict):
+        out = {k: _y_titles_wrapped(v) for k, v in value.items() if k != "datasets"}
+        y = out.get("y")
+        title = y.get("title") if isinstance(y, dict) else None
+        if isinstance(title, str) and len(title) > PRESENTER_TITLE_LINE:
+            out["y"] = {**y, "title": _two_lines(title)}
+        return out | ({"datasets": value["datasets"]} if "datasets" in value else {})
+    if isinstance(value, list):
+        return [_y_titles_wrapped(item) for item in value]
+    return value
+
+
 def show(spec: Spec, *, key: str) -> None:
     """Draw a chart at the page's width; presenter mode labels it in 22 px type."""
     presenter = presenter_mode()
     if presenter and "height" in spec:  # a section and its chart on one 1080-pixel screen,
         # its legends beside the plot rather than above it (the screen is wide, not tall)
-        spec = _legends_right({**spec, "height": min(spec["height"], PRESENTER_HEIGHT)})
+        spec = _y_titles_wrapped(_legends_right({**spec, "height": projector_height(spec)}))
+        if _presenter(spec).get("x_axis"):
+            spec = _x_axes(spec, _presenter(spec)["x_axis"])
+    spec = {name: value for name, value in spec.items() if name != "usermeta"}
     st.vega_lite_chart(
         spec={**spec, "config": _config(presenter)},
         width="stretch",
@@ -208,10 +281,12 @@ def noisy_vs_true(
     half_width: Sequence[float] | float,
     value_title: str,
     colors: Sequence[str] = (TRUE_COLOR, NOISY_COLOR),
+    presenter: Mapping[str, Any] | None = None,
 ) -> Spec:
     """Grouped bars per label (e.g. true, noisy), the ``noisy`` series with ± half-width bars.
 
     The datasets are built from numpy arrays (three times faster than from lists).
+    ``presenter``: as for ``chart``.
     """
     names = list(series_values)
     groups = np.asarray(labels, dtype=object)
@@ -252,4 +327,5 @@ def noisy_vs_true(
         ),
         datasets={"bars": bars_frame, "errors": errors},
         height=380,
+        presenter=presenter,
     )

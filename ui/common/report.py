@@ -32,28 +32,58 @@ import pandas as pd
 __all__ = ["Chart", "Section", "Table", "chart_svg", "html_report"]
 
 PRINT_FONT_SIZE = 10  # px in the embedded charts: legible on paper, small enough for one page
+ROW_WIDTH = 600  # px: a chart alone on its row (the page's width, about 190 mm, holds 700)
+ROW_CHARTS = 2  # charts side by side on one row (each drawn narrower, in the same type)
+SIDE_HEIGHT = 200  # px: the plot of a chart that shares its row
+SHORT = 24  # characters: a text cell up to this long stays on one line (a row, not three)
+FOLD_ROWS = 8  # a two-column table (setting, value) longer than this prints in two halves
 
-_CSS = """
-@page { size: A4 portrait; margin: 10mm 12mm; }
-* { box-sizing: border-box; }
-body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; font-size: 9pt;
-       line-height: 1.3; color: #1d2733; margin: 0 auto; max-width: 190mm; }
-h1 { font-size: 15pt; margin: 0 0 1pt; }
-.subtitle { color: #56606c; margin: 0 0 5pt; font-size: 8.5pt; }
-h2 { font-size: 10.5pt; margin: 7pt 0 2pt; border-bottom: 1px solid #c9d1db;
-     padding-bottom: 1pt; break-after: avoid; page-break-after: avoid; }
-p { margin: 1pt 0 3pt; }
-table { border-collapse: collapse; width: 100%; font-size: 8pt; margin: 2pt 0 3pt;
-        break-inside: avoid; page-break-inside: avoid; }
-th, td { border: 1px solid #c9d1db; padding: 1pt 3pt; text-align: left; vertical-align: top; }
-th { background: #eef2f6; font-weight: 600; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-figure { margin: 2pt 0; break-inside: avoid; page-break-inside: avoid; }
-figure svg { max-width: 100%; height: auto; }
-figcaption, .caption { color: #56606c; font-size: 7.5pt; }
-code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 8.5pt; }
-.footer { margin-top: 6pt; color: #56606c; font-size: 7.5pt; overflow-wrap: anywhere; }
-@media screen { body { padding: 16px; } }
+# One A4 page: the page's box is exactly the printable area, a column whose charts give way.
+# When the text and tables leave less room than the charts' natural height, each chart row
+# shrinks (and its SVG scales down with it, aspect kept) to what is left, down to MIN_CHART;
+# so a report prints on one page whatever its tables, and on screen it is a plain document.
+PAGE_MARGIN = (8, 10)  # mm: top and bottom, left and right
+PAGE_HEIGHT = 297 - 2 * PAGE_MARGIN[0] - 1  # mm: the printable height, 1 mm spare for rounding
+MIN_CHART = 38  # mm: the smallest a chart row shrinks to (still legible)
+
+_CSS = f"""
+@page {{ size: A4 portrait; margin: {PAGE_MARGIN[0]}mm {PAGE_MARGIN[1]}mm; }}
+* {{ box-sizing: border-box; }}
+body {{ font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; font-size: 8.5pt;
+       line-height: 1.25; color: #1d2733; margin: 0 auto; max-width: 190mm; }}
+h1 {{ font-size: 14pt; margin: 0 0 1pt; line-height: 1.15; }}
+.subtitle {{ color: #56606c; margin: 0 0 3pt; font-size: 8pt; }}
+h2 {{ font-size: 10pt; margin: 5pt 0 2pt; border-bottom: 1px solid #c9d1db;
+     padding-bottom: 0.5pt; break-after: avoid; page-break-after: avoid; }}
+p {{ margin: 1pt 0 2pt; }}
+table {{ border-collapse: collapse; width: 100%; font-size: 7pt; line-height: 1.15;
+        margin: 1pt 0 2pt; break-inside: avoid; page-break-inside: avoid; }}
+th, td {{ border: 1px solid #c9d1db; padding: 0.5pt 2.5pt; text-align: left;
+         vertical-align: top; }}
+th {{ background: #eef2f6; font-weight: 600; }}
+td {{ white-space: nowrap; }}
+td.wrap {{ white-space: normal; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.fold {{ display: flex; gap: 3mm; align-items: flex-start; break-inside: avoid; }}
+.fold > table {{ flex: 1 1 0; }}
+.charts {{ display: flex; gap: 4mm; align-items: flex-start; }}
+figure {{ margin: 2pt 0; flex: 1 1 0; min-width: 0; break-inside: avoid;
+          page-break-inside: avoid; }}
+figure svg {{ display: block; width: 100%; height: auto; }}
+figcaption, .caption {{ color: #56606c; font-size: 7pt; }}
+code {{ font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 8pt; }}
+.footer {{ margin-top: 4pt; color: #56606c; font-size: 7pt; overflow-wrap: anywhere; }}
+@media screen {{ body {{ padding: 16px; }} }}
+@media print {{
+  body {{ height: {PAGE_HEIGHT}mm; display: flex; flex-direction: column; }}
+  body > *, section > * {{ flex: none; }}
+  section.fits {{ flex: 0 1 auto; min-height: 0; display: flex; flex-direction: column; }}
+  section.fits > .charts {{ flex: 0 1 auto; min-height: {MIN_CHART}mm;
+                            align-items: stretch; overflow: hidden; }}
+  .charts figure {{ display: flex; flex-direction: column; min-height: 0; }}
+  .charts figure svg {{ flex: 0 1 auto; min-height: 0; }}
+  .charts figcaption {{ flex: none; }}
+}}
 """
 
 
@@ -109,12 +139,17 @@ def _records(frame: pd.DataFrame) -> list[dict]:
 
 
 def chart_svg(
-    spec: Mapping[str, Any], *, width: int = 600, height: int | None = None
+    spec: Mapping[str, Any],
+    *,
+    width: int = 600,
+    height: int | None = None,
+    legend_columns: int | None = None,
 ) -> str | None:
     """The chart as an SVG string (vl-convert), sized for print; None if it cannot be drawn.
 
     The spec's own ``config`` gives way to print sizes, except its number ``locale`` (the
-    reader's decimal and group symbols), which is kept.
+    reader's decimal and group symbols), which is kept. ``legend_columns`` wraps a legend
+    that does not say otherwise into that many columns (a narrow chart's legend).
     """
     try:
         import vl_convert  # runtime dependency; optional for the rest of the report
@@ -133,7 +168,11 @@ def chart_svg(
         "height": height or min(int(spec.get("height", 300)), 260),
         "config": {
             "axis": {**font, "labelLimit": 200, "titleFontWeight": "normal"},
-            "legend": {**font, "labelLimit": 300},
+            "legend": {
+                **font,
+                "labelLimit": 300,
+                **({"columns": legend_columns} if legend_columns else {}),
+            },
             "text": {"fontSize": PRINT_FONT_SIZE - 1},
             "font": "DejaVu Sans",
             **{k: v for k, v in dict(spec.get("config", {})).items() if k == "locale"},
@@ -156,36 +195,75 @@ def _cell(value: Any) -> tuple[str, bool]:
     return str(value), False
 
 
-def _table(table: Table) -> str:
-    frame = table.frame
-    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
+def _rows(frame: pd.DataFrame) -> str:
+    """A table's body: numbers right-aligned; text kept on one line unless it is long."""
     body = []
     for row in frame.itertuples(index=False):
         cells = []
         for value in row:
             value = value.item() if hasattr(value, "item") else value
             text, number = _cell(value)
-            css = ' class="num"' if number else ""
+            css = ' class="num"' if number else (' class="wrap"' if len(text) > SHORT else "")
             cells.append(f"<td{css}>{_inline(text)}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
+    return "".join(body)
+
+
+def _table(table: Table) -> str:
+    """The table; one of two columns and many rows (settings) in two halves side by side."""
+    frame = table.frame
+    head = "".join(f"<th>{html.escape(str(column))}</th>" for column in frame.columns)
     caption = f'<p class="caption">{_inline(table.caption)}</p>' if table.caption else ""
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{caption}"
+    if len(frame.columns) == 2 and len(frame) > FOLD_ROWS:
+        half = -(-len(frame) // 2)
+        halves = (frame.iloc[:half], frame.iloc[half:])
+        tables = "".join(
+            f"<table><thead><tr>{head}</tr></thead><tbody>{_rows(part)}</tbody></table>"
+            for part in halves
+        )
+        return f'<div class="fold">{tables}</div>{caption}'
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{_rows(frame)}</tbody></table>{caption}"
 
 
-def _chart(chart: Chart, missing: str) -> str:
-    svg = chart_svg(chart.spec, width=chart.width, height=chart.height)
+def _chart(chart: Chart, missing: str, *, beside: int = 1) -> str:
+    """A figure; ``beside`` charts share its row (each drawn narrower and lower)."""
+    width, height, columns = chart.width, chart.height, None
+    if beside > 1:
+        width = min(width, (ROW_WIDTH - 20) // beside)
+        height = height or min(int(chart.spec.get("height", 300)), SIDE_HEIGHT)
+        columns = 2
+    svg = chart_svg(chart.spec, width=width, height=height, legend_columns=columns)
     if svg is None:
         return f'<p class="caption">{_inline(chart.caption)} {_inline(missing)}</p>'
     caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
-    return f"<figure>{svg}{caption}</figure>"
+    drawn = re.search(r'<svg[^>]*\swidth="([0-9.]+)"', svg)  # never drawn larger than made
+    style = f' style="max-width: {float(drawn.group(1)):g}px"' if drawn else ""
+    return f"<figure{style}>{svg}{caption}</figure>"
 
 
-def _block(block: Block, missing: str) -> str:
-    if isinstance(block, Table):
-        return _table(block)
-    if isinstance(block, Chart):
-        return _chart(block, missing)
-    return f"<p>{_inline(block)}</p>"
+def _blocks(blocks: Sequence[Block], missing: str) -> list[str]:
+    """Text and tables in order; charts in rows of up to ROW_CHARTS, side by side."""
+    parts: list[str] = []
+    index = 0
+    while index < len(blocks):
+        block = blocks[index]
+        if isinstance(block, Table):
+            parts.append(_table(block))
+        elif isinstance(block, Chart):
+            run = [block]
+            while (
+                len(run) < ROW_CHARTS
+                and index + 1 < len(blocks)
+                and isinstance(blocks[index + 1], Chart)
+            ):
+                index += 1
+                run.append(blocks[index])
+            figures = "".join(_chart(chart, missing, beside=len(run)) for chart in run)
+            parts.append(f'<div class="charts">{figures}</div>')
+        else:
+            parts.append(f"<p>{_inline(block)}</p>")
+        index += 1
+    return parts
 
 
 def html_report(
@@ -206,8 +284,10 @@ def html_report(
     if subtitle:
         parts.append(f'<p class="subtitle">{_inline(subtitle)}</p>')
     for section in sections:
-        parts.append(f"<section><h2>{_inline(section.heading)}</h2>")
-        parts.extend(_block(block, missing_chart) for block in section.blocks)
+        charted = any(isinstance(block, Chart) for block in section.blocks)
+        opening = '<section class="fits">' if charted else "<section>"  # charts give way
+        parts.append(f"{opening}<h2>{_inline(section.heading)}</h2>")
+        parts.extend(_blocks(section.blocks, missing_chart))
         parts.append("</section>")
     if footer:
         parts.append(f'<p class="footer">{_inline(footer)}</p>')
