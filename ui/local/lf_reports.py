@@ -23,7 +23,7 @@ def reports(s: Settings) -> None:
         st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
     else:
         st.markdown(_("local.lf.reports.unary", k=k))
-        if s.zero_vectors:
+        if s.zero_vectors and not presenter_mode():  # said aloud on a projector
             st.markdown(
                 n_(
                     "local.lf.reports.zeros.one",
