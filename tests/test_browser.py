@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import socket
@@ -188,19 +189,19 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
     page.wait_for_timeout(1500)
     settled(page)
     before_text, before_charts = main_text(page), chart_pixels(page)
-    page.locator(SLIDERS).first.focus()
-    for _attempt in range(2):
+    for _attempt in range(3):
+        page.locator(SLIDERS).first.focus()
         for _ in range(3):
             page.keyboard.press("ArrowLeft")
         deadline = time.monotonic() + 10  # on a loaded machine the rerun may start late
         while main_text(page) == before_text and time.monotonic() < deadline:
             page.wait_for_timeout(250)
+        settled(page)  # compare what the page shows once it has finished, not mid-run
         if main_text(page) != before_text:
             break
-        # The known race (project note): a step right after the first visit's second run can
-        # move the thumb without repainting the page; a user presses again, so does the test.
-        page.locator(SLIDERS).first.focus()
-    settled(page)
+        # The known race (issue 20, still open): steps pressed while the rerun of the first
+        # step runs can be undone on screen (the thumb and the page back at the old ε while
+        # the address has the new one); a user presses again, and so does the test.
     assert main_text(page) != before_text
     if before_charts:  # pages with charts redraw them
         assert chart_pixels(page) != before_charts
@@ -342,6 +343,54 @@ LINKS: dict[str, list[tuple]] = {
 }  # fmt: skip
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _shown_number(text: str) -> float:
+    """A slider's label as a number: 0.8, 0,8, 10⁻⁶, 2.5×10⁻⁷."""
+    text = text.strip().replace(",", ".")
+    if "10" in text and any(c in text for c in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
+        mantissa, _, power = text.rpartition("10")
+        factor = float(mantissa.rstrip("×· ") or 1)
+        return factor * 10.0 ** int(power.translate(_SUPERSCRIPTS))
+    return float(text)
+
+
+def _thumbs_and_address(page: Page, actions: list[tuple]) -> list[tuple[str, str, str]]:
+    """(key, the slider's thumb as shown, the value the address holds) per slider action."""
+    query = parse_qs(urlsplit(page.url).query)
+    found = []
+    for kind, key, _value, param in actions:
+        if kind != "slider":
+            continue
+        thumb = page.locator(f"{MAIN} .st-key-{key} input[type='range']").first
+        found.append((key, thumb.get_attribute("aria-valuetext") or "", query.get(param, [""])[0]))
+    return found
+
+
+def in_step(page: Page, actions: list[tuple]) -> None:
+    """Wait until every moved slider's thumb shows the value its address holds.
+
+    The known race (issue 20, still open): arrow keys pressed while a rerun runs can leave the
+    thumb and the page at the old value while the address has the new one. A user who sees
+    the thumb jump back presses again; so does the test (one more step), and only a view whose
+    thumbs agree with its address is compared with the reopened link.
+    """
+    for _attempt in range(3):
+        stale = [
+            (key, shown)
+            for key, shown, linked in _thumbs_and_address(page, actions)
+            if shown and linked and not math.isclose(_shown_number(shown), float(linked))
+        ]
+        if not stale:
+            return
+        for key, _shown in stale:
+            page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.focus()
+            page.keyboard.press("ArrowLeft")
+        page.wait_for_timeout(500)
+        settled(page)
+
+
 def act(page: Page, action: tuple) -> None:
     """Do one user action on a widget found by its key (Streamlit's st-key-<key> class)."""
     kind, key, value, param = action
@@ -411,6 +460,7 @@ def test_a_copied_address_reopens_the_same_view_and_its_export_reads(
         act(page, action)
     page.wait_for_timeout(1000)
     settled(page)
+    in_step(page, LINKS[url_path])
     address, numbers, labels = page.url, shown_numbers(page), chart_numbers(page)
     for action in LINKS[url_path]:
         assert f"{action[3]}=" in address, (action, address)
