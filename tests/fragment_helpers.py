@@ -21,6 +21,12 @@ def fragment_of(at: AppTest, key: str) -> str | None:
     return state._new_widget_state.widget_metadata[widget_id].fragment_id
 
 
+def keyed_fragment(at: AppTest, key: str) -> str:
+    """The id of the fragment declared with ``@st.fragment(key=key)``."""
+    (fragment_id,) = at._fragment_storage._ids_by_target_key[key]
+    return fragment_id
+
+
 def ran_fragments(at: AppTest) -> list[str]:
     """Ids of the fragments that have run, in the order they first ran."""
     return list(at._fragment_storage._fragments)

@@ -8,7 +8,6 @@ import json
 import re
 import zipfile
 from collections import Counter
-from unittest import mock
 
 import mpmath
 import numpy as np
@@ -31,7 +30,7 @@ from apptest_helpers import (
     texts,
     widget,
 )
-from streamlit.testing.v1 import local_script_runner
+from fragment_helpers import keyed_fragment, run_fragment
 
 from data.registry import DATASETS, category_counts, load_dataset
 from dp_core.exponential import exponential_probabilities
@@ -125,19 +124,8 @@ def set_epsilon(at, value: str):
 
 
 def fragment_run(at, key: str):
-    """Rerun only the fragment ``key``, as the browser does when one of its widgets moves.
-
-    AppTest always reruns the whole script; here the rerun request carries the fragment's id,
-    so the script runner runs that fragment alone and the tree holds only what it drew.
-    """
-    (fragment_id,) = at._fragment_storage._ids_by_target_key[key]
-    request = local_script_runner.RerunData
-
-    def fragment_request(**kwargs):
-        return request(**kwargs, fragment_id_queue=[fragment_id])
-
-    with mock.patch.object(local_script_runner, "RerunData", fragment_request):
-        return rerun(at)
+    """Rerun only the fragment ``key``, as the browser does when one of its widgets moves."""
+    return run_fragment(at, keyed_fragment(at, key))
 
 
 # --- Shipped data: the published tables ---------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import math
@@ -12,7 +11,6 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit.testing.v1.local_script_runner as local_script_runner
 from apptest_helpers import (
     READ_CAP,
     READ_CATEGORIES,
@@ -30,6 +28,7 @@ from apptest_helpers import (
     widget,
 )
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
+from fragment_helpers import keyed_fragment, parent_fragment, run_fragment
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from dp_core import analytic_gaussian_sigma
@@ -176,10 +175,9 @@ def test_k_slider_says_which_to_pick_at_both_ends(page):
 def test_moving_k_reruns_only_its_section(page):
     """The k slider's section is a fragment: a rerun for it draws nothing else."""
     at = section(page, K)
-    storage = at._fragment_storage
-    k_fragment = next(iter(storage._ids_by_target_key["gaussian_k_section"]))
+    k_fragment = keyed_fragment(at, "gaussian_k_section")
     widget(at.slider, "gaussian_k").set_value(20)
-    _run_fragment(at, k_fragment)
+    run_fragment(at, k_fragment)
     assert "For k = 20, pick the Gaussian mechanism" in advice(at)
     assert [s.key for s in at.slider] == ["gaussian_k"]
     assert not at.select_slider and not at.title and not at.radio  # ε, δ, the page: not rerun
@@ -189,30 +187,15 @@ def test_moving_k_reruns_only_its_section(page):
 def test_moving_epsilon_reruns_the_sections_not_the_page(page):
     """ε sits in the outer fragment: a step reruns the guarantee and the open section only."""
     at = section(page, K)
-    storage = at._fragment_storage
-    k_fragment = next(iter(storage._ids_by_target_key["gaussian_k_section"]))
-    outer = storage._parent_by_id[k_fragment]
+    k_fragment = keyed_fragment(at, "gaussian_k_section")
+    outer = parent_fragment(at, k_fragment)
     widget(at.select_slider, EPS_SLIDER).set_value(0.5)
-    _run_fragment(at, outer)
+    run_fragment(at, outer)
     assert [s.key for s in at.select_slider] == [EPS_SLIDER, DELTA_SLIDER]
     assert "Guarantee: (0.5, 10⁻⁵)-DP" in advice(at)
     assert metric(at, "Break-even k") == f"{(0.5 * get_sigma_gaussian(0.5, 1e-5)) ** 2 / 2:.2f}"
     assert not at.title and not at.toggle  # the header and the data controls did not rerun
     assert all(not s.key.startswith("gaussian_dataset") for s in at.selectbox)
-
-
-def _run_fragment(at, fragment_id: str) -> None:
-    """Rerun one fragment, as the browser asks when a widget inside it moves.
-
-    AppTest.run() always reruns the whole script; this sends the fragment's id with the rerun
-    request, so the tree then holds only what the fragment drew.
-    """
-    original = local_script_runner.RerunData
-    local_script_runner.RerunData = functools.partial(original, fragment_id_queue=[fragment_id])
-    try:
-        rerun(at)
-    finally:
-        local_script_runner.RerunData = original
 
 
 def test_typed_delta_between_powers_is_used(page):
