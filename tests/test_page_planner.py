@@ -3,7 +3,6 @@ mode, the sliders at both ends, every section, bad input, own data, and its frag
 
 from __future__ import annotations
 
-import functools
 import html
 import io
 import math
@@ -28,7 +27,7 @@ from apptest_helpers import (
     upload_file,
     widget,
 )
-from streamlit.testing.v1 import local_script_runner
+from fragment_helpers import keyed_fragment, run_fragment
 
 from data.registry import DATASETS, load_dataset, load_reference
 from dp_core import accountants, planner
@@ -458,20 +457,10 @@ def test_own_data_without_declared_categories_waits_for_them():
 # --- fragments ------------------------------------------------------------------------------
 
 
-def _run_fragment(at, fragment_id: str):
-    """Rerun one fragment, as the browser does when one of its widgets moves."""
-    original = local_script_runner.RerunData
-    local_script_runner.RerunData = functools.partial(original, fragment_id_queue=[fragment_id])
-    try:
-        return rerun(at)
-    finally:
-        local_script_runner.RerunData = original
-
-
 def test_an_epsilon_step_reruns_the_plan_not_the_page(at):
-    outer = next(iter(at._fragment_storage._ids_by_target_key["planner_explore"]))
+    outer = keyed_fragment(at, "planner_explore")
     widget(at.select_slider, EPS_SLIDER).set_value(2.0)
-    _run_fragment(at, outer)
+    run_fragment(at, outer)
     assert [row[2] for row in screen_rows(at)] == ["0.5"] * 4
     assert not at.title and all(not s.key.startswith("planner_dataset") for s in at.selectbox)
     assert not any(frame.value.columns.tolist() == list(COLUMNS) for frame in at.dataframe)
@@ -479,9 +468,9 @@ def test_an_epsilon_step_reruns_the_plan_not_the_page(at):
 
 def test_the_read_delta_reruns_only_the_accounting(at):
     at = section(at, "3. What it costs")
-    inner = next(iter(at._fragment_storage._ids_by_target_key["planner_costs_section"]))
+    inner = keyed_fragment(at, "planner_costs_section")
     widget(at.select_slider, READ_SLIDER).set_value(1e-3)
-    _run_fragment(at, inner)
+    run_fragment(at, inner)
     assert [s.key for s in at.select_slider] == [READ_SLIDER]  # not ε, not δ: not rerun
     assert not at.success and not at.radio
     assert [list(d) for _, d in charts(at)] == [["totals"]]
