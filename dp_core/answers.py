@@ -44,7 +44,12 @@ class NoisyAnswers:
 
 
 def _mean(
-    query: Query, noise: AnswerNoise, epsilon: float, delta: float, rng, secure: bool
+    query: Query,
+    noise: AnswerNoise,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    secure: bool,
 ) -> NoisyAnswers:
     simulated = query.release_mean(rng, epsilon=epsilon, mechanism=noise, delta=delta)
     values = simulated.noisy_mean

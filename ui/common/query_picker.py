@@ -197,8 +197,8 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
     about(data)
     dataset = data.dataset
     try:
-        frame, cap, cap_read = contribution_cap(page, data)
-        reads = ("cap",) if cap_read else ()
+        capped = contribution_cap(page, data)
+        frame, cap, reads = capped.frame, capped.cap, capped.reads
         if kind == "predicate":
             spec = QuerySpec(kind="predicate", predicate=_predicate(page, data, frame), cap=cap)
             if not str(spec.predicate[2]).strip():

@@ -172,7 +172,8 @@ def _from_data(data: DataChoice) -> Candidates | None:
         key=f"{PAGE}_column_{data.link_key}",
         bind="query-params",
     )
-    frame, cap, cap_read = contribution_cap(PAGE, data)
+    capped = contribution_cap(PAGE, data)
+    frame, cap = capped.frame, capped.cap
     categories = pick_categories(
         PAGE, data, column, frame=frame, cap=cap, rng=page_rng(PAGE, "categories")
     )
@@ -199,7 +200,7 @@ def _from_data(data: DataChoice) -> Candidates | None:
         data=data,
         categories=categories,
         column="" if data.own else column,
-        reads=(("cap",) if cap_read else ()) + categories.reads,
+        reads=capped.reads + categories.reads,
     )
 
 

@@ -146,13 +146,14 @@ def data_controls() -> Controls | None:
         return None
     about(data)
     try:
-        frame, cap, cap_read = contribution_cap(PAGE, data)
+        capped = contribution_cap(PAGE, data)
     except ValueError as error:
         st.error(_("planner.contributions_error", error=translated(error)), icon=":material/error:")
         return None
     parsed = _table(data)
     if parsed is None:
         return None
+    frame, cap = capped.frame, capped.cap
     categories = _categories(data, frame, cap, parsed.specs)
     if categories is None:
         return None
@@ -162,7 +163,7 @@ def data_controls() -> Controls | None:
         return None
     _rows_outside(statistics, modes)
     reads = (
-        (("cap",) if cap_read else ())
+        capped.reads
         + (("bounds",) if parsed.bounds_from_file else ())
         + (("categories",) if categories_read else ())
     )
