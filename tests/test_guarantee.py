@@ -29,3 +29,12 @@ def test_anything_read_from_the_data_makes_the_release_not_private() -> None:
     assert read.epsilon == 1.0  # what the noise alone would give stays stated
     with pytest.raises(ValueError, match="unknown input"):
         Guarantee("person", parts, read_from_data=("seed",))
+
+
+def test_a_guarantee_states_epsilon_rounded_up_as_a_setting_reads() -> None:
+    from ui.common.formatting import epsilon_bound
+
+    assert epsilon_bound(1.386294) == "1.387"  # never below the bound (1.386 would be)
+    assert epsilon_bound(1.0000000000000002) == "1"  # float noise is not privacy loss
+    assert epsilon_bound(1e-4) == "0.0001" and epsilon_bound(8e-4) == "0.0008"  # not 1.000e-04
+    assert epsilon_bound(float("inf")) == "∞"

@@ -131,7 +131,7 @@ def epsilon_bound(value: float) -> str:
         return epsilon(value)
     places = 3 - math.floor(math.log10(value))
     up = math.ceil(value * 10.0**places * (1 - 1e-9)) / 10.0**places
-    return epsilon(up)
+    return number(up)  # as a setting reads: 0.0001, not 1.000e-04
 
 
 def odds_factor(eps: float) -> str:
