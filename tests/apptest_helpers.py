@@ -14,7 +14,6 @@ from unittest import mock
 
 import numpy as np
 from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.runtime.state.query_params import _coerce_value_for_query_url
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,30 +39,10 @@ def open_page(
 
 
 def browser_address(at: AppTest) -> dict[str, str | list[str]]:
-    """The page's address as the browser shows it after the last run, to reopen it with
-    ``open_page(url_path, query=browser_address(at))``.
-
-    ``at.query_params`` holds only what the server wrote (``st.query_params``, the app's
-    ``keep``). A widget bound to the address (``bind="query-params"``) is written there by the
-    browser itself, on each change, and the server does not learn it on the same page's
-    reruns: so ``at.query_params`` never has it, although a browser's address does. Here each
-    bound widget drawn in the last run is added as the browser writes it: its value in the
-    address's form (Streamlit's own, as the server writes a corrected value), and left out
-    at its default.
-    """
-    state = at._session_state._state
-    address = dict(at.query_params)
-    for widget_id, binding in state.query_params._bindings_by_widget.items():
-        metadata = state.get_widget_metadata(widget_id)
-        value = state[binding.param_key]
-        if value == metadata.deserializer(None):
-            address.pop(binding.param_key, None)
-        else:
-            serialized = metadata.serializer(value)
-            address[binding.param_key] = _coerce_value_for_query_url(
-                serialized, metadata.value_type
-            )
-    return address
+    """The page's address after the last run, to reopen it with
+    ``open_page(url_path, query=browser_address(at))``: every setting is written to the
+    address by the server (ui.common.address.publish), so it is ``at.query_params``."""
+    return dict(at.query_params)
 
 
 def open_tab(at: AppTest):

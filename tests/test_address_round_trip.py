@@ -1,9 +1,9 @@
 """The address round trip: move a control, open the page again with only the address, and
 find the control as it was.
 
-The address is read as the browser shows it (apptest_helpers.browser_address): AppTest's own
-``query_params`` holds only what the server writes, and misses every widget bound to the
-address (``bind="query-params"``), which the browser writes itself.
+Every setting reaches the address through the server (ui.common.address.publish), so
+AppTest's ``query_params`` is the address a browser shows, and the round trip is tested here
+without a browser.
 """
 
 from pathlib import Path
@@ -47,12 +47,12 @@ SECURE = {
     "bounding": [("bounding_secure", True)],
 }
 COLUMNS = {
-    "laplace": [("laplace_dataset", "census"), ("laplace_category_census", "occupation")],
-    "gaussian": [("gaussian_dataset", "census"), ("gaussian_category_census", "occupation")],
-    "exponential": [("exponential_dataset", "census"), ("exponential_column_census", OTHER)],
-    "randomized_response": [("rr_column_census", "sex")],
-    "local_frequencies": [("lf_column_census", "sex")],
-    "bounding": [("bounding_value_restaurant", "time_spent")],
+    "laplace": [("laplace_dataset", "census"), ("laplace_category", "occupation")],
+    "gaussian": [("gaussian_dataset", "census"), ("gaussian_category", "occupation")],
+    "exponential": [("exponential_dataset", "census"), ("exponential_column", OTHER)],
+    "randomized_response": [("rr_column", "sex")],
+    "local_frequencies": [("lf_column", "sex")],
+    "bounding": [("bounding_value", "time_spent")],
 }
 
 
@@ -80,13 +80,21 @@ def test_a_control_survives_the_address_round_trip(page: str, steps) -> None:
     assert browser_address(reopened) == address  # and the address stays as it was
 
 
-def test_bound_widgets_are_in_the_browsers_address_but_not_in_apptests() -> None:
-    """Why browser_address: a bound widget's parameter is written by the browser, so AppTest's
-    query_params lacks it (if Streamlit starts writing it on the server, this fails and
-    browser_address can become at.query_params)."""
-    at = open_page("laplace")
-    move(at, SECURE["laplace"])
-    assert "laplace_secure" not in at.query_params
-    assert browser_address(at)["laplace_secure"] == "true"
-    reopened = open_page("laplace", query=dict(at.query_params))
-    assert control(reopened, "laplace_secure").value is False
+def test_no_widget_writes_the_address_but_the_settings_layer() -> None:
+    """One writer of the address: no widget bound by Streamlit, no direct write elsewhere."""
+    writers = {
+        path.relative_to(ROOT).as_posix()
+        for path in [*ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"]
+        for text in [path.read_text(encoding="utf-8")]
+        if any(
+            writer in text
+            for writer in (
+                'bind="query-params"',
+                "st.query_params[",
+                "= st.query_params\n",  # an alias, written through
+                *(f"query_params.{verb}(" for verb in ("pop", "update", "clear", "from_dict")),
+                "del st.query_params",
+            )
+        )
+    }
+    assert writers == {"ui/common/address.py"}

@@ -22,8 +22,8 @@ from dp_core.bounding import noise as bounding_noise
 from ui.bounding import answers as bounding_answers
 from ui.common.export import file_stem, results_zip
 
-CAP = "bounding_max_groups_restaurant"
-LINF = "bounding_max_per_group_restaurant"
+CAP = "bounding_max_groups"
+LINF = "bounding_max_per_group"
 ANSWERS, TRADEOFF, BUDGET = (
     "1. Noisy answers, before and after bounding",
     "3. Bias against noise",

@@ -1,7 +1,7 @@
 """The shared data settings in a real browser: a copied address reproduces the view.
 
-Streamlit's frontend writes bound widgets into the address and resets a choice whose
-default changes between runs; AppTest sees neither, so these run in chromium.
+The browser holds the address and a choice by its label, and a widget's value until the
+server sends another; AppTest sees none of it, so these run in chromium.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, main_text, running_app, 
 
 CENSUS = (
     "laplace?lang=de&laplace_dataset=census&laplace_kind=sum"
-    "&laplace_category_census=occupation&laplace_value_census=hours_per_week"
+    "&laplace_category=occupation&laplace_value=hours_per_week"
 )
 SHOPS = "customer_id,member,shop\n" + "".join(f"{i},m{i % 20},{'ABC'[i % 3]}\n" for i in range(120))
 
@@ -40,7 +40,7 @@ def _query(url: str) -> dict[str, str]:
     return {key: values[-1] for key, values in parse_qs(urlparse(url).query).items()}
 
 
-def test_a_census_link_keeps_its_settings_through_reruns_and_a_bound_toggle(app, browser) -> None:
+def test_a_census_link_keeps_its_settings_through_reruns_and_a_toggle(app, browser) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 2000})
     page.goto(f"{app}/{CENSUS}")
     settled(page)
@@ -57,7 +57,7 @@ def test_a_census_link_keeps_its_settings_through_reruns_and_a_bound_toggle(app,
     query = _query(page.url)
     assert query["laplace_secure"] == "true" and query["draw"] == "1"
     assert query["laplace_dataset"] == "census" and query["laplace_kind"] == "sum"
-    assert query["laplace_category_census"] == "occupation"
+    assert query["laplace_category"] == "occupation"
     assert "Volkszählung" in main_text(page)
     page.close()
 
@@ -68,8 +68,8 @@ def test_an_own_csv_link_asks_for_the_file_and_applies_the_rest(app, browser, tm
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     declared = quote("A\nB")
     page.goto(
-        f"{app}/laplace?laplace_dataset=own_csv&laplace_category_own=shop"
-        f"&laplace_cats_own_shop={declared}&laplace_cap_own_member=2&laplace_epsilon=0.5"
+        f"{app}/laplace?laplace_dataset=own_csv&laplace_category=shop"
+        f"&laplace_cats={declared}&laplace_cap=2&laplace_epsilon=0.5"
     )
     settled(page)
     assert "Upload the CSV file again" in main_text(page)
@@ -78,5 +78,5 @@ def test_an_own_csv_link_asks_for_the_file_and_applies_the_rest(app, browser, tm
     text = main_text(page)
     assert "Your cap of 2:" in text and "each answer is within" in text  # typed: declared
     assert page.locator(f"{MAIN} textarea").first.input_value() == "A\nB"
-    assert _query(page.url)["laplace_cap_own_member"] == "2"
+    assert _query(page.url)["laplace_cap"] == "2"
     page.close()

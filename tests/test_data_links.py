@@ -16,8 +16,8 @@ from apptest_helpers import chart_data, metric, open_page, rerun, widget
 CENSUS_LINK = {
     "laplace_dataset": "census",
     "laplace_kind": "sum",
-    "laplace_category_census": "marital_status",
-    "laplace_value_census": "hours_per_week",
+    "laplace_category": "marital_status",
+    "laplace_value": "hours_per_week",
     "laplace_epsilon": "0.5",
 }
 
@@ -31,17 +31,17 @@ def test_a_link_opens_the_census_data_with_its_query_and_epsilon() -> None:
     linked = open_page("laplace", query=CENSUS_LINK)
     assert widget(linked.selectbox, "laplace_dataset").value == "census"
     assert widget(linked.radio, "laplace_kind").value == "sum"
-    assert widget(linked.selectbox, "laplace_category_census").value == "marital_status"
-    assert widget(linked.selectbox, "laplace_value_census").value == "hours_per_week"
+    assert widget(linked.selectbox, "laplace_category").value == "marital_status"
+    assert widget(linked.selectbox, "laplace_value").value == "hours_per_week"
     # The same view reached by moving the controls by hand.
     moved = open_page("laplace")
     widget(moved.selectbox, "laplace_dataset").set_value("census")
     rerun(moved)
     widget(moved.radio, "laplace_kind").set_value("sum")
     rerun(moved)
-    widget(moved.selectbox, "laplace_category_census").set_value("marital_status")
-    widget(moved.selectbox, "laplace_value_census").set_value("hours_per_week")
-    widget(moved.select_slider, "laplace_epsilon__slider").set_value(0.5)
+    widget(moved.selectbox, "laplace_category").set_value("marital_status")
+    widget(moved.selectbox, "laplace_value").set_value("hours_per_week")
+    widget(moved.select_slider, "laplace_epsilon").set_value(0.5)
     rerun(moved)
     assert _truth(linked) == _truth(moved)
     assert len(_truth(linked)) == 7  # the seven published marital statuses
@@ -65,9 +65,9 @@ SHOPS = b"customer_id,member,shop\n" + b"".join(
 OWN_LINK = {
     "laplace_dataset": "own_csv",
     "laplace_person_own": "member",
-    "laplace_category_own": "shop",
-    "laplace_cats_own_shop": "A\nB",
-    "laplace_cap_own_member": "2",
+    "laplace_category": "shop",
+    "laplace_cats": "A\nB",
+    "laplace_cap": "2",
     "laplace_epsilon": "0.5",
 }
 
@@ -83,9 +83,9 @@ def test_a_link_with_an_own_csv_asks_for_the_file_and_keeps_the_rest() -> None:
     rerun(at)
     assert not at.warning and not at.error
     assert widget(at.selectbox, "laplace_person_own").value == "member"
-    assert widget(at.selectbox, "laplace_category_own").value == "shop"
-    assert at.text_area(key="laplace_cats_own_shop").value == "A\nB"
-    assert widget(at.number_input, "laplace_cap_own_member").value == 2
+    assert widget(at.selectbox, "laplace_category").value == "shop"
+    assert at.text_area(key="laplace_cats").value == "A\nB"
+    assert widget(at.number_input, "laplace_cap").value == 2
     assert at.session_state["laplace_epsilon"] == 0.5
     # 20 members with 6 rows each, the first 2 of each kept: one member moves the counts
     # by at most 2, and only the declared shops A and B are released.
@@ -97,11 +97,11 @@ def test_a_link_with_an_own_csv_asks_for_the_file_and_keeps_the_rest() -> None:
 def test_the_secure_toggle_and_the_cap_open_from_a_link() -> None:
     at = open_page(
         "laplace",
-        query={"laplace_dataset": "restaurant", "laplace_cap_restaurant_visitor_id": "3",
+        query={"laplace_dataset": "restaurant", "laplace_cap": "3",
                "laplace_secure": "true"},
     )  # fmt: skip
     assert widget(at.toggle, "laplace_secure").value is True
-    assert widget(at.number_input, "laplace_cap_restaurant_visitor_id").value == 3
+    assert widget(at.number_input, "laplace_cap").value == 3
     assert metric(at, "Sensitivity") == "3"
 
 

@@ -55,16 +55,16 @@ def _own(lang: str, data: bytes = VISITS):
     rerun(at)
     at.file_uploader(key="laplace_upload").set_value(("visits.csv", data, "text/csv"))
     rerun(at)
-    next(s for s in at.selectbox if s.key.startswith("laplace_category_")).set_value("shop")
+    next(s for s in at.selectbox if s.key == "laplace_category").set_value("shop")
     return rerun(at)
 
 
 def _text_area(at):
-    return next(t for t in at.text_area if t.key.startswith("laplace_cats_"))
+    return next(t for t in at.text_area if t.key == "laplace_cats")
 
 
 def _cap_box(at):
-    return next(n for n in at.number_input if n.key.startswith("laplace_cap_"))
+    return next(n for n in at.number_input if n.key == "laplace_cap")
 
 
 def _said(at, made: dict) -> tuple[str, str, str]:
@@ -138,7 +138,7 @@ def test_categories_filled_from_the_file_and_bounds_read_are_stated(lang):
         _cap_box(at).set_value(5)
         widget(at.radio, "laplace_kind").set_value("sum")
         rerun(at)
-        next(s for s in at.selectbox if s.key.startswith("laplace_value_")).set_value("amount")
+        next(s for s in at.selectbox if s.key == "laplace_value").set_value("amount")
         rerun(at)
     assert set(_text_area(at).value.split("\n")) == {"A", "B"}
     assert at.query_params[_text_area(at).key + "_filled"] in ("1", ["1"])  # a link says so
@@ -162,7 +162,7 @@ def test_categories_chosen_with_dp_are_a_part_of_the_guarantee():
     words = WORDS["en"]
     with deferred_downloads() as made:
         at = _own("en", CROWD)
-        next(r for r in at.radio if r.key.endswith("_shop_mode")).set_value("selected")
+        next(r for r in at.radio if r.key.endswith("_cats_mode")).set_value("selected")
         rerun(at)
         _cap_box(at).set_value(5)
         rerun(at)
@@ -182,9 +182,9 @@ def test_the_planner_report_and_script_say_what_was_read():
         rerun(at)
         at.file_uploader(key="planner_upload").set_value(("visits.csv", VISITS, "text/csv"))
         rerun(at)
-        next(n for n in at.number_input if n.key.startswith("planner_cap_")).set_value(5)
+        next(n for n in at.number_input if n.key == "planner_cap").set_value(5)
         for area in at.text_area:
-            if area.key.startswith("planner_cats_"):
+            if area.key == "planner_cats":
                 area.set_value("A\nB" if area.key.endswith("shop") else "p0\np1")
         rerun(at)
     box = " ".join(e.value for e in at.error)
@@ -208,9 +208,9 @@ def test_the_exponential_mechanism_at_zero_still_reveals_a_list_read_from_the_fi
     rerun(at)
     at.file_uploader(key="exponential_upload").set_value(("visits.csv", VISITS, "text/csv"))
     rerun(at)
-    next(s for s in at.selectbox if s.key.startswith("exponential_column_")).set_value("shop")
+    next(s for s in at.selectbox if s.key == "exponential_column").set_value("shop")
     rerun(at)
-    next(b for b in at.button if b.key.endswith("_shop__fill")).click()
+    next(b for b in at.button if b.key.endswith("_cats__fill")).click()
     rerun(at)
     widget(at.text_input, "exponential_epsilon__text").set_value("0")
     rerun(at)
@@ -218,9 +218,9 @@ def test_the_exponential_mechanism_at_zero_still_reveals_a_list_read_from_the_fi
     assert box.startswith(WORDS["en"]["not_dp"]) and WORDS["en"]["categories"] in box
     assert "At ε = 0 the selected candidate ignores the counts" in box
     assert not any(s.value.startswith("**Guarantee: 0-DP") for s in at.success)
-    next(t for t in at.text_area if t.key.endswith("_shop")).set_value("")
+    next(t for t in at.text_area if t.key.endswith("_cats")).set_value("")
     rerun(at)
-    next(t for t in at.text_area if t.key.endswith("_shop")).set_value("A\nB")
+    next(t for t in at.text_area if t.key.endswith("_cats")).set_value("A\nB")
     rerun(at)
     assert any(s.value.startswith("**Guarantee: 0-DP") for s in at.success)
     assert not at.error

@@ -29,8 +29,8 @@ from scipy import stats
 
 from dp_core.floating_point_attack import lattice_reachable, reachable
 
-EPS_SLIDER, EPS_TEXT = "attacker_epsilon__slider", "attacker_epsilon__text"
-DELTA_SLIDER, DELTA_TEXT = "attacker_delta__slider", "attacker_delta__text"
+EPS_SLIDER, EPS_TEXT = "attacker_epsilon", "attacker_epsilon__text"
+DELTA_SLIDER, DELTA_TEXT = "attacker_delta", "attacker_delta__text"
 GUESS, TEST, RELEASES, FLOATING = (
     "1. The attacker's guess",
     "2. The best membership test",
@@ -671,7 +671,7 @@ LINK = {
     "attacker_epsilon": "0.1",
     "attacker_prior": "0.2",
     "attacker_k": "100",
-    "attacker_delta_prime": "10⁻⁹",
+    "attacker_delta_prime": "1e-09",
 }
 
 

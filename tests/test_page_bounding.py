@@ -22,9 +22,9 @@ from apptest_helpers import (
 )
 from fragment_helpers import fragment_of, parent_fragment, run_fragment
 
-CAP = "bounding_max_groups_restaurant"
-LINF = "bounding_max_per_group_restaurant"
-BOUNDS = "bounding_bounds_restaurant_money_spent"
+CAP = "bounding_max_groups"
+LINF = "bounding_max_per_group"
+BOUNDS = "bounding_bounds"
 TRUE_VISITS = [300, 300, 400, 400, 450, 500, 500]
 TRUE_REVENUE = [8678, 8696, 12088, 12079, 13765, 16576, 16500]
 ANSWERS, CONTRIBUTIONS, TRADEOFF, BUDGET = (
@@ -256,7 +256,7 @@ def test_widest_bounds_and_every_visit(at):
 
 @pytest.mark.parametrize(("epsilon", "scale"), [(0.01, "100"), (10.0, "0.1")])
 def test_epsilon_slider_ends(at, epsilon, scale):
-    widget(at.select_slider, "bounding_epsilon__slider").set_value(epsilon)
+    widget(at.select_slider, "bounding_epsilon").set_value(epsilon)
     rerun(at)
     assert f"Laplace noise with scale 1 / {epsilon:g} = {scale} on every day" in texts(at)
     section(at, BUDGET)
@@ -284,7 +284,7 @@ def test_bad_inputs_show_messages(at):
     assert any("lower bound must be below" in e.value for e in at.error)
     assert metric(at, "Visits dropped") == "25"  # the counts still work
     widget(at.slider, BOUNDS).set_value((0.0, 50.0))
-    widget(at.selectbox, "bounding_value_restaurant").set_value("time_entered")
+    widget(at.selectbox, "bounding_value").set_value("time_entered")
     rerun(at)
     assert any("not numeric" in e.value for e in at.error)
     assert metric(at, "Visits dropped") == "25"
@@ -296,7 +296,7 @@ def test_census_group_with_missing_values(at):
     widget(at.selectbox, "bounding_dataset").set_value("census")
     rerun(at)
     assert metric(at, "Rows dropped") == "0"
-    widget(at.selectbox, "bounding_group_census").set_value("occupation")
+    widget(at.selectbox, "bounding_group").set_value("occupation")
     rerun(at)
     assert any("missing value" in e.value for e in at.error)
 
@@ -474,7 +474,7 @@ def test_one_row_per_person_chooses_only_the_bounds_with_dp(at):
     box = at.success[0].value
     assert "the clipping bounds (ε = 0.2)" in box and "cap on contributions" not in box
     assert "Guarantee: 1.2-DP" in box  # one group per person: 2 statistics x 0.5, plus 0.2
-    widget(at.selectbox, "bounding_value_census").set_value("sex")
+    widget(at.selectbox, "bounding_value").set_value("sex")
     rerun(at)
     assert "Nothing to choose with DP here" in texts(at)
     assert "Guarantee: 0.5-DP" in at.success[0].value  # the counts alone
@@ -514,7 +514,7 @@ def by_prefix(elements, prefix: str):
 def upload(at, data: bytes, declare: str | None = "A\nB\nC"):
     upload_file(at, "bounding", data, "visits.csv")
     if declare is not None and at.text_area:
-        by_prefix(at.text_area, "bounding_cats_").set_value(declare)
+        widget(at.text_area, "bounding_cats").set_value(declare)
         rerun(at)
     return at
 
@@ -530,8 +530,8 @@ def test_own_csv_needs_a_person_column(at):
 
 def test_own_csv_caps_and_sensitivities_by_hand(at):
     upload(at, VISITS)
-    assert by_prefix(at.selectbox, "bounding_group_own").value == "group"
-    assert by_prefix(at.selectbox, "bounding_value_own").value == "amount"
+    assert widget(at.selectbox, "bounding_group").value == "group"
+    assert widget(at.selectbox, "bounding_value").value == "amount"
     assert metric(at, "Rows dropped by the caps") == "1"  # p1's second row in A (linf = 1)
     assert metric(at, "Sensitivity of one group's sum") == "100"  # bounds [0, 100] from the data
     assert metric(at, "Sensitivity of all groups' sums (L1)") == "300"  # 3 groups x 100
@@ -539,15 +539,15 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
     assert "a real release must fix its clipping bounds in advance" in texts(at)
     assert "The cap started at 3, the most groups anyone has in your file" in texts(at)
     widget(at.radio, "bounding_selection").set_value("first")
-    by_prefix(at.slider, "bounding_max_groups_own").set_value(1)
+    widget(at.slider, CAP).set_value(1)
     rerun(at)
     # first group only: p0 drops B, C; p1 keeps one row of A, drops A and B; p3 drops B, C
     assert metric(at, "Rows dropped by the caps") == "6"
     assert metric(at, "Persons with more than 1 group") == "3"
     np.testing.assert_array_equal(bars(at, 0)["True after bounding"], [3, 0, 1])
     np.testing.assert_array_equal(bars(at, 1)["True after bounding"], [16, 0, 40])
-    by_prefix(at.slider, "bounding_max_groups_own").set_value(2)
-    by_prefix(at.slider, "bounding_max_per_group_own").set_value(2)
+    widget(at.slider, CAP).set_value(2)
+    widget(at.slider, LINF).set_value(2)
     widget(at.radio, "bounding_mechanism").set_value("gaussian")
     rerun(at)
     assert metric(at, "Sensitivity of one group's sum") == "200"  # 2 rows x 100
@@ -569,7 +569,7 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
 def test_own_csv_bad_input_gets_a_message(at, data, declare, value, message):
     upload(at, data, declare=declare)
     if value:
-        by_prefix(at.selectbox, "bounding_value_own").set_value(value)
+        widget(at.selectbox, "bounding_value").set_value(value)
         rerun(at)
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     if value:  # the counts still work
@@ -589,7 +589,7 @@ def test_declared_groups_keep_the_one_person_group(at):
     upload(at, RARE, declare="X\nY\nRare")
     (statement,) = not_private(at)  # l0 and the bounds start at the file's own 2 and (0, 39)
     assert READ_CAP in statement and READ_BOUNDS in statement and not problems(at)
-    by_prefix(at.slider, "bounding_bounds_own").set_value((0.0, 50.0))  # a public range
+    widget(at.slider, BOUNDS).set_value((0.0, 50.0))  # a public range
     rerun(at)
     assert groups_shown(at) == ["X", "Y", "Rare"]
     assert bars(at, 0)["True, all records"].tolist() == [225, 225, 1]
@@ -598,7 +598,7 @@ def test_declared_groups_keep_the_one_person_group(at):
     assert READ_CAP in statement and READ_BOUNDS not in statement and not problems(at)
     assert READ_CATEGORIES not in statement  # the groups were typed
     assert "the release would be 2-DP" in statement  # 2 statistics x 0.5 x a cap of 2 groups
-    by_prefix(at.slider, "bounding_max_groups_own").set_value(3)  # every declared group
+    widget(at.slider, CAP).set_value(3)  # every declared group
     rerun(at)
     assert not at.error
     assert "Guarantee: 3-DP" in at.success[0].value  # 2 statistics x 0.5 x 3 groups
@@ -612,7 +612,7 @@ def test_dp_selected_groups_suppress_the_one_person_group_and_count_the_cost(at)
     (statement,) = not_private(at)
     assert READ_BOUNDS in statement and not problems(at)
     assert READ_CAP not in statement and READ_CATEGORIES not in statement  # groups: with DP
-    by_prefix(at.slider, "bounding_bounds_own").set_value((0.0, 50.0))  # a public range
+    widget(at.slider, BOUNDS).set_value((0.0, 50.0))  # a public range
     rerun(at)
     assert not at.error
     assert groups_shown(at) == ["X", "Y"]  # one person: kept with probability at most δ
@@ -633,12 +633,12 @@ def test_dp_selected_groups_suppress_the_one_person_group_and_count_the_cost(at)
 
 
 def test_an_epsilon_step_reruns_the_fragment_not_the_page(at):
-    outer = fragment_of(at, "bounding_epsilon__slider")
+    outer = fragment_of(at, "bounding_epsilon")
     assert outer is not None
     assert fragment_of(at, "bounding_dataset") is None  # the data controls rerun the page
     for key in (CAP, LINF, BOUNDS, "bounding__section"):
         assert fragment_of(at, key) == outer
-    widget(at.select_slider, "bounding_epsilon__slider").set_value(1.0)
+    widget(at.select_slider, "bounding_epsilon").set_value(1.0)
     run_fragment(at, outer)
     assert not at.title  # the page header did not run
     assert not [s for s in at.selectbox if s.key == "bounding_dataset"]
@@ -652,7 +652,7 @@ def test_an_epsilon_step_reruns_the_fragment_not_the_page(at):
 def test_the_trade_off_controls_rerun_only_their_section(at):
     section(at, TRADEOFF)
     outer, own = (
-        fragment_of(at, "bounding_epsilon__slider"),
+        fragment_of(at, "bounding_epsilon"),
         fragment_of(at, "bounding_tradeoff_statistic"),
     )
     assert own not in (None, outer) and parent_fragment(at, own) == outer

@@ -37,7 +37,7 @@ from dp_core.exponential import exponential_probabilities
 from dp_core.selection_scores import floored_clipped_means
 
 EPS_TEXT = "exponential_epsilon__text"
-EPS_SLIDER = "exponential_epsilon__slider"
+EPS_SLIDER = "exponential_epsilon"
 PUBLISHED = {  # the Swiss teaching notebooks' disease table (/work/shared/README.md)
     "0.1": {"Diabetes": "0.327", "Hepatitis": "0.147", "Flu": "0.399", "HIV": "0.126"},
     "1": {"Diabetes": "0.119", "Hepatitis": "4.0e-05", "Flu": "0.881", "HIV": "8.9e-06"},
@@ -348,11 +348,11 @@ def test_other_shipped_columns_use_their_public_domain(page):
     assert "Score = count, sensitivity Δ = 1." in texts(at)
     assert "a visitor comes at most once a day" in texts(at)
     at = dataset(at, "census")
-    assert widget(at.selectbox, "exponential_column_census").value == "occupation"
+    assert widget(at.selectbox, "exponential_column").value == "occupation"
     table = main_table(at)
     assert table.loc["Prof-specialty", "true count"] == 4140
     assert table.loc["Armed-Forces", "true count"] == 9
-    widget(at.selectbox, "exponential_column_census").set_value("education_years")
+    widget(at.selectbox, "exponential_column").set_value("education_years")
     at = rerun(at)
     table = main_table(at)
     assert sorted(table.index, key=int) == [str(n) for n in range(1, 17)]  # the public domain
@@ -365,7 +365,7 @@ def test_census_marital_status_is_a_candidate_column(page):
     are its public categories, listed by true count, largest first (not in the domain's order,
     where Divorced comes before Never-married)."""
     at = dataset(page, "census")
-    widget(at.selectbox, "exponential_column_census").set_value("marital_status")
+    widget(at.selectbox, "exponential_column").set_value("marital_status")
     at = set_epsilon(section(rerun(at), TABLE), "0.01")
     table = main_table(at)
     counts = category_counts("census", "marital_status")
@@ -379,7 +379,7 @@ def test_census_marital_status_is_a_candidate_column(page):
     assert "the public categories of `marital_status`" in texts(at)
     shares = np.exp(0.005 * (counts - counts.max()))  # ε / (2Δ), Δ = 1: one row per person
     assert metric(at, "P(true best answer)") == f"{shares.max() / shares.sum():.3f}"
-    widget(at.selectbox, "exponential_column_census").set_value("occupation")
+    widget(at.selectbox, "exponential_column").set_value("occupation")
     set_epsilon(dataset(rerun(at), "diseases"), "1")
 
 
@@ -390,7 +390,7 @@ def test_every_shipped_column_lists_its_candidates_by_true_count(page):
         at = dataset(at, source)
         for column in DATASETS[source].categorical:
             if len(DATASETS[source].categorical) > 1:
-                widget(at.selectbox, f"exponential_column_{source}").set_value(column)
+                widget(at.selectbox, "exponential_column").set_value(column)
                 at = rerun(at)
             counts = category_counts(source, column).rename(index=str)
             every = list(DATASETS[source].domains[column])
@@ -404,9 +404,9 @@ def test_every_shipped_column_lists_its_candidates_by_true_count(page):
                 at.session_state["exponential_all_candidates"] = False
                 at = rerun(at)
             assert list(table.index) == natural, (source, column)
-    widget(at.selectbox, "exponential_column_tips").set_value("sex")
+    widget(at.selectbox, "exponential_column").set_value("sex")
     at = dataset(rerun(at), "census")
-    widget(at.selectbox, "exponential_column_census").set_value("occupation")
+    widget(at.selectbox, "exponential_column").set_value("occupation")
     dataset(rerun(at), "diseases")
 
 
@@ -583,18 +583,20 @@ def person_picker(at):
 
 
 def choose_column(at, column: str):
-    next(s for s in at.selectbox if s.key.startswith("exponential_column_")).set_value(column)
+    next(s for s in at.selectbox if s.key == "exponential_column").set_value(column)
     return rerun(at)
 
 
 def declare(at, column: str, text: str):
-    keyed(at.text_area, f"_{column}").set_value(text)
+    area = keyed(at.text_area, "_cats")  # the one list of categories, for the column chosen
+    assert column in area.label
+    area.set_value(text)
     return rerun(at)
 
 
 def cap_box(at):
     """The cap's number box (empty for an own file until a cap is typed)."""
-    return next(n for n in at.number_input if n.key.startswith("exponential_cap_"))
+    return next(n for n in at.number_input if n.key == "exponential_cap")
 
 
 def type_cap(at, cap: int):
@@ -619,7 +621,7 @@ def test_own_file_counts_each_row_as_a_person_when_told_so():
     person_picker(at).set_value("(each row is a different person)")
     at = rerun(at)
     at = choose_column(at, "shop")
-    keyed(at.button, "_shop__fill").click()  # "Start from the values in my file"
+    keyed(at.button, "_cats__fill").click()  # "Start from the values in my file"
     at = rerun(at)
     table = main_table(at)
     shops = Counter(shop for _, shop, _ in ROWS)
@@ -701,8 +703,12 @@ def test_a_declared_one_person_category_is_a_candidate():
 
 def test_dp_selection_leaves_out_the_one_person_category_and_states_its_cost():
     at = upload(PATIENTS, "patients.csv")
-    keyed(at.radio, "_diagnosis_mode").set_value("selected")
+    keyed(at.radio, "_cats_mode").set_value("selected")
     at = rerun(at)
+    # the ε widgets, gone while the upload and then its categories were missing, show the ε
+    # in use on their return (a widget the browser still shows keeps its own value after)
+    assert widget(at.text_input, EPS_TEXT).proto.placeholder == "1"
+    assert widget(at.select_slider, EPS_SLIDER).proto.set_value
     (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read
     assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
     at = type_cap(at, 3)  # p1's 3 rows, the file's most, typed: fixed in advance
@@ -717,10 +723,6 @@ def test_dp_selection_leaves_out_the_one_person_category_and_states_its_cost():
     assert "suppressed" in texts(at)
     assert "chosen from your file with DP partition selection (ε = 0.5, δ = 10⁻⁶" in texts(at)
     assert "the whole release is **(1.5, 10⁻⁶)-DP**" in texts(at)
-    # the ε widgets, gone while the upload was missing, show the ε in use on their return
-    box = widget(at.text_input, EPS_TEXT)
-    assert (box.proto.value, box.proto.set_value) == ("1", True)
-    assert widget(at.select_slider, EPS_SLIDER).proto.set_value
     widget(at.slider, "exponential_runs").set_value(3)
     assert "the whole release is **(3.5, 10⁻⁶)-DP**" in texts(rerun(at))
     at = set_epsilon(at, "0")
@@ -807,14 +809,16 @@ def address(at, key: str) -> str:
     return value[-1] if isinstance(value, list) else value
 
 
-def shown_draws(at) -> str:
-    """The N a browser shows on the sampled-runs slider when it draws it anew (as after another
-    section): the value the run sent it, else the slider's default (a select_slider is sent as
-    indices into its options). A different N there is what the browser sends with the next ε
-    step."""
+def shown_draws(at, held: str | None = None) -> str:
+    """The N a browser shows on the sampled-runs slider after the last run: the value the run
+    sent it, else the one it showed before (``held``: what the user set), else, when it draws
+    the slider anew (as after another section), the slider's default (a select_slider's
+    default is sent as an index into its options). A different N there is what the browser
+    sends with the next ε step."""
     slider = widget(at.select_slider, "exponential_draws")
-    index = slider.proto.value[0] if slider.proto.set_value else slider.proto.default[0]
-    return slider.options[int(index)]
+    if slider.proto.set_value:
+        return slider.proto.raw_value[0]
+    return held if held is not None else slider.options[int(slider.proto.default[0])]
 
 
 def test_sampled_runs_stay_as_set_after_another_section_and_an_epsilon_step():
@@ -825,22 +829,23 @@ def test_sampled_runs_stay_as_set_after_another_section_and_an_epsilon_step():
     widget(at.select_slider, "exponential_draws").set_value(200)
     at = rerun(at)
 
-    def says_200(at) -> None:
+    def says_200(at, held: str | None) -> None:
         assert widget(at.select_slider, "exponential_draws").value == 200
-        assert shown_draws(at) == "200"
+        assert shown_draws(at, held) == "200"
         assert chart_data(at, "sampled")["series"].iloc[0] == "share of 200 sampled runs"
         table = main_table(at)
         assert table["sampled runs"].sum() == 200 and "sampled share of 200" in table.columns
         assert address(at, "exponential_draws") == "200"
 
-    says_200(at)
+    says_200(at, "200")  # as the user left it
     at = section(section(at, EPSILONS), TABLE)
-    says_200(at)
+    assert [t.label for t in at.tabs if t.children] == [TABLE]  # section 1 drawn anew
+    says_200(at, None)
     at = set_epsilon(at, "0.5")
-    says_200(at)
+    says_200(at, "200")  # as the slider came back
     widget(at.select_slider, "exponential_draws").set_value(1_000)
     at = rerun(at)
-    assert shown_draws(at) == "1,000" and "exponential_draws" not in at.query_params
+    assert shown_draws(at, "1,000") == "1,000" and "exponential_draws" not in at.query_params
 
 
 def test_presenter_mode_puts_the_table_beside_the_chart():

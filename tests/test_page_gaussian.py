@@ -34,8 +34,8 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from dp_core import analytic_gaussian_sigma
 from dp_core.release import opendp_gaussian_sigma
 
-EPS_SLIDER, EPS_TEXT = "gaussian_epsilon__slider", "gaussian_epsilon__text"
-DELTA_SLIDER, DELTA_TEXT = "gaussian_delta__slider", "gaussian_delta__text"
+EPS_SLIDER, EPS_TEXT = "gaussian_epsilon", "gaussian_epsilon__text"
+DELTA_SLIDER, DELTA_TEXT = "gaussian_delta", "gaussian_delta__text"
 ANSWERS, SIGMA = "1. Noisy vs true answers", "2. Classic vs analytic σ"
 NOISE, K, DELTA = (
     "3. Laplace vs Gaussian noise",
@@ -366,8 +366,8 @@ def test_classic_mean_below_epsilon_one(page):
 def test_predicate_count_on_the_census(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "census")
     at = set_widget(at, at.radio, "gaussian_kind", "predicate")
-    at = set_widget(at, at.selectbox, "gaussian_pred_column_census", "age")
-    at = set_widget(at, at.number_input, "gaussian_pred_value_age", 40.0)
+    at = set_widget(at, at.selectbox, "gaussian_pred_column", "age")
+    at = set_widget(at, at.number_input, "gaussian_pred_number", 40.0)
     shown = noisy_answers(at)
     assert shown.index.tolist() == ["age ≥ 40"]
     assert shown["true"].tolist() == [14_237]  # the published Adult figure
@@ -428,7 +428,7 @@ def test_a_held_release_is_redrawn_when_the_cap_changes_the_sensitivity(page):
     assert metric(at, "OpenDP σ") == _shown(
         opendp_gaussian_sigma(math.sqrt(7), 1.0, 1e-5, length=7)
     )
-    at = set_widget(at, at.number_input, "gaussian_cap_restaurant_visitor_id", 3)
+    at = set_widget(at, at.number_input, "gaussian_cap", 3)
     assert metric(at, "OpenDP σ") == _shown(
         opendp_gaussian_sigma(math.sqrt(3), 1.0, 1e-5, length=7)
     )
@@ -482,7 +482,7 @@ def own(at):
 
 def type_cap(at, cap: int):
     """Type the cap into its empty box, as a careful user fixes it in advance."""
-    next(n for n in at.number_input if n.key.startswith("gaussian_cap_")).set_value(cap)
+    next(n for n in at.number_input if n.key == "gaussian_cap").set_value(cap)
     return rerun(at)
 
 
@@ -490,7 +490,7 @@ def test_own_file_declared_categories_are_released_whatever_the_file_holds(page)
     at = own(page)
     assert "up to 3 rows share one `patient_id`" in texts(at)
     assert any("Type the categories to release" in i.value for i in at.info)
-    area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
+    area = next(t for t in at.text_area if t.key.endswith("_cats"))
     area.set_value("Flu\nCold\nMeasles")
     rerun(at)
     (statement,) = not_private(at)  # the empty cap box: p1's 3 rows, read from the data
@@ -509,7 +509,7 @@ def test_own_file_declared_categories_are_released_whatever_the_file_holds(page)
 
 def test_own_file_partition_selection_hides_the_one_person_category_and_counts_its_cost(page):
     at = own(page)
-    mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
+    mode = next(r for r in at.radio if r.key.endswith("_cats_mode"))
     mode.set_value("selected")
     rerun(at)
     (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read

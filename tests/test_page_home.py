@@ -15,7 +15,7 @@ def test_live_example_follows_epsilon() -> None:
     assert metric(at, "True answer") == "5"
     assert metric(at, "95% of answers land within") == f"± {math.log(20):.1f}"
     for epsilon in (10, 0.01):
-        widget(at.select_slider, "home_epsilon__slider").set_value(epsilon)
+        widget(at.select_slider, "home_epsilon").set_value(epsilon)
         rerun(at)
         assert metric(at, "95% of answers land within") == f"± {math.log(20) / epsilon:,.1f}"
     noisy = float(metric(at, "Published (noisy) answer").replace(",", ""))
@@ -55,9 +55,9 @@ def _band(at) -> float:
 
 def test_halving_epsilon_doubles_the_band_the_page_shows() -> None:
     at = open_page("home")
-    widget(at.select_slider, "home_epsilon__slider").set_value(0.5)
+    widget(at.select_slider, "home_epsilon").set_value(0.5)
     band_at_half = _band(rerun(at))
-    widget(at.select_slider, "home_epsilon__slider").set_value(1.0)
+    widget(at.select_slider, "home_epsilon").set_value(1.0)
     band = _band(rerun(at))
     answer = _reveal(at, "home.halve")
     assert answer.startswith("By a factor of 2.")

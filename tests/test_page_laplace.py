@@ -48,7 +48,7 @@ def section(at, label: str):
 
 
 def _epsilon(at, value):
-    widget(at.select_slider, "laplace_epsilon__slider").set_value(value)
+    widget(at.select_slider, "laplace_epsilon").set_value(value)
     return rerun(at)
 
 
@@ -89,7 +89,7 @@ def test_typed_epsilon_and_bad_typed_values(at) -> None:
     widget(at.text_input, "laplace_epsilon__text").set_value("0.5")
     rerun(at)
     assert "within ±5.99 of the true count" in texts(at)
-    assert widget(at.select_slider, "laplace_epsilon__slider").value == 0.5
+    assert widget(at.select_slider, "laplace_epsilon").value == 0.5
     for bad, message in [("0", "greater than 0"), ("-1", "greater than 0"), ("abc", "a number")]:
         widget(at.text_input, "laplace_epsilon__text").set_value(bad)
         rerun(at)
@@ -136,14 +136,14 @@ def test_predicate_count_on_the_census(at) -> None:
     widget(at.selectbox, "laplace_dataset").set_value("census")
     widget(at.radio, "laplace_kind").set_value("predicate")
     rerun(at)
-    widget(at.selectbox, "laplace_pred_column_census").set_value("age")
+    widget(at.selectbox, "laplace_pred_column").set_value("age")
     rerun(at)
-    widget(at.number_input, "laplace_pred_value_age").set_value(40.0)
+    widget(at.number_input, "laplace_pred_number").set_value(40.0)
     rerun(at)
     shown = noisy_answers(at)
     assert shown.index.tolist() == ["age ≥ 40"]
     assert shown["true"].tolist() == [14_237]  # the published Adult figure
-    widget(at.number_input, "laplace_pred_value_age").set_value(200.0)
+    widget(at.number_input, "laplace_pred_number").set_value(200.0)
     rerun(at)
     assert noisy_answers(at)["true"].tolist() == [0]
     assert np.isnan(table(at)["relative error (%)"].iloc[0])
@@ -163,7 +163,7 @@ def test_clipped_sum_on_the_restaurant_counts_each_visitor_up_to_seven_times(at)
     assert metric(at, "Sensitivity") == "350"
     assert "0 rows beyond it are dropped" in texts(at)
     # A lower cap drops rows (capping at 3 days drops 157 visits) and lowers the sensitivity.
-    widget(at.number_input, "laplace_cap_restaurant_visitor_id").set_value(3)
+    widget(at.number_input, "laplace_cap").set_value(3)
     rerun(at)
     assert metric(at, "Sensitivity") == "150"
     assert "157 rows beyond it are dropped" in texts(at)
@@ -176,7 +176,7 @@ def test_reversed_bounds_show_a_message_not_a_traceback(at) -> None:
     widget(at.radio, "laplace_kind").set_value("mean")
     rerun(at)
     assert noisy_answers(at)["true"].between(0, 60).all()
-    widget(at.number_input, "laplace_tips_total_bill_lower").set_value(100.0)
+    widget(at.number_input, "laplace_lower").set_value(100.0)
     rerun(at)
     assert any("lower bound must be below the upper bound" in e.value for e in at.error)
     assert not charts(at)
@@ -267,7 +267,7 @@ def _keys(at):
 def test_declared_categories_are_released_whatever_the_file_holds(at) -> None:
     own(at)
     assert any("Type the categories to release" in i.value for i in at.info)
-    area = next(t for t in at.text_area if t.key.endswith("_diagnosis"))
+    area = next(t for t in at.text_area if t.key.endswith("_cats"))
     area.set_value("Flu\nCold\nMeasles")
     rerun(at)
     shown = noisy_answers(at)
@@ -279,12 +279,12 @@ def test_declared_categories_are_released_whatever_the_file_holds(at) -> None:
 
 def test_partition_selection_hides_the_one_person_category_and_counts_its_cost(at) -> None:
     own(at)
-    mode = next(r for r in at.radio if r.key.endswith("_diagnosis_mode"))
+    mode = next(r for r in at.radio if r.key.endswith("_cats_mode"))
     mode.set_value("selected")
     rerun(at)
     (statement,) = not_private(at)  # the empty cap box; categories chosen with DP are not read
     assert READ_CAP in statement and READ_CATEGORIES not in statement and not problems(at)
-    next(n for n in at.number_input if n.key.startswith("laplace_cap_")).set_value(3)  # p1's 3
+    next(n for n in at.number_input if n.key == "laplace_cap").set_value(3)  # p1's 3
     rerun(at)
     assert not at.error
     shown = noisy_answers(at)
@@ -358,7 +358,7 @@ def test_try_this_names_the_smallest_category_of_the_data_chosen(at) -> None:
     widget(at.selectbox, "laplace_dataset").set_value("census")
     rerun(at)
     assert ", Female in these data," in try_this(at)  # the query's column: sex
-    widget(at.selectbox, "laplace_category_census").set_value("occupation")
+    widget(at.selectbox, "laplace_category").set_value("occupation")
     rerun(at)
     smallest = category_counts("census", "occupation").idxmin()
     assert smallest == "Armed-Forces"
@@ -464,8 +464,8 @@ def test_a_link_with_the_query_and_column_shows_what_the_controls_show(at) -> No
     link = {
         "laplace_dataset": "tips",
         "laplace_kind": "sum",
-        "laplace_category_tips": "day",
-        "laplace_value_tips": "tip",
+        "laplace_category": "day",
+        "laplace_value": "tip",
         "laplace_epsilon": "2",
         "laplace_table": "true",
     }
@@ -474,8 +474,8 @@ def test_a_link_with_the_query_and_column_shows_what_the_controls_show(at) -> No
     rerun(at)
     widget(at.radio, "laplace_kind").set_value("sum")
     rerun(at)
-    widget(at.selectbox, "laplace_category_tips").set_value("day")
-    widget(at.selectbox, "laplace_value_tips").set_value("tip")
+    widget(at.selectbox, "laplace_category").set_value("day")
+    widget(at.selectbox, "laplace_value").set_value("tip")
     rerun(at)
     _epsilon(at, 2)
     table(at)

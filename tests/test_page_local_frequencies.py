@@ -206,7 +206,7 @@ def test_p_and_q_sliders_give_epsilon():
 @pytest.mark.parametrize(("epsilon", "crossover_shown"), [(0.01, True), (10.0, False)])
 def test_epsilon_slider_ends(epsilon, crossover_shown):
     at = open_page(PAGE)
-    widget(at.select_slider, "lf_epsilon__slider").set_value(epsilon)
+    widget(at.select_slider, "lf_epsilon").set_value(epsilon)
     rerun(at)
     assert metric(at, "ε per person") == f"{epsilon:g}"
     for label in (REPORTS, COUNTS, DOMAIN):
@@ -264,7 +264,7 @@ def test_a_column_with_one_category(monkeypatch):
 
 def test_a_tiny_q_is_shown_in_significant_digits_not_as_zero():
     at = open_page(PAGE)
-    widget(at.select_slider, "lf_epsilon__slider").set_value(10.0)
+    widget(at.select_slider, "lf_epsilon").set_value(10.0)
     rerun(at)
     assert metric(at, "q") == f"{1 / (math.exp(10) + 1):.3g}" == "4.54e-05"
 
@@ -283,12 +283,12 @@ def test_same_seed_same_counts_and_a_new_draw_changes_them():
 
 def test_an_epsilon_step_reruns_the_fragment_not_the_page():
     at = section(open_page(PAGE), COUNTS)
-    outer = fragment_of(at, "lf_epsilon__slider")
+    outer = fragment_of(at, "lf_epsilon")
     assert outer is not None
     assert fragment_of(at, "lf_dataset") is None  # the data controls rerun the whole page
     assert fragment_of(at, "lf_protocol") == outer
     assert fragment_of(at, "lf__section") == outer
-    widget(at.select_slider, "lf_epsilon__slider").set_value(4.0)
+    widget(at.select_slider, "lf_epsilon").set_value(4.0)
     run_fragment(at, outer)
     assert not at.title  # the page header did not run
     assert "1,843 persons with no occupation" not in texts(at)  # nor the data controls
@@ -298,7 +298,7 @@ def test_an_epsilon_step_reruns_the_fragment_not_the_page():
 
 def test_opening_the_table_reruns_only_the_table():
     at = section(open_page(PAGE), COUNTS)
-    outer, own = fragment_of(at, "lf_epsilon__slider"), fragment_of(at, "lf_table")
+    outer, own = fragment_of(at, "lf_epsilon"), fragment_of(at, "lf_table")
     assert own not in (None, outer) and parent_fragment(at, own) == outer
     at.session_state["lf_table"] = True
     run_fragment(at, own)
@@ -327,7 +327,6 @@ ROWS = [
     ("p10", ""),
 ]
 CSV = b"person,shop\n" + b"".join(",".join(row).encode() + b"\n" for row in ROWS)
-KEY = "user_shops_csv"
 EACH_ROW = "(each row is a different person)"
 
 
@@ -339,14 +338,14 @@ def first_rows() -> list[tuple[str, str]]:
 
 
 def declare(at, categories: str):
-    area = next(t for t in at.text_area if t.key.endswith("_shop"))
+    area = next(t for t in at.text_area if t.key == "lf_cats")
     area.set_value(categories)
     return rerun(at)
 
 
 def own(declared: str | None = "A\nB\nC"):
     at = upload_file(open_page(PAGE), "lf", CSV, "shops.csv")
-    widget(at.selectbox, f"lf_column_{KEY}").set_value("shop")
+    widget(at.selectbox, "lf_column").set_value("shop")
     rerun(at)
     return at if declared is None else declare(at, declared)
 
@@ -400,7 +399,7 @@ def test_own_file_needs_declared_categories():
     at = own(declared=None)
     assert "Type the categories to release." in infos(at)
     assert "let DP choose" not in infos(at)
-    modes = next(r for r in at.radio if r.key.endswith("_shop_mode"))
+    modes = next(r for r in at.radio if r.key == "lf_cats_mode")
     assert modes.options == ["I declare them (a public list)"]
     assert not at.tabs
 
@@ -418,7 +417,7 @@ def test_own_file_needs_declared_categories():
 def test_bad_uploads_give_a_message(data, declared, message):
     at = upload_file(open_page(PAGE), "lf", data, "bad.csv")
     if declared is not None:
-        area = next(t for t in at.text_area if t.key.endswith("_c"))
+        area = next(t for t in at.text_area if t.key == "lf_cats")
         area.set_value(declared)
         rerun(at)
     assert message in errors(at)

@@ -53,15 +53,9 @@ def files(tmp_path_factory, week) -> dict[str, str]:
     }
 
 
-def by_prefix(elements, prefix: str):
-    """The one widget whose key starts with prefix (keys carry the file's id or path)."""
-    (found,) = [e for e in elements if e.key and e.key.startswith(prefix)]
-    return found
-
-
 def declare(at, page: str, text: str = DAYS):
     if text is not None:
-        by_prefix(at.text_area, f"{page}_cats_").set_value(text)
+        widget(at.text_area, f"{page}_cats").set_value(text)
         rerun(at)
     return at
 
@@ -146,9 +140,9 @@ def same_views(a: dict, b: dict) -> None:
 
 
 def set_bounding(at, *, cap: int, selection: str = "random"):
-    by_prefix(at.selectbox, "bounding_value_").set_value("money_spent")
+    widget(at.selectbox, "bounding_value").set_value("money_spent")
     rerun(at)
-    by_prefix(at.slider, "bounding_max_groups_").set_value(cap)
+    widget(at.slider, "bounding_max_groups").set_value(cap)
     widget(at.radio, "bounding_selection").set_value(selection)
     return rerun(at)
 
@@ -198,13 +192,13 @@ def test_bounding_declared_days_drop_the_others_where_the_data_lie(files):
 
 def test_bounding_groups_chosen_with_dp_for_a_path(files):
     at = with_path("bounding", files["parquet"])
-    by_prefix(at.radio, "bounding_cats_").set_value("selected")
+    widget(at.radio, "bounding_cats_mode").set_value("selected")
     rerun(at)
     (statement,) = not_private(at)  # l0 and the bounds start at the table's own 6 and (0, 120)
     assert READ_CAP in statement and READ_BOUNDS in statement and not problems(at)
     # declared in advance: every released day (l0 = 7, public) and a public range of money
-    by_prefix(at.slider, "bounding_max_groups_").set_value(7)
-    by_prefix(at.slider, "bounding_bounds_").set_value((0.0, 150.0))
+    widget(at.slider, "bounding_max_groups").set_value(7)
+    widget(at.slider, "bounding_bounds").set_value((0.0, 150.0))
     rerun(at)
     assert not errors(at)
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in at.success[0].value
@@ -218,11 +212,10 @@ def test_bounding_groups_chosen_with_dp_for_a_path(files):
 def type_in_advance(at, page: str, *, cap: int, bounds: tuple[float, float] | None = None):
     """Type the cap (and the clipping bounds) into their empty boxes, as a careful user
     declares values fixed in advance."""
-    by_prefix(at.number_input, f"{page}_cap_").set_value(cap)
+    widget(at.number_input, f"{page}_cap").set_value(cap)
     if bounds is not None:
-        for end, bound in zip(("_lower", "_upper"), bounds, strict=True):
-            (box,) = [n for n in at.number_input if n.key and n.key.endswith(end)]
-            box.set_value(bound)
+        for end, bound in zip(("lower", "upper"), bounds, strict=True):
+            widget(at.number_input, f"{page}_{end}").set_value(bound)
     return rerun(at)
 
 
@@ -234,8 +227,8 @@ def laplace_truth(at) -> pd.Series:
 
 QUERIES = [
     ("count", {}),
-    ("sum", {"laplace_value_": "money_spent"}),
-    ("mean", {"laplace_value_": "time_spent"}),
+    ("sum", {"laplace_value": "money_spent"}),
+    ("mean", {"laplace_value": "time_spent"}),
 ]
 
 
@@ -246,7 +239,7 @@ def test_laplace_on_a_parquet_path_answers_as_on_the_csv_upload(files, kind, cho
         widget(at.radio, "laplace_kind").set_value(kind)
         rerun(at)
         for prefix, value in choices.items():
-            by_prefix(at.selectbox, prefix).set_value(value)
+            widget(at.selectbox, prefix).set_value(value)
         declare(rerun(at), "laplace")
     statement = same_not_private(*pages)  # the empty boxes: the file's own cap and bounds
     assert READ_CAP in statement
@@ -269,9 +262,9 @@ def test_laplace_predicate_and_cap_on_a_path(files, week):
     at = with_path("laplace", files["parquet"])
     widget(at.radio, "laplace_kind").set_value("predicate")
     rerun(at)
-    widget(at.selectbox, "laplace_pred_column_path").set_value("money_spent")
+    widget(at.selectbox, "laplace_pred_column").set_value("money_spent")
     rerun(at)
-    widget(at.number_input, "laplace_pred_value_money_spent").set_value(40.0)
+    widget(at.number_input, "laplace_pred_number").set_value(40.0)
     rerun(at)
     (statement,) = not_private(at)  # the empty cap box: the table's own largest, 6
     assert READ_CAP in statement and not problems(at)
@@ -307,7 +300,7 @@ def test_gaussian_counts_a_parquet_path(files):
 def test_planner_plans_a_parquet_path_as_the_csv_upload(files):
     tables, pages = [], []
     for at in (with_path("planner", files["parquet"]), with_upload("planner", files["csv"])):
-        area = next(t for t in at.text_area if t.key.startswith("planner_cats_"))
+        area = next(t for t in at.text_area if t.key == "planner_cats")
         area.set_value(DAYS)
         pages.append(rerun(at))
     statement = same_not_private(*pages)  # the defaults: the cap, a mean's bounds from the file

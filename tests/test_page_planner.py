@@ -34,9 +34,9 @@ from dp_core import accountants, planner
 from ui.planner.table import COLUMNS, default_rows, parse_rows
 
 PAGE = "planner"
-EDITOR = "planner_rows_census"
-EPS_SLIDER, EPS_TEXT = "planner_epsilon__slider", "planner_epsilon__text"
-READ_SLIDER = "planner_read_delta__slider"
+EDITOR = "planner_rows_editor"
+EPS_SLIDER, EPS_TEXT = "planner_epsilon", "planner_epsilon__text"
+READ_SLIDER = "planner_read_delta"
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ def test_the_epsilon_slider_at_both_ends(at, epsilon, per_row):
 
 @pytest.mark.parametrize("delta", [1e-12, 1e-2])
 def test_the_delta_slider_at_both_ends(at, delta):
-    widget(at.select_slider, "planner_delta__slider").set_value(delta)
+    widget(at.select_slider, "planner_delta").set_value(delta)
     rerun(at)
     plan = planner.split_budget(census_stats(default_specs()), 1.0, delta)
     sigma = plan.rows[3].scale
@@ -419,7 +419,7 @@ OWN = (
 def test_own_data_uses_the_proposed_person_and_the_declared_categories():
     at = upload_file(open_page(PAGE), PAGE, OWN)
     assert "Proposed because its name says it identifies someone" in texts(at)
-    area = next(t for t in at.text_area if t.key.startswith("planner_cats_"))
+    area = next(t for t in at.text_area if t.key == "planner_cats")
     area.set_value("A\nB\nC\nD")
     rerun(at)
     table = plan_table(at)
@@ -430,10 +430,9 @@ def test_own_data_uses_the_proposed_person_and_the_declared_categories():
     assert READ_CATEGORIES not in statement  # the wards were typed
     assert "each person (`patient_id`, with all their rows)" in statement
     # fixed in advance: the cap (2, the most rows anyone has) and the mean's bounds [0, 80]
-    next(n for n in at.number_input if n.key.startswith("planner_cap_")).set_value(2)
-    rows = next(key for key in at.session_state if key.startswith("planner_rows_"))
+    widget(at.number_input, "planner_cap").set_value(2)
     edits = {2: {"lower": 0.0, "upper": 80.0}}  # "Mean age"
-    at.session_state[rows] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
+    at.session_state[EDITOR] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
     rerun(at)
     assert not at.error
     assert "read from your file" not in texts(at)

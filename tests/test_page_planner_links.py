@@ -20,8 +20,8 @@ from ui.planner.link import decode_rows, encode_rows
 from ui.planner.table import default_rows, frame_of, parse_rows
 
 PAGE = "planner"
-EDITOR = "planner_rows_census"
-EPS_SLIDER = "planner_epsilon__slider"
+EDITOR = "planner_rows_editor"
+EPS_SLIDER = "planner_epsilon"
 # Two rows: the persons (weight 2) and the hours worked (Gaussian, ±1%).
 TWO_ROWS = "Persons~count~-~-~-~lap~2~50~abs~~Hours worked~sum~hours_per_week~0~100~gauss~1~1~pct"
 
@@ -95,7 +95,7 @@ def test_a_link_with_three_settings_and_a_two_row_plan_shows_what_the_controls_s
     widget(built.radio, "planner_mode").set_value("weight")
     widget(built.radio, "planner_calibration").set_value("zcdp")
     widget(built.select_slider, EPS_SLIDER).set_value(2.0)
-    widget(built.select_slider, "planner_delta__slider").set_value(1e-5)
+    widget(built.select_slider, "planner_delta").set_value(1e-5)
     edit(built, deleted_rows=[1, 2], edited_rows={0: {"weight": 2.0}})
     assert [row[0] for row in screen_rows(linked)] == ["Persons", "Hours worked"]
     assert screen_rows(linked) == screen_rows(built)

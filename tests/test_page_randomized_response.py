@@ -274,11 +274,11 @@ def test_epsilon_mode_moves_the_coins():
     assert widget(at.slider, "rr_truth").value == pytest.approx(math.tanh(1.0))
     assert widget(at.slider, "rr_random_yes").value == 0.5
     assert widget(at.slider, "rr_truth").disabled
-    widget(at.select_slider, "rr_epsilon__slider").set_value(0.01)
+    widget(at.select_slider, "rr_epsilon").set_value(0.01)
     rerun(at)
     assert metric(at, "ε of one answer") == "0.01"
     assert "Guarantee: 0.01-DP" in at.success[0].value
-    widget(at.select_slider, "rr_epsilon__slider").set_value(10.0)
+    widget(at.select_slider, "rr_epsilon").set_value(10.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "10"
     # Back to the coins: they start where epsilon left them.
@@ -330,7 +330,7 @@ def test_typed_huge_epsilon_is_shown_as_asked_not_infinity(typed):
 
 def test_tiny_survey_warns_and_tips_smokers_are_real():
     at = open_page(PAGE)
-    widget(at.select_slider, "rr_n_census").set_value(10)
+    widget(at.select_slider, "rr_n").set_value(10)
     section(at, SURVEY)
     assert "Only 10 respondents" in warnings(at)
     assert number(metric(at, "Truth")) <= 10
@@ -340,9 +340,9 @@ def test_tiny_survey_warns_and_tips_smokers_are_real():
     assert chart_data(at, "local_now")["x"].tolist() == [10]
     widget(at.selectbox, "rr_dataset").set_value("tips")
     rerun(at)
-    widget(at.selectbox, "rr_column_tips").set_value("smoker")
+    widget(at.selectbox, "rr_column").set_value("smoker")
     rerun(at)
-    widget(at.selectbox, "rr_category_tips_smoker").set_value("Yes")
+    widget(at.selectbox, "rr_category").set_value("Yes")
     section(at, SURVEY)
     assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
     assert "93 of 244 persons" in texts(at)
@@ -354,7 +354,7 @@ def test_the_question_offers_the_public_categories_in_their_order():
     at = open_page(PAGE)
     widget(at.selectbox, "rr_dataset").set_value("diseases")
     rerun(at)
-    question = widget(at.selectbox, "rr_category_diseases_disease")
+    question = widget(at.selectbox, "rr_category")
     assert question.options == ["Diabetes", "Hepatitis", "Flu", "HIV"]
     question.set_value("HIV")
     section(at, SURVEY)
@@ -386,7 +386,7 @@ def test_a_step_of_the_coins_reruns_the_fragment_not_the_page():
     assert outer is not None
     assert fragment_of(at, "rr_dataset") is None  # the data controls rerun the whole page
     assert fragment_of(at, "rr_random_yes") == outer
-    assert fragment_of(at, "rr_n_census") == outer
+    assert fragment_of(at, "rr_n") == outer
     assert fragment_of(at, "rr__section") == outer  # switching tabs reruns the fragment too
     widget(at.slider, "rr_truth").set_value(0.9)
     run_fragment(at, outer)
@@ -430,7 +430,6 @@ ROWS = [
     ("p9", "B", "unsure"),
 ]
 CSV = b"person,shop,answer\n" + b"".join(",".join(row).encode() + b"\n" for row in ROWS)
-KEY = "user_survey_csv"  # the Dataset key data.registry gives "survey.csv"
 EACH_ROW = "(each row is a different person)"
 
 
@@ -447,7 +446,7 @@ def person_box(at):
 
 
 def declare(at, column: str, categories: str):
-    area = next(t for t in at.text_area if t.key.endswith(f"_{column}"))
+    area = next(t for t in at.text_area if t.key == "rr_cats")
     area.set_value(categories)
     return rerun(at)
 
@@ -455,7 +454,7 @@ def declare(at, column: str, categories: str):
 def own(data: bytes = CSV, column: str = "answer", declared: str | None = "yes\nno"):
     at = upload_file(open_page(PAGE), "rr", data, "survey.csv")
     if column is not None:
-        widget(at.selectbox, f"rr_column_{KEY}").set_value(column)
+        widget(at.selectbox, "rr_column").set_value(column)
         rerun(at)
     if declared is not None:
         declare(at, column, declared)
@@ -465,7 +464,7 @@ def own(data: bytes = CSV, column: str = "answer", declared: str | None = "yes\n
 def test_own_file_proposes_the_person_column_and_asks_each_person_once():
     at = own()
     assert person_box(at).value == "person"  # its values repeat: proposed
-    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("yes")
+    widget(at.selectbox, "rr_category").set_value("yes")
     section(at, SURVEY)
     persons = first_rows()
     yes = sum(answer == "yes" for _, _, answer in persons)
@@ -486,7 +485,7 @@ def test_own_file_by_rows_and_the_fair_coin_estimator():
     person_box(at).set_value(EACH_ROW)
     rerun(at)
     assert "`person` repeats (up to 5 rows" in warnings(at)
-    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("yes")
+    widget(at.selectbox, "rr_category").set_value("yes")
     section(at, SURVEY)
     kept = [row for row in ROWS if row[2] in ("yes", "no")]
     yes = sum(answer == "yes" for _, _, answer in kept)
@@ -501,14 +500,14 @@ def test_own_file_by_rows_and_the_fair_coin_estimator():
 
 def test_own_file_releases_the_declared_categories_one_person_and_absent_ones_included():
     at = own(declared="yes\nno\nunsure\nmaybe")
-    question = widget(at.selectbox, f"rr_category_{KEY}_answer")
+    question = widget(at.selectbox, "rr_category")
     assert question.options == ["yes", "no", "unsure", "maybe"]  # declared, in their order
     assert "not declared" not in texts(at)
     question.set_value("unsure")  # one person holds it
     section(at, SURVEY)
     assert metric(at, "Truth") == "1"
     assert f"1 of {len(first_rows())} persons would truly say yes" in texts(at)
-    widget(at.selectbox, f"rr_category_{KEY}_answer").set_value("maybe")  # nobody holds it
+    widget(at.selectbox, "rr_category").set_value("maybe")  # nobody holds it
     section(at, SURVEY)
     assert metric(at, "Truth") == "0"
 
@@ -517,7 +516,7 @@ def test_own_file_needs_declared_categories():
     at = own(declared=None)
     assert "Type the categories to release." in infos(at)
     assert "let DP choose" not in infos(at)
-    modes = next(r for r in at.radio if r.key.endswith("_answer_mode"))
+    modes = next(r for r in at.radio if r.key == "rr_cats_mode")
     assert modes.options == ["I declare them (a public list)"]  # no DP selection locally
     assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"  # the coin game still runs
     section(at, SURVEY)
@@ -554,7 +553,7 @@ def test_nobody_in_a_declared_category_gives_a_message():
 
 def test_counts_per_category_match_the_file():
     at = own(column="shop", declared="A\nB\nC")
-    widget(at.selectbox, f"rr_category_{KEY}_shop").set_value("B")
+    widget(at.selectbox, "rr_category").set_value("B")
     section(at, SURVEY)
     shops = Counter(shop for _, shop, _ in first_rows())
     assert metric(at, "Truth") == str(shops["B"]) == "5"
@@ -677,18 +676,18 @@ def test_a_link_made_on_the_fixed_group_reopens_on_the_same_group_and_question()
     at = open_page(
         PAGE,
         query={
-            "rr_column_census": "marital_status",
-            "rr_category_census_marital_status": "Never-married",
+            "rr_column": "marital_status",
+            "rr_category": "Never-married",
         },
     )
-    widget(at.select_slider, "rr_n_census").set_value(1_000)
+    widget(at.select_slider, "rr_n").set_value(1_000)
     rerun(at)
     group(at, 400, 120)
     address = {key: at.query_params[key] for key in at.query_params}
     for key, value in {
-        "rr_column_census": "marital_status",  # the column and question stay in the address
-        "rr_category_census_marital_status": "Never-married",
-        "rr_n_census": "1000",
+        "rr_column": "marital_status",  # the column and question stay in the address
+        "rr_category": "Never-married",
+        "rr_n": "1000",
         "rr_who": "group",
         "rr_group_n": "400",  # and so does the group the page shows
         "rr_group_yes": "120",
@@ -706,8 +705,8 @@ def test_a_link_made_on_the_fixed_group_reopens_on_the_same_group_and_question()
         rerun(page)
     assert question_view(at) == question_view(reopened)
     assert "Never-married" in question_view(reopened)["question"]
-    assert widget(reopened.selectbox, "rr_column_census").value == "marital_status"
-    assert widget(reopened.select_slider, "rr_n_census").value == 1_000
+    assert widget(reopened.selectbox, "rr_column").value == "marital_status"
+    assert widget(reopened.select_slider, "rr_n").value == 1_000
     assert at.query_params["rr_group_n"] == "400"  # the group stays while the data answer
 
 
@@ -731,12 +730,12 @@ def test_in_epsilon_mode_the_thumb_shows_the_epsilon_in_use():
     at = open_page(PAGE)
     widget(at.radio, "rr_mode").set_value("epsilon")
     rerun(at)
-    thumb = widget(at.select_slider, "rr_epsilon__slider")
+    thumb = widget(at.select_slider, "rr_epsilon")
     assert thumb.value == pytest.approx(math.log(3))  # not the nearest nice value 1.2
     assert metric(at, "ε of one answer") == "1.099"
     widget(at.text_input, "rr_epsilon__text").input("1.3")
     rerun(at)
-    assert widget(at.select_slider, "rr_epsilon__slider").value == 1.3
+    assert widget(at.select_slider, "rr_epsilon").value == 1.3
 
 
 def test_in_german_the_epsilon_has_a_decimal_comma():
@@ -841,7 +840,7 @@ def test_the_group_exercise_is_the_metric_of_the_group_of_200():
 
 def test_the_quadruple_exercise_quotes_the_chart():
     at = open_page(PAGE)
-    widget(at.select_slider, "rr_n_census").set_value(100)
+    widget(at.select_slider, "rr_n").set_value(100)
     section(at, ERROR)
     open_exercise(at, "local.quadruple")
     exact = chart_data(at, "share_exact").set_index("n")["error"]

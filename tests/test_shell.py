@@ -12,7 +12,7 @@ def _label_sizes(at) -> set[int]:
 
 def test_presenter_mode_enlarges_text_and_charts_and_is_kept_in_the_link() -> None:
     at = open_page("laplace", query={"present": "1"})
-    assert widget(at.sidebar.toggle, "presenter").value is True
+    assert widget(at.sidebar.toggle, "present").value is True
     assert _label_sizes(at) == {22}  # tick labels of at least 20 px on a projector
     css = "".join(h.proto.body for h in at.get("html"))
     assert "font-size: 22px" in css and 'section[data-testid="stSidebar"]' in css

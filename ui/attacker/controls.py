@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dp_core import gaussian
-from ui.attacker.settings import Settings
+from ui.attacker.settings import PRIOR, PURE, Settings
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
@@ -20,22 +21,18 @@ def explore(sections: list[Section]) -> None:
     with left:
         epsilon = epsilon_input("attacker_epsilon", default=1.0)
     with middle:
-        pure = st.toggle(
-            _("attacker.controls.pure"),
-            key="attacker_pure",
-            help=_("attacker.controls.pure.help"),
-            bind="query-params",
+        pure = linked(
+            PURE, st.toggle, _("attacker.controls.pure"), help=_("attacker.controls.pure.help")
         )
         delta = 0.0 if pure else delta_input("attacker_delta", default=1e-5)
-    prior = right.slider(
+    prior = linked(
+        PRIOR,
+        right.slider,
         _("attacker.controls.prior"),
-        0.0,
-        1.0,
-        0.5,
-        0.01,
-        key="attacker_prior",
+        min_value=0.0,
+        max_value=1.0,
+        step=0.01,
         format="%.2f",
-        bind="query-params",
     )
     sigma = None if pure else gaussian.analytic_gaussian_sigma(1.0, epsilon, delta)
     story("attacker", sections, Settings(epsilon, pure, delta, prior, sigma))

@@ -14,10 +14,11 @@ import streamlit as st
 from dp_core import attacks, composition, laplace
 from ui.attacker import charts as attacker_charts
 from ui.attacker.exercises import EXERCISES
-from ui.attacker.settings import SLACK, Settings
+from ui.attacker.settings import DELTA_PRIME, DELTA_PRIMES, K_OPTIONS, SLACK, K, Settings
 from ui.attacker.totals import GENERIC, Total, composition_totals, tightest
 from ui.attacker.words import common_settings, listed, posterior_caveat, whole_percent
 from ui.common import charts
+from ui.common.address import linked
 from ui.common.catalog import entry
 from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
@@ -25,8 +26,6 @@ from ui.common.formatting import count, epsilon, fixed, number, percent, signifi
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.i18n import N_, _
 
-K_OPTIONS = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000]
-DELTA_PRIMES = [10.0**-e for e in range(12, 2, -1)]
 KS = np.round(np.geomspace(1, 1000, 61))
 # each accounting's name (as in a sentence), what it holds for, and its source
 NAMES = {
@@ -126,23 +125,16 @@ def _controls() -> tuple[int, float]:
     """k and δ′, both kept in the address."""
     k_col, slack_col = st.columns([3, 2])
     with k_col:
-        k_now = st.select_slider(
-            _("attacker.releases.k"),
-            options=K_OPTIONS,
-            value=10,
-            key="attacker_k",
-            format_func=number,
-            bind="query-params",
+        k_now = linked(
+            K, st.select_slider, _("attacker.releases.k"), labels={k: number(k) for k in K_OPTIONS}
         )
     with slack_col:
-        delta_prime = st.select_slider(
+        delta_prime = linked(
+            DELTA_PRIME,
+            st.select_slider,
             _("attacker.releases.delta_prime"),
-            options=DELTA_PRIMES,
-            value=1e-6,
-            key="attacker_delta_prime",
-            format_func=format_delta,
+            labels={d: format_delta(d) for d in DELTA_PRIMES},
             help=_("attacker.releases.delta_prime.help"),
-            bind="query-params",
         )
     return int(k_now), float(delta_prime)
 

@@ -9,9 +9,18 @@ from dataclasses import dataclass
 from dp_core import attacks
 from ui.common.formatting import number
 from ui.common.formatting import power_of_ten as format_delta
+from ui.common.setting import Choice, Flag, Number
 
 # (ε, δ)-DP: the privacy loss exceeds ε + ln(10/9) with chance at most 10 δ.
 SLACK = math.log(10 / 9)
+
+# The page's own settings (ε and δ are attacker_epsilon and attacker_delta, ui.common.widgets).
+K_OPTIONS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000)
+DELTA_PRIMES = tuple(10.0**-e for e in range(12, 2, -1))
+PURE = Flag("attacker_pure")  # pure ε-DP: no δ
+PRIOR = Number("attacker_prior", 0.5, minimum=0.0, maximum=1.0)  # the attacker's prior
+K = Choice("attacker_k", 10, options=K_OPTIONS)  # section 3: the number of releases
+DELTA_PRIME = Choice("attacker_delta_prime", 1e-6, options=DELTA_PRIMES)  # section 3: δ′
 
 
 @dataclass(frozen=True)

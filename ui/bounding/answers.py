@@ -13,6 +13,7 @@ from dp_core import bounding
 from dp_core.bounding import Bounding
 from ui.bounding import charts as bounding_charts
 from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
+from ui.bounding.declared import VIEW, VIEWS
 from ui.bounding.exercises import EXERCISES
 from ui.bounding.export import answers_table, page_export, table_caption
 from ui.bounding.metrics import metric_rows
@@ -21,19 +22,13 @@ from ui.bounding.paths import path_seed
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
-from ui.common.address import linked_choice
+from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
-from ui.common.i18n import N_, _, language
+from ui.common.i18n import _, language
 from ui.common.release import release_again_button
 from ui.common.shell import page_rng, presenter_mode
-
-VIEWS = {  # how the answers chart shows them: the values, or their change from the truth
-    "values": N_("bounding.view.values"),
-    "difference": N_("bounding.view.difference"),
-    "relative": N_("bounding.view.relative"),
-}
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -148,13 +143,11 @@ def noisy_answers(s: Settings) -> None:
 
 def _view() -> str:
     """How the answers charts show them: the values, or their change from the truth."""
-    views = {key: _(msgid) for key, msgid in VIEWS.items()}  # shown in this run's language
-    return linked_choice(
+    return linked(
+        VIEW,
         st.radio,
         _("bounding.view.label"),
-        views,
-        key=f"{PAGE}_view",
-        default=next(iter(views)),
+        labels={key: _(msgid) for key, msgid in VIEWS.items()},  # in this run's language
         horizontal=True,
         label_visibility="collapsed" if presenter_mode() else "visible",
         help=_("bounding.view.help"),

@@ -4,14 +4,18 @@ the caps l0 and linf and the clipping bounds, from sliders or chosen with DP qua
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
 from dp_core.bounding import Bounding
 from ui.bounding.choices import Choices
-from ui.bounding.data import PAGE, BoundingData
+from ui.bounding.data import BoundingData
+from ui.bounding.declared import BOUNDS, MAX_GROUPS, MAX_PER_GROUP
 from ui.bounding.private import PrivateChoice, private_choice
 from ui.common import formatting
+from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.i18n import _
 from ui.common.shell import presenter_mode
@@ -30,31 +34,32 @@ def _cap_sliders(data: BoundingData, private: bool):
     if data.person is None:
         return 1, 1, False
     link = data.data.link_key
-    controls = link if not data.data.own else f"{link}_{data.group}_{n}"
+    controls = link if not data.data.own else (link, data.group, n)  # what the caps are for
     cols = st.columns(2)
     max_groups = None
     most = data.max_groups_per_person
     if private:
         cols[0].caption(_("bounding.caps.l0_private", n=formatting.count(n), **nouns))
     else:
-        max_groups = cols[0].slider(
+        max_groups = linked(
+            replace(MAX_GROUPS, default=min(most, n) if data.data.own else min(4, n), maximum=n),
+            cols[0].slider,
             _("bounding.caps.l0", **nouns),
-            1,
-            n,
-            min(most, n) if data.data.own else min(4, n),
-            key=f"{PAGE}_max_groups_{controls}",
+            min_value=1,
+            max_value=n,
+            context=controls,
             help=_("bounding.caps.l0.help", n=formatting.count(n), **nouns),
-            bind="query-params",
         )
         if data.data.own:
             cols[0].caption(_("bounding.caps.l0_own", most=formatting.count(most), **nouns))
-    max_per_group = cols[1].slider(
+    most_records = max(data.max_records_per_unit, 5)
+    max_per_group = linked(
+        replace(MAX_PER_GROUP, maximum=most_records),
+        cols[1].slider,
         _("bounding.caps.linf", **nouns),
-        1,
-        max(data.max_records_per_unit, 5),
-        1,
-        key=f"{PAGE}_max_per_group_{controls}",
-        bind="query-params",
+        min_value=1,
+        max_value=most_records,
+        context=controls,
     )
     if data.max_records_per_unit == 1 and not presenter_mode():  # said aloud on a projector
         cols[1].caption(_("bounding.caps.linf_one", **nouns))
@@ -68,13 +73,15 @@ def _bounds_slider(data: BoundingData) -> tuple[float, float, bool]:
     (the slider's start: read from the data until moved)."""
     low, high = data.natural
     high = max(high, low + 1)
-    lower, upper = st.slider(
+    start, end = data.bound_range
+    lower, upper = linked(
+        replace(BOUNDS, default=(float(low), float(high)), minimum=start, maximum=end),
+        st.slider,
         _("bounding.caps.bounds", column=data.value),
-        *data.bound_range,
-        (float(low), float(high)),
+        min_value=start,
+        max_value=end,
         step=_step(low, high),
-        key=f"{PAGE}_bounds_{data.data.link_key}_{data.value}",
-        bind="query-params",
+        context=(data.data.link_key, data.value),
     )
     if data.data.own:
         st.caption(
@@ -114,8 +121,7 @@ def bounds_controls(
         lower, upper, bounds_read = _bounds_slider(data)
         reads += ("bounds",) if bounds_read else ()
     if data.value_error:
-        name = st.session_state.get(f"{PAGE}_value_{data.data.link_key}")
-        st.error(_("bounding.caps.cannot_sum", column=name, error=data.value_error))
+        st.error(_("bounding.caps.cannot_sum", column=data.summed, error=data.value_error))
     try:
         return (
             Bounding(

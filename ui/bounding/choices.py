@@ -9,15 +9,11 @@ from typing import Literal
 
 import streamlit as st
 
-from ui.bounding.data import PAGE, BoundingData
+from ui.bounding.data import BoundingData
+from ui.bounding.declared import MECHANISM, NOISES, PLAN, PRE_AGGREGATE, PRIVATE, SELECTION
 from ui.bounding.words import Words, capitalised
-from ui.common.address import linked_choice
-from ui.common.i18n import N_, _
-
-NOISES = {
-    "laplace": N_("bounding.noise.laplace"),
-    "gaussian": N_("bounding.noise.gaussian"),
-}
+from ui.common.address import linked
+from ui.common.i18n import _
 
 
 @dataclass(frozen=True)
@@ -42,13 +38,11 @@ def _first_order(data: BoundingData) -> str:
 def page_choices(data: BoundingData, words: Words, secure: bool) -> Choices:
     """The noise, the plan, the records a cap keeps, and the two toggles below them."""
     nouns = words.nouns()
-    noises = {key: _(msgid) for key, msgid in NOISES.items()}  # shown in this run's language
-    mechanism = linked_choice(
+    mechanism = linked(
+        MECHANISM,
         st.radio,
         _("bounding.controls.noise"),
-        noises,
-        key=f"{PAGE}_mechanism",
-        default=next(iter(noises)),
+        labels={key: _(msgid) for key, msgid in NOISES.items()},  # in this run's language
         horizontal=True,
     )
     plans = {
@@ -56,19 +50,13 @@ def page_choices(data: BoundingData, words: Words, secure: bool) -> Choices:
         "whole week at once": _("bounding.controls.plan.joint", **nouns),
     }
     cols = st.columns(2)
-    plan = linked_choice(
-        cols[0].radio, _("bounding.controls.plan"), plans, key=f"{PAGE}_plan", default="day by day"
-    )
+    plan = linked(PLAN, cols[0].radio, _("bounding.controls.plan"), labels=plans)
     selections = {
         "random": _("bounding.controls.selection.random"),
         "first": _("bounding.controls.selection.first", order=_first_order(data)),
     }
-    selection = linked_choice(
-        cols[1].radio,
-        _("bounding.controls.selection"),
-        selections,
-        key=f"{PAGE}_selection",
-        default="random",
+    selection = linked(
+        SELECTION, cols[1].radio, _("bounding.controls.selection"), labels=selections
     )
     pre_aggregate, private = _toggles(data, nouns)
     return Choices(
@@ -81,18 +69,18 @@ def _toggles(data: BoundingData, nouns: dict[str, str]) -> tuple[bool, bool]:
     toggles = st.columns(2)
     pre_aggregate = False
     if data.value is not None:
-        pre_aggregate = toggles[0].toggle(
+        pre_aggregate = linked(
+            PRE_AGGREGATE,
+            toggles[0].toggle,
             _("bounding.controls.pre_aggregate", **nouns),
-            key=f"{PAGE}_pre_aggregate",
             help=_("bounding.controls.pre_aggregate.help", **nouns),
-            bind="query-params",
         )
-    private = toggles[1].toggle(
+    private = linked(
+        PRIVATE,
+        toggles[1].toggle,
         _("bounding.controls.private.both")
         if data.person is not None
         else _("bounding.controls.private.bounds"),
-        key=f"{PAGE}_private",
         help=_("bounding.controls.private.help"),
-        bind="query-params",
     )
     return pre_aggregate, private

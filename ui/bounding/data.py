@@ -51,7 +51,8 @@ OWN_WORDS = Words("own")
 class BoundingData:
     """The rows to bound (only those in the released groups, groups as text) and their words.
 
-    ``value`` is None when no column can be summed (``value_error`` says why): counts only.
+    ``value`` is None when no column can be summed (``value_error`` says why): counts only;
+    ``summed`` is the column chosen all the same (None: there was none to choose).
     ``natural``: the value's range, public for shipped data, read from the file for the
     user's own (a leak the page states). For a data path ``frame`` is None and ``units``
     holds the engine's distinct contribution units; ``table`` is then their weighted
@@ -71,6 +72,7 @@ class BoundingData:
     table: ContributionTable | None  # the rows reduced to contribution units
     histogram: pd.Series | None  # persons by number of groups (None: one row per person)
     units: sources.ContributionUnits | None = None  # a data path's units, from the engine
+    summed: str | None = None  # the value column chosen, also when it cannot be summed
 
     @property
     def labels(self) -> tuple[str, ...]:

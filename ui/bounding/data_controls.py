@@ -5,6 +5,8 @@ declared or DP-selected), then the choices of how to bound and release (ui.bound
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -14,10 +16,12 @@ from dp_core import bounding, domains
 from dp_core.bounding.table import ContributionTable, contribution_table
 from ui.bounding.choices import Choices, page_choices
 from ui.bounding.data import OWN_WORDS, PAGE, PRESETS, BoundingData, Preset
+from ui.bounding.declared import GROUP, VALUE
 from ui.bounding.paths import path_data
 from ui.bounding.words import Words
 from ui.common import formatting
-from ui.common.categories import Categories, mode_key, pick_categories
+from ui.common.address import current, linked
+from ui.common.categories import Categories, mode_setting, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
 from ui.common.i18n import _
@@ -60,21 +64,21 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
     person = preset.person if preset else data.person
     groups = list(dataset.categorical)
     cols = st.columns(2)
-    group = cols[0].selectbox(
+    group = linked(  # the preset's group column, else the first
+        replace(GROUP, default=preset.group if preset else None),
+        cols[0].selectbox,
         _("bounding.controls.group_by", groups=words.groups),
-        groups,
-        index=groups.index(preset.group) if preset else 0,
-        key=f"{PAGE}_group_{data.link_key}",
-        bind="query-params",
+        options=groups,
+        context=data.link_key,
     )
     values = [c for c in _column_names(data) if c not in (dataset.person_id, person, group)]
     default = preset.value if preset else next((c for c in dataset.numeric if c in values), None)
-    value = cols[1].selectbox(
+    value = linked(  # the preset's value column, else the first numeric one, else the first
+        replace(VALUE, default=default),
+        cols[1].selectbox,
         _("bounding.controls.value"),
-        values,
-        index=values.index(default) if default in values else (0 if values else None),
-        key=f"{PAGE}_value_{data.link_key}",
-        bind="query-params",
+        options=values,
+        context=data.link_key,
     )
     return group, value
 
@@ -107,8 +111,10 @@ def _natural(data: DataChoice, frame: pd.DataFrame, value: str) -> tuple[float, 
 def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> Categories | None:
     """The released groups: public for shipped data, declared or DP-selected for the user's."""
     frame = data.frame
-    selected = st.session_state.get(mode_key(PAGE, data, group)) == "selected"
-    if data.own and selected and not data.path:  # DP selection needs a bound on groups per person
+    # declared or DP-selected (asked by pick_categories below): its value this run
+    mode = current(mode_setting(PAGE), context=(data.link_key, group)) if data.own else None
+    selected = mode == "selected"
+    if selected and not data.path:  # DP selection needs a bound on groups per person
         frame = bounding.cap_contributions(
             frame, person, group_column=group, max_groups_per_id=SELECTION_L0
         )
@@ -121,7 +127,7 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
         rng=page_rng(PAGE, "categories"),
         secure=secure,
     )
-    if data.own and selected:
+    if selected:
         st.caption(
             _("bounding.data.selection_random") if data.path else _("bounding.data.selection_first")
         )
@@ -189,9 +195,9 @@ def _frame_data(
     value_error = _value_error(frame, person, group, value)
     natural = None if value_error else _natural(data, frame, value)
     order = preset.order if preset else None
-    value = None if value_error else value
+    summed, value = value, None if value_error else value
     key = (data.source, person, group, value, order, categories.labels)
     histogram = None if person is None else groups_per_person(key, frame)
     table = contribution_units(key, frame)
     fields = (person, group, value, value_error, order, categories, words, natural)
-    return BoundingData(data, frame, *fields, table, histogram)
+    return BoundingData(data, frame, *fields, table, histogram, summed=summed)

@@ -8,8 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from dp_core.bounding.error import expected_group_errors
-from ui.bounding.choices import NOISES
 from ui.bounding.controls import outputs
+from ui.bounding.declared import NOISES
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting

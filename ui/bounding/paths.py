@@ -58,6 +58,7 @@ def path_data(
     """A data path's released groups reduced by the engine to distinct contribution units:
     the histogram, the caps' ranges, the value's range and every trade-off come from them."""
     order = group  # "first": the earliest groups (a table read where it lies has no row order)
+    summed = value
     labels = categories.labels
     value_error = None
     try:
@@ -91,4 +92,4 @@ def path_data(
         natural = data.dataset.numeric.get(value) or (units.low, units.high)
         natural = (float(natural[0]), float(natural[1]))
     fields = (person, group, value, value_error, order, categories, words, natural)
-    return BoundingData(data, None, *fields, table, units.histogram, units)
+    return BoundingData(data, None, *fields, table, units.histogram, units, summed)

@@ -14,15 +14,14 @@ from dp_core import bounding, private_quantile
 from dp_core.bounding.table import ContributionTable
 from ui.bounding.choices import Choices
 from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
+from ui.bounding.declared import BOUND_QUANTILES, BOUNDS_QUANTILES, CAP_QUANTILE, CAP_QUANTILES
 from ui.common import formatting
-from ui.common.address import linked_choice
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.common.widgets import epsilon_input
 
 CANDIDATES = 101  # points of the public grid the DP bounds are chosen from
-CAP_QUANTILES = [0.5, 0.75, 0.8, 0.9, 0.95, 0.99]
-BOUND_QUANTILES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99]
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,7 +134,7 @@ def _choose(data: BoundingData, asked: _Asked, rng_for) -> PrivateChoice:
     )
 
 
-def _shown(levels: list[float]) -> dict[float, str]:
+def _shown(levels: tuple[float, ...]) -> dict[float, str]:
     """Quantile levels as this run's language writes them (0,9 in German)."""
     return {level: formatting.number(level) for level in levels}
 
@@ -150,12 +149,11 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
             cap_epsilon = epsilon_input(
                 f"{PAGE}_cap_epsilon", label=_("bounding.private.cap_epsilon"), default=0.1
             )
-            cap_alpha = linked_choice(
+            cap_alpha = linked(
+                CAP_QUANTILE,
                 st.select_slider,
                 _("bounding.private.cap_quantile", **words.nouns()),
-                _shown(CAP_QUANTILES),
-                key=f"{PAGE}_cap_quantile",
-                default=0.9,
+                labels=_shown(CAP_QUANTILES),
             )
     if data.value is not None and data.table is None:
         cols[1].caption(_("bounding.private.too_many_units"))
@@ -164,12 +162,11 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
             bounds_epsilon = epsilon_input(
                 f"{PAGE}_bounds_epsilon", label=_("bounding.private.bounds_epsilon"), default=0.2
             )
-            bound_alphas = linked_choice(
+            bound_alphas = linked(
+                BOUNDS_QUANTILES,
                 st.select_slider,
                 _("bounding.private.bounds_quantiles"),
-                _shown(BOUND_QUANTILES),
-                key=f"{PAGE}_bounds_quantiles",
-                default=(0.05, 0.95),
+                labels=_shown(BOUND_QUANTILES),
             )
         if bound_alphas[0] >= bound_alphas[1]:
             st.error(_("bounding.private.quantile_order"))

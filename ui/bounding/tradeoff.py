@@ -12,11 +12,12 @@ from dp_core.bounding.noise import NoisePlan
 from dp_core.bounding.table import ContributionTable
 from ui.bounding import charts as bounding_charts
 from ui.bounding.data import PAGE
+from ui.bounding.declared import TRADEOFF_BOUND, TRADEOFF_STATISTIC
 from ui.bounding.exercises import EXERCISES
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting
-from ui.common.address import linked_choice
+from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 
@@ -111,13 +112,8 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
     grid = np.linspace(*data.bound_range, 51 if len(s.table.unit_group) <= 20_000 else 21)
     pair_lower, pair_upper, pair_rmse = _best_bounds(data.key, b, s.plan, tuple(grid), s.table)
     sides = {"upper": _("bounding.tradeoff.side.upper"), "lower": _("bounding.tradeoff.side.lower")}
-    bound = linked_choice(
-        st.radio,
-        _("bounding.tradeoff.side"),
-        sides,
-        key=f"{PAGE}_tradeoff_bound",
-        default="upper",
-        horizontal=True,
+    bound = linked(
+        TRADEOFF_BOUND, st.radio, _("bounding.tradeoff.side"), labels=sides, horizontal=True
     )
     values, summary, current, other = _side(s, bound)
     if bound == "upper":
@@ -174,13 +170,11 @@ def bias_against_noise(s: Settings) -> None:
     if s.table is None:
         st.info(_("bounding.too_many_units"))
         return
-    statistics = s.statistics
-    chosen = linked_choice(
+    chosen = linked(  # the sums when there are any, else the counts (the options' first)
+        TRADEOFF_STATISTIC,
         st.radio,
         _("bounding.tradeoff.statistic"),
-        statistics,
-        key=f"{PAGE}_tradeoff_statistic",
-        default=list(statistics)[-1],
+        labels=s.statistics,
         horizontal=True,
     )
     y_title = _("bounding.tradeoff.y", **w.nouns())

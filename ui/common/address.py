@@ -1,22 +1,19 @@
-"""Choices kept in the page's address by their option key, whatever the language.
+"""The one place that keeps widgets and the page's address in step with a declared setting.
 
-Widgets whose value is shown as it is (a number, a typed text, a column's name, a toggle) take
-Streamlit's ``bind="query-params"``: the widget's key is the address parameter. A choice
-shown through a translated ``format_func`` cannot: Streamlit would write the translated label
-into the address, so a link made in German would not open in English. Such a choice keeps its
-option key in the address here, under the widget's key:
+    runs = linked(RUNS, st.select_slider, _("Sampled runs"), labels={n: count(n) for n in DRAWS})
 
-    index = linked_index("laplace_kind", kinds, default=0)   # before the widget
-    kind = st.radio(label, kinds, index=index, format_func=..., key="laplace_kind")
-    keep("laplace_kind", kind, default=kinds[0])             # after it
+A setting has one copy: the widget's own state, under the setting's key, kept for the whole
+session (``persist_state="session"``), so a widget that comes back after another section or
+page shows the value the page used. The app assigns it only when the widget has none yet (from
+the address, else the default), when the value it holds is not one this run offers (the data
+changed), or when a preset or a typed value sets it: never on an ordinary run, so the browser's
+newer value (a thumb still moving) is never sent back over. After the widget, ``publish``
+writes its value to the address (left out at its default), the only writer of the address.
 
-An invalid value in the address is dropped; a default value is left out of it.
-
-The browser holds such a choice by its label, not its key: after a change of language it would
-still hold the old language's label, which none of the new options has (a selectbox keeps
-showing the old words, a radio shows no option chosen). So when a choice is drawn in another
-language than last time, its value is assigned again before the widget (``relabel``), and
-Streamlit sends the browser the new label.
+The browser holds a choice shown through a translated ``format_func`` by its label: after a
+change of language it would still hold the old language's label, which none of the new options
+has. So such a choice drawn in another language than last time has its value assigned again
+before the widget (``relabel``), and Streamlit sends the browser the new label.
 """
 
 from __future__ import annotations
@@ -26,44 +23,78 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.i18n import display, language
+from ui.common.i18n import _, display, language
+from ui.common.setting import Flag, Setting, Span
 
 _DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language it was drawn in
 
 
-def linked_value(key: str, options: Sequence[str]) -> str | None:
-    """The address's value for ``key`` when it is one of ``options`` (an invalid one is
-    dropped from the address); None when there is none."""
-    raw = st.query_params.get(key)
-    if raw is None:
-        return None
-    if raw in options:
-        return raw
-    del st.query_params[key]
-    return None
+def current(setting: Setting, options: Sequence[Any] | None = None, context: object = None) -> Any:
+    """The setting's value this run: its widget's, or on its first appearance (or when this
+    run's ``options`` no longer hold it) the address's, else the default (or the first
+    option). Assigned to the widget's state only in those cases.
 
-
-def linked_index(key: str, options: Sequence[str], default: int) -> int:
-    """The index a choice shows: its value in this session; on its first appearance the
-    address's value; else ``default``.
-
-    The index given to the widget is its value on every run, not only on the first: the
-    browser takes a different index as a new default and would reset the choice to it.
+    ``context`` is what the setting's meaning depends on (the dataset and column whose
+    bounds these are): when it changes, the setting starts again from its default, and the
+    address's value, which was for the old context, is dropped.
     """
-    current = st.session_state.get(key)
-    if current in options:
-        relabel(key, current)
-        return list(options).index(current)
-    relabel(key, None)
-    linked = None if key in st.session_state else linked_value(key, options)
-    return default if linked is None else list(options).index(linked)
+    state, context_key = st.session_state, f"{setting.key}__for"
+    changed = state.get(context_key, context) != context
+    state[context_key] = context
+    if changed:
+        st.query_params.pop(setting.key, None)
+    elif setting.key in state and setting.accepts(state[setting.key], options):
+        return state[setting.key]
+    # The address is read on a first appearance only: a value the widget held and this run's
+    # options lost (another column chosen) was the app's own, not a link's.
+    value = None if changed or setting.key in state else from_address(setting, options)
+    if value is None:
+        value = setting.default
+        if options is not None and not setting.accepts(value, options):
+            value = options[0] if len(options) else None
+    state[setting.key] = value
+    return value
+
+
+def from_address(setting: Setting, options: Sequence[Any] | None = None) -> Any | None:
+    """The address's value for the setting; None when it has none. A value the setting does
+    not accept is dropped from the address."""
+    params = st.query_params
+    if setting.key not in params:
+        return None
+    values = params.get_all(setting.key)
+    raw = values if len(values) > 1 else values[0]
+    value = setting.decode(raw, options)
+    if value is None:
+        del params[setting.key]
+        st.toast(_("common.link.invalid", name=setting.key, raw=raw, default=setting.default))
+    return value
+
+
+def publish(setting: Setting, value: Any, options: Sequence[Any] | None = None) -> None:
+    """Write ``value`` to the address, or leave it out at its default (each change is a
+    browser history entry, so an unchanged value is not written again). A choice whose
+    default is not among this run's ``options`` has the first option as its default."""
+    params = st.query_params
+    encoded = setting.encode(value)
+    if options and not setting.accepts(setting.default, options) and value == options[0]:
+        encoded = None
+    if encoded is None:
+        params.pop(setting.key, None)
+    elif _written(setting.key, many=isinstance(encoded, list)) != encoded:
+        params[setting.key] = encoded
+
+
+def _written(key: str, *, many: bool) -> str | list[str] | None:
+    """What the address holds for ``key``: every value of a repeated parameter, or one."""
+    return st.query_params.get_all(key) if many else st.query_params.get(key)
 
 
 def relabel(key: str, value: object) -> None:
     """Before a choice shown through a translated ``format_func``: when it was last drawn in
-    another language, assign its ``value`` again (None: it has none to keep), so the browser is
-    sent the label of this language instead of keeping the old one (Streamlit sends a value to
-    the browser only when the app set it). Then note the language it is drawn in."""
+    another language, assign its ``value`` again, so the browser is sent the label of this
+    language instead of keeping the old one (Streamlit sends a value to the browser only when
+    the app set it). Then note the language it is drawn in."""
     drawn = st.session_state.setdefault(_DRAWN_IN, {})
     now = language()
     if value is not None and drawn.get(key, now) != now:
@@ -71,66 +102,49 @@ def relabel(key: str, value: object) -> None:
     drawn[key] = now
 
 
-def keep(key: str, value: str, default: str | None) -> None:
-    """Write the choice in use to the address, or leave it out when it is the default."""
-    if value == default:
-        st.query_params.pop(key, None)
-    elif st.query_params.get(key) != value:
-        st.query_params[key] = value
-
-
-def _code(option: object) -> str:
-    """An option as the address writes it: its key, or a number in Python's short form."""
-    if isinstance(option, tuple):
-        return ",".join(_code(part) for part in option)
-    return format(option, "g") if isinstance(option, float) else str(option)
-
-
-def linked_choice(
+def linked(
+    setting: Setting,
     widget: Callable[..., Any],
     label: str,
-    labels: Mapping[Any, str],
     *,
-    key: str,
-    default: Any,
+    options: Sequence[Any] | None = None,
+    labels: Mapping[Any, str] | None = None,
+    context: object = None,
     **kwargs: Any,
 ) -> Any:
-    """A radio, selectbox or select_slider over the keys of ``labels``, shown by their labels
-    (this run's language), and kept in the address by key whatever the language.
+    """``widget`` (st.slider, st.radio, st.toggle, a column's selectbox...) for ``setting``:
+    its value from ``current``, drawn under the setting's key, published to the address;
+    returns the value.
 
-    ``default`` is an option, or for a select_slider range a pair of options.
-
-        view = linked_choice(st.radio, _("view"), {"values": _("…"), "change": _("…")},
-                             key="bounding_view", default="values", horizontal=True)
+    ``labels`` maps each option to what the reader sees (this run's language); ``options``
+    are a choice's options when they are shown as they are (a column's name); ``context``
+    as in ``current``.
     """
-    options = list(labels)
-    pair = isinstance(default, tuple)
-    codes = {_code(option): option for option in options}
-    state = st.session_state
-    current = state.get(key)
-    current = tuple(current) if pair and isinstance(current, list | tuple) else current
-    if (pair and current is not None and set(current) <= set(options)) or current in options:
-        value = current
-    elif key in state:
-        value = default
-    else:
-        raw = st.query_params.get(key)
-        if pair and raw is not None:
-            parts = raw.split(",")
-            found = tuple(o for part in parts for o in options if _code(o) == part)
-            value = found if len(found) == 2 and len(parts) == 2 else None
-        else:
-            value = codes.get(raw) if raw is not None else None
-        if value is None:
-            st.query_params.pop(key, None)
-            value = default
-    shown = display(options, labels.__getitem__)
-    if widget is not st.select_slider:  # a select_slider is sent by index, not by label
-        relabel(key, value if key in state else None)
-    if widget is st.select_slider:
-        chosen = widget(label, options, value=value, format_func=shown, key=key, **kwargs)
-    else:
-        index = options.index(value)
-        chosen = widget(label, options, index=index, format_func=shown, key=key, **kwargs)
-    keep(key, _code(tuple(chosen) if pair else chosen), _code(default))
-    return tuple(chosen) if pair else chosen
+    if labels is not None:
+        options = list(labels)
+        kwargs["format_func"] = display(options, labels.__getitem__)
+    value = current(setting, options, context)
+    if labels is not None and widget.__name__ != "select_slider":  # sent by index, not label
+        relabel(setting.key, value)
+    if isinstance(setting, Span) and widget.__name__ == "select_slider":
+        kwargs["value"] = setting.default  # without a pair, Streamlit takes no range
+    positional = (label,) if options is None else (label, list(options))
+    chosen = widget(*positional, key=setting.key, persist_state="session", **kwargs)
+    chosen = tuple(chosen) if isinstance(chosen, list) else chosen
+    publish(setting, chosen, options)
+    return chosen
+
+
+def linked_expander(setting: Flag, label: str, **kwargs: Any) -> Any:
+    """An expander whose being open is a setting (a table a link shows open); returns it."""
+    current(setting)
+    box = st.expander(label, key=setting.key, on_change="rerun", **kwargs)
+    publish(setting, box.open)
+    return box
+
+
+def assign(values: Mapping[str, Any]) -> None:
+    """Set several settings at once (a preset), in a callback before their widgets are drawn;
+    their values reach the address when the page publishes them."""
+    for key, value in values.items():
+        st.session_state[key] = value

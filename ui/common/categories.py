@@ -22,11 +22,12 @@ from data import sources
 from data.sources.pandas_engine import text_keys
 from dp_core import domains, partition_selection, release
 from dp_core.bounding import Bounding
-from ui.common.address import keep, linked_index
+from ui.common.address import assign, current, linked, publish
 from ui.common.data_picker import DataChoice
 from ui.common.errors import translated
 from ui.common.formatting import count, fixed, number, power_of_ten
-from ui.common.i18n import N_, _, display
+from ui.common.i18n import N_, _
+from ui.common.setting import Choice, Flag, Text
 from ui.common.shell import DEFAULT_SEED
 from ui.common.widgets import delta_input, epsilon_input
 
@@ -58,9 +59,11 @@ def _path_totals(data: DataChoice, column: str) -> sources.CappedTotals:
     return sources.capped_totals(data.origin, sources.CappedRequest(None, category=column))
 
 
-def _filled_key(key: str) -> str:
-    """The address parameter that says the declared list was filled in from the file."""
-    return f"{key}_filled"
+def _filled(key: str) -> Flag:
+    """Whether the declared list holds values filled in from the file: from the press of
+    "Start from the values in my file" (kept in the address, so a link says so too) until
+    the box is emptied. Edits in between keep it: what is left was still read off the data."""
+    return Flag(f"{key}_filled", on="1")
 
 
 def _fill_from_file(key: str, data: DataChoice, frame: pd.DataFrame | None, column: str) -> None:
@@ -68,15 +71,7 @@ def _fill_from_file(key: str, data: DataChoice, frame: pd.DataFrame | None, colu
         values = _path_totals(data, column).totals.index
     else:
         values = domains.category_keys(frame[column]).dropna().unique()
-    st.session_state[key] = "\n".join(sorted(map(str, values)))
-    st.query_params[_filled_key(key)] = "1"
-
-
-def _read_from_file(key: str) -> bool:
-    """Whether the declared list holds values filled in from the file: from the press of
-    "Start from the values in my file" (kept in the address, so a link says so too) until
-    the box is emptied. Edits in between keep it: what is left was still read off the data."""
-    return st.query_params.get(_filled_key(key)) == "1"
+    assign({key: "\n".join(sorted(map(str, values))), _filled(key).key: True})
 
 
 def _rows_outside(data: DataChoice, frame: pd.DataFrame | None, column: str, labels) -> tuple:
@@ -96,13 +91,14 @@ def _declared(
     *,
     selection: bool = True,
 ) -> Categories | None:
-    st.text_area(
+    text = linked(
+        Text(key, longest=20_000),
+        st.text_area,
         _("common.categories.declared.label", column=column),
-        key=key,
+        context=(data.link_key, column),
         height=120,
         placeholder=_("common.categories.declared.placeholder"),
         help=_("common.categories.declared.help"),
-        bind="query-params",
     )
     st.button(
         _("common.categories.fill"),
@@ -111,9 +107,11 @@ def _declared(
         args=(key, data, frame, column),
         help=_("common.categories.fill.help"),
     )
-    text = st.session_state.get(key, "")
+    filled = _filled(key)
+    from_file = bool(text.strip()) and current(filled, context=(data.link_key, column))
+    st.session_state[filled.key] = from_file  # an empty box starts afresh
+    publish(filled, from_file)
     if not text.strip():
-        st.query_params.pop(_filled_key(key), None)  # an empty box starts afresh
         if selection:
             st.info(_("common.categories.type_or_select"))
         else:
@@ -131,7 +129,7 @@ def _declared(
         return None
     if outside:
         st.caption(_("common.categories.outside", rows=count(outside), values=count(distinct)))
-    return Categories("declared", labels, from_file=_read_from_file(key))
+    return Categories("declared", labels, from_file=from_file)
 
 
 def _person_counts(
@@ -230,9 +228,9 @@ def _selected(
     return Categories("selected", tuple(kept), *spent)
 
 
-def mode_key(page: str, data: DataChoice, column: str) -> str:
-    """The session-state key (and address parameter) of the declared/selected choice."""
-    return f"{page}_cats_{data.link_key}_{column}_mode"
+def mode_setting(page: str) -> Choice:
+    """Whether the categories are declared or selected with DP."""
+    return Choice(f"{page}_cats_mode", "declared", options=tuple(MODES))
 
 
 def pick_categories(
@@ -255,23 +253,21 @@ def pick_categories(
     public = data.dataset.domains.get(column)
     if public is not None:
         return Categories("public", public)
-    key = f"{page}_cats_{data.link_key}_{column}"
+    key = f"{page}_cats"
     modes = list(MODES) if selection else ["declared"]
-    choice_key = mode_key(page, data, column)
     if selection:
         why = _("common.categories.mode.help_select")
     else:
         why = _("common.categories.mode.help_declare")
-    mode = st.radio(
+    mode = linked(
+        mode_setting(page),
+        st.radio,
         _("common.categories.mode.label", column=column),
-        modes,
-        index=linked_index(choice_key, modes, 0),
-        format_func=display(modes, lambda option: _(MODES[option])),
-        key=choice_key,
+        labels={option: _(MODES[option]) for option in modes},
+        context=(data.link_key, column),
         horizontal=True,
         help=why,
     )
-    keep(choice_key, mode, modes[0])
     if mode == "declared":
         return _declared(key, data, frame, column, selection=selection)
     return _selected(key, data, frame, column, data.person, cap, secure=secure, rng=rng)

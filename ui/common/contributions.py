@@ -22,10 +22,12 @@ import streamlit as st
 from data import sources
 from dp_core.bounding import cap_contributions
 from dp_core.sensitivity import most_rows_per_person
+from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import count
 from ui.common.i18n import _
 from ui.common.labels import contribution_rule
+from ui.common.setting import Number
 
 
 class Capped(NamedTuple):
@@ -52,23 +54,25 @@ def _capped(source: str, person: str, cap: int, _frame: pd.DataFrame) -> tuple[p
 def _cap_input(
     page: str, data: DataChoice, person: str, start: int, *, public: bool
 ) -> tuple[int, bool]:
-    """The cap's number box, kept in the address (``?<page>_cap_<data>_<person>=3``).
+    """The cap's number box, kept in the address (``?<page>_cap=3``), afresh for each
+    dataset and person column.
 
     With a public rule the box starts at it. For the user's own rows it starts empty: the
     page then uses ``start``, the data's own largest rows per person, read from the data
     (``Capped.read_from_data``); any number typed is the user's cap, fixed in advance.
     Returns the cap and whether it was read from the data.
     """
-    typed = st.number_input(
+    typed = linked(
+        Number(f"{page}_cap", start if public else None, minimum=1, maximum=10_000, integer=True),
+        st.number_input,
         _("common.cap.label"),
         min_value=1,
         max_value=10_000,
-        value=start if public else None,
+        value=None,
         step=1,
         placeholder=None if public else _("common.cap.placeholder", most=count(start)),
-        key=f"{page}_cap_{data.link_key}_{person}",
+        context=(data.link_key, person),
         help=_("common.cap.help"),
-        bind="query-params",
     )
     return (start, True) if typed is None else (int(typed), False)
 

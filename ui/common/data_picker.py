@@ -28,10 +28,11 @@ from data import sources
 from data.own_csv import PersonColumnHint, person_column_hints, read_csv_bytes
 from data.registry import DATASETS, Dataset, dataset_from_frame, dataset_from_summary, load_dataset
 from ui.common import labels
-from ui.common.address import keep, linked_index
+from ui.common.address import from_address, linked
 from ui.common.errors import translated
 from ui.common.formatting import count
-from ui.common.i18n import N_, _, display, language
+from ui.common.i18n import N_, _, language
+from ui.common.setting import Choice, Text
 
 OWN = "own_csv"
 PATH = "data_path"
@@ -72,9 +73,10 @@ class DataChoice:
 
     @property
     def link_key(self) -> str:
-        """The part of widget keys that names the data, so of the address: the dataset's key,
-        "own" for an upload, "path" for a data path. Unlike ``source`` it is the same in every
-        session, so a copied link finds its settings (an own file's once it is uploaded)."""
+        """What the data is, the same in every session (unlike ``source``): the dataset's
+        key, "own" for an upload, "path" for a data path. Settings that depend on the data
+        (a column, its bounds) start afresh when it changes (``ui.common.address.current``'s
+        context), and a copied link finds them (an own file's once it is uploaded)."""
         if self.source.startswith("upload:"):
             return "own"
         if self.source.startswith("path:"):
@@ -114,19 +116,16 @@ def pick_data(
     options = [*keys, OWN] if own else list(keys)
     if own and paths:
         options.append(PATH)
-    key = f"{page}_dataset"
-    index = linked_index(key, options, 0)
-    if index and key not in st.session_state and options[index] == OWN:
+    setting = Choice(f"{page}_dataset", options[0], options=tuple(options))
+    if setting.key not in st.session_state and from_address(setting) == OWN:
         st.session_state[f"{page}__linked_own"] = True  # opened from a link: ask again
-    choice = st.selectbox(
+    choice = linked(
+        setting,
+        st.selectbox,
         label or _("common.data.label"),
-        options,
-        index=index,
-        format_func=display(options, dataset_title),
-        key=key,
+        labels={option: dataset_title(option) for option in options},
         help=_descriptions(keys),
     )
-    keep(key, choice, options[0])
     if choice == PATH:
         with st.container(border=True):
             return _path_data(page)
@@ -192,17 +191,14 @@ def _person_column(
     """
     options = [EACH_ROW, *columns]
     proposed = hints[0].column if hints else None
-    key = f"{page}_person_{slot}"
-    default = options.index(proposed) if proposed else 0
-    person = st.selectbox(
+    person = linked(
+        Choice(f"{page}_person_{slot}", proposed or EACH_ROW),
+        st.selectbox,
         _("common.data.person.label"),
-        options,
-        index=linked_index(key, options, default),
-        format_func=display(options, _person_label),
-        key=key,
+        labels={option: _person_label(option) for option in options},
+        context=tuple(columns),
         help=_("common.data.person.help"),
     )
-    keep(key, person, options[default])
     if person != EACH_ROW:
         hint = next((h for h in hints if h.column == person), None)
         if person == proposed and hint is not None:
@@ -269,27 +265,23 @@ def _engine(page: str) -> tuple[str, str | None]:
     """The engine (DuckDB unless DP_EXPLORER_SPARK names a cluster) and the Spark address."""
     preset = os.environ.get(sources.SPARK_ENV, "").strip()
     cols = st.columns([1, 2])
-    options = list(ENGINES)
-    key = f"{page}_engine"
-    default = 1 if preset else 0
-    engine = cols[0].radio(
-        _("common.data.engine.label"),
-        options,
-        index=linked_index(key, options, default),
-        format_func=display(options, lambda option: _(ENGINES[option])),
-        key=key,
-        help=_("common.data.engine.help"),
-    )
-    keep(key, engine, options[default])
+    with cols[0]:
+        engine = linked(
+            Choice(f"{page}_engine", "spark" if preset else "duckdb"),
+            st.radio,
+            _("common.data.engine.label"),
+            labels={option: _(name) for option, name in ENGINES.items()},
+            help=_("common.data.engine.help"),
+        )
     if engine != "spark":
         return engine, None
-    address = cols[1].text_input(
-        _("common.data.spark.label"),
-        value=preset or "local[*]",
-        key=f"{page}_spark",
-        help=_("common.data.spark.help"),
-        bind="query-params",
-    )
+    with cols[1]:
+        address = linked(
+            Text(f"{page}_spark", preset or "local[*]"),
+            st.text_input,
+            _("common.data.spark.label"),
+            help=_("common.data.spark.help"),
+        )
     return engine, address.strip() or None
 
 
@@ -302,13 +294,13 @@ def _hints(location: str, _source: sources.Source) -> tuple[list[str], list[Pers
 
 def _path_data(page: str) -> DataChoice | None:
     """A data path, its engine and its person column; None (after a message) while unusable."""
-    text = st.text_input(
+    text = linked(
+        Text(f"{page}_path", longest=2_000),
+        st.text_input,
         _("common.data.path.label"),
-        key=f"{page}_path",
         placeholder="/data/visits.parquet, /data/visits/, /data/visits/*.parquet, "
         "/data/shop.duckdb:visits",
         help=_("common.data.path.help"),
-        bind="query-params",
     )
     engine, address = _engine(page)
     if not text.strip():

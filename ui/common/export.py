@@ -156,7 +156,7 @@ def address() -> str:
     """The address of the current view: the page's URL with every setting in it."""
     url = st.context.url or ""
     base = url.split("?", 1)[0]
-    query = urlencode({key: st.query_params[key] for key in st.query_params})
+    query = urlencode(st.query_params.to_dict())
     return f"{base}?{query}" if query else base
 
 
@@ -265,7 +265,7 @@ def export_buttons(
         export = build()
         return board_report(export, everything(export))
 
-    stem = file_stem(page, data, {key: st.query_params[key] for key in st.query_params})
+    stem = file_stem(page, data, st.query_params.to_dict())
     left, right = st.columns(2) if report_button else (st.container(), None)
     left.download_button(
         _("common.export.zip_secure") if secure else _("common.export.zip"),

@@ -17,14 +17,15 @@ import streamlit as st
 from data import sources
 from data.registry import DATASETS
 from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer, query_from_totals
-from ui.common.address import keep, linked_index
+from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
 from ui.common.formatting import count, number
-from ui.common.i18n import N_, _, display
+from ui.common.i18n import N_, _
 from ui.common.labels import category_label
+from ui.common.setting import Choice, Number, Text
 from ui.common.shell import DEFAULT_SEED
 
 QUERY_KINDS = {  # message ids
@@ -65,42 +66,47 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
     dataset = data.dataset
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
     column_col, op_col, value_col = st.columns([2, 1, 2])
-    column = column_col.selectbox(
+    link = data.link_key
+    column = linked(
+        Choice(f"{page}_pred_column"),
+        column_col.selectbox,
         _("common.query.column"),
-        columns,
-        key=f"{page}_pred_column_{data.link_key}",
-        bind="query-params",
+        options=columns,
+        context=link,
     )
     if column in dataset.numeric:
-        op = op_col.selectbox(
-            _("common.query.is"), list(PREDICATE_OPS), key=f"{page}_pred_op", bind="query-params"
+        ops = list(PREDICATE_OPS)
+        op = linked(
+            Choice(f"{page}_pred_op", ops[0], options=tuple(ops)),
+            op_col.selectbox,
+            _("common.query.is"),
+            options=ops,
         )
         lower, upper = dataset.numeric[column]
-        value: object = value_col.number_input(
+        value: object = linked(
+            Number(f"{page}_pred_number", float((lower + upper) / 2)),
+            value_col.number_input,
             _("common.query.value"),
-            value=float((lower + upper) / 2),
-            key=f"{page}_pred_value_{column}",
-            bind="query-params",
+            context=(link, column),
         )
         return column, op, value
     op_col.markdown(_("common.query.is"))
     domain = dataset.domains.get(column)
     if domain is None:  # the user's own column: any value may be typed
-        value = value_col.text_input(
+        value = linked(
+            Text(f"{page}_pred_text"),
+            value_col.text_input,
             _("common.query.value"),
-            key=f"{page}_pred_text_{data.link_key}_{column}",
-            bind="query-params",
+            context=(link, column),
         )
     else:
-        key = f"{page}_pred_value_{column}"
-        value = value_col.selectbox(
+        value = linked(
+            Choice(f"{page}_pred_value", domain[0]),
+            value_col.selectbox,
             _("common.query.value"),
-            domain,
-            index=linked_index(key, domain, 0),
-            format_func=display(domain, lambda category: category_label(column, category)),
-            key=key,
+            labels={category: category_label(column, category) for category in domain},
+            context=(link, column),
         )
-        keep(key, value, domain[0])
     return column, "=", value
 
 
@@ -113,25 +119,20 @@ def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float, bool
     """
     natural_lower, natural_upper = (float(bound) for bound in data.dataset.numeric[value])
     lower_col, upper_col = st.columns(2)
-    key = f"{page}_{data.link_key}_{value}"
-    own = data.own
-    lower = lower_col.number_input(
-        _("common.query.lower"),
-        value=None if own else natural_lower,
-        placeholder=_("common.query.bound_placeholder", value=number(natural_lower))
-        if own
-        else None,
-        key=f"{key}_lower",
-        bind="query-params",
-    )
-    upper = upper_col.number_input(
-        _("common.query.upper"),
-        value=None if own else natural_upper,
-        placeholder=_("common.query.bound_placeholder", value=number(natural_upper))
-        if own
-        else None,
-        key=f"{key}_upper",
-        bind="query-params",
+    own, context = data.own, (data.link_key, value)
+    lower, upper = (
+        linked(
+            Number(f"{page}_{end}", None if own else natural),
+            box.number_input,
+            label,
+            value=None,
+            placeholder=_("common.query.bound_placeholder", value=number(natural)) if own else None,
+            context=context,
+        )
+        for end, label, natural, box in (
+            ("lower", _("common.query.lower"), natural_lower, lower_col),
+            ("upper", _("common.query.upper"), natural_upper, upper_col),
+        )
     )
     read = lower is None or upper is None
     if read:
@@ -184,16 +185,13 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
     if data is None:
         return None
     kinds = _kinds(data)
-    kind_key = f"{page}_kind"
-    kind = kind_col.radio(
+    kind = linked(
+        Choice(f"{page}_kind", kinds[0]),
+        kind_col.radio,
         _("common.query.label"),
-        kinds,
-        index=linked_index(kind_key, kinds, 0),
-        format_func=display(kinds, lambda option: _(QUERY_KINDS[option])),
-        key=kind_key,
+        labels={option: _(QUERY_KINDS[option]) for option in kinds},
         horizontal=True,
     )
-    keep(kind_key, kind, kinds[0])
     about(data)
     dataset = data.dataset
     try:
@@ -217,19 +215,21 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
                 reads,
             )
         columns = st.columns(2 if kind != "count" else 1)
-        category = columns[0].selectbox(
+        category = linked(
+            Choice(f"{page}_category"),
+            columns[0].selectbox,
             _("common.query.category"),
-            dataset.categorical,
-            key=f"{page}_category_{data.link_key}",
-            bind="query-params",
+            options=list(dataset.categorical),
+            context=data.link_key,
         )
         value = None
         if kind != "count":
-            value = columns[1].selectbox(
+            value = linked(
+                Choice(f"{page}_value"),
+                columns[1].selectbox,
                 _("common.query.value_column"),
-                list(dataset.numeric),
-                key=f"{page}_value_{data.link_key}",
-                bind="query-params",
+                options=list(dataset.numeric),
+                context=data.link_key,
             )
         categories = pick_categories(
             page, data, category, frame=frame, cap=cap, rng=rng, secure=secure

@@ -15,10 +15,12 @@ from typing import TypeVar
 import streamlit as st
 
 from dp_core.guarantee import Guarantee, Part, Read
+from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import epsilon_bound, power_of_ten
 from ui.common.i18n import N_, _, language
 from ui.common.labels import contribution_rule
+from ui.common.setting import Flag
 from ui.common.shell import presenter_mode
 
 T = TypeVar("T")  # a release, or several held together (e.g. counts and sums)
@@ -34,11 +36,8 @@ PART_WORDS = {  # message ids; "values" has an {outputs} placeholder
 
 def secure_toggle(page: str) -> bool:
     """The "secure release" switch: off, teaching draws (numpy, seeded); on, OpenDP noise."""
-    return st.toggle(
-        _("common.secure.label"),
-        key=f"{page}_secure",
-        help=_("common.secure.help"),
-        bind="query-params",
+    return linked(
+        Flag(f"{page}_secure"), st.toggle, _("common.secure.label"), help=_("common.secure.help")
     )
 
 

@@ -20,7 +20,9 @@ from typing import Any
 
 import streamlit as st
 
+from ui.common.address import from_address, publish
 from ui.common.i18n import _
+from ui.common.setting import Choice
 from ui.common.shell import presenter_mode
 
 
@@ -54,8 +56,9 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
     state_key, linked_key = f"{page}__section", address_key(page)
     labels = _labels(sections)
     by_key = {section.key: label for section, label in zip(sections, labels, strict=True)}
+    setting = Choice(linked_key, sections[0].key, options=tuple(by_key))
     if st.session_state.get(state_key) not in labels:  # first run, a new language, new sections
-        st.session_state[state_key] = by_key.get(st.query_params.get(linked_key), labels[0])
+        st.session_state[state_key] = by_key.get(from_address(setting), labels[0])
     if presenter_mode():
         _previous_next(state_key, labels)
     tabs = st.tabs(labels, key=state_key, on_change="rerun")
@@ -65,10 +68,7 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
             chosen = section
             with tab:
                 section.body(*args)
-    if chosen is sections[0]:
-        st.query_params.pop(linked_key, None)
-    elif st.query_params.get(linked_key) != chosen.key:
-        st.query_params[linked_key] = chosen.key
+    publish(setting, chosen.key)
     return chosen
 
 

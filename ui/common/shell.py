@@ -16,8 +16,10 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from ui.common.address import from_address, linked, publish
 from ui.common.i18n import LANGUAGES, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
+from ui.common.setting import Choice, Flag, Number
 
 DEFAULT_SEED = 2026
 T = TypeVar("T")
@@ -41,7 +43,7 @@ h3 { font-size: 1.3rem !important; padding: 0.1rem 0 !important; }
 
 def presenter_mode() -> bool:
     """Whether the page is shown for a projector (bigger text and chart fonts)."""
-    return bool(st.session_state.get("presenter", False))
+    return bool(st.session_state.get(PRESENT.key, False))
 
 
 def use_app_navigation() -> None:
@@ -62,30 +64,12 @@ def _next_draw() -> None:
     st.session_state["draw"] = st.session_state.get("draw", 0) + 1
 
 
-def link_param(name: str, parse: Callable[[str], T], default: T) -> T:
-    """A setting from the page's address (?name=value), or ``default`` when absent or invalid."""
-    raw = st.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        return parse(raw)
-    except ValueError:
-        st.toast(_("common.link.invalid", name=name, raw=raw, default=default))
-        return default
-
-
-def _seed(raw: str) -> int:
-    value = int(raw)
-    if not 0 <= value < 2**32:
-        raise ValueError("seed out of range")
-    return value
-
-
-def _draw(raw: str) -> int:
-    value = int(raw)
-    if value < 0:
-        raise ValueError("negative draw")
-    return value
+# The seed and the draw are always in the address (no default to leave out): a link names
+# the noise it shows.
+SEED = Number("seed", None, minimum=0, maximum=2**32 - 1, integer=True)
+DRAW = Number("draw", None, minimum=0, maximum=2**31, integer=True)
+PRESENT = Flag("present", on="1")
+LANGUAGE = Choice(LANGUAGE_KEY, None, options=tuple(LANGUAGES))
 
 
 def language_picker() -> None:
@@ -97,8 +81,7 @@ def language_picker() -> None:
         key=LANGUAGE_KEY,
         label_visibility="collapsed",
     )
-    if st.query_params.get(LANGUAGE_KEY) != language():
-        st.query_params[LANGUAGE_KEY] = language()
+    publish(LANGUAGE, language())
 
 
 def navigation_links() -> None:
@@ -120,17 +103,17 @@ def sidebar() -> None:
     epsilon, so a copied link reproduces the same chart on another screen.
     """
     state = st.session_state
-    if "seed" not in state:
-        state["seed"] = link_param("seed", _seed, DEFAULT_SEED)
-        state["draw"] = link_param("draw", _draw, 0)
-        state["presenter"] = st.query_params.get("present") == "1"
+    if SEED.key not in state:
+        state[SEED.key] = _or(from_address(SEED), DEFAULT_SEED)
+        state[DRAW.key] = _or(from_address(DRAW), 0)
     with st.sidebar:
         language_picker()
         navigation_links()
         st.divider()
-        st.toggle(
+        presenting = linked(
+            PRESENT,
+            st.toggle,
             _("common.sidebar.presenter"),
-            key="presenter",
             help=_("common.sidebar.presenter.help"),
         )
         draws = _("common.sidebar.draws")
@@ -140,8 +123,9 @@ def sidebar() -> None:
             min_value=0,
             max_value=2**32 - 1,
             step=1,
-            key="seed",
+            key=SEED.key,
             help=_("common.sidebar.seed.help"),
+            persist_state="session",
         )
         # A callback, not `if st.button(...)`: it runs before the script, so the new draw
         # survives the rerun that use_app_navigation() may trigger.
@@ -153,13 +137,14 @@ def sidebar() -> None:
             on_click=_next_draw,
         )
         st.caption(_("common.sidebar.draw_caption", draw=state["draw"], seed=state["seed"]))
-    st.query_params["seed"] = str(state["seed"])
-    st.query_params["draw"] = str(state["draw"])
-    if state["presenter"]:
-        st.query_params["present"] = "1"
+    publish(SEED, state[SEED.key])
+    publish(DRAW, state[DRAW.key])
+    if presenting:
         st.html(PRESENTER_CSS)
-    else:
-        st.query_params.pop("present", None)
+
+
+def _or(value: int | None, default: int) -> int:
+    return default if value is None else value
 
 
 def page_rng(page: str, stream: str = "") -> np.random.Generator:
@@ -172,7 +157,7 @@ def page_rng(page: str, stream: str = "") -> np.random.Generator:
 
 
 def _leave_presenter_mode() -> None:
-    st.session_state["presenter"] = False
+    st.session_state[PRESENT.key] = False
 
 
 def presenter_bar(title: str) -> None:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from dp_core.validation import check_delta, check_epsilon
+from ui.common.address import current, linked
 from ui.common.errors import translated
 from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
-from ui.common.shell import link_param
+from ui.common.setting import Number
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 # Typed epsilons outside this range are refused: the pages' arithmetic (e^eps, 1/eps) and
@@ -37,21 +38,25 @@ def log_grid(minimum: float, maximum: float) -> list[float]:
     return values
 
 
-def _nearest(options: list[float], value: float) -> float:
-    """Option closest to value on a log scale (0 maps to the first option)."""
-    if value <= 0:
-        return options[0]
-    positive = [o for o in options if o > 0]
-    return min(positive, key=lambda o: abs(math.log(o) - math.log(value)))
+def epsilon_setting(key: str, default: float, *, allow_zero: bool = False) -> Number:
+    """An ε: the typed range, and 0 where the mechanism defines it."""
+    low, high = TYPED_EPSILON_RANGE
+    return Number(key, default, always=True, minimum=0.0 if allow_zero else low, maximum=high)
+
+
+def delta_setting(key: str, default: float) -> Number:
+    """A δ in (0, 1)."""
+    return Number(
+        key, default, always=True, minimum=math.ulp(0.0), maximum=math.nextafter(1.0, 0.0)
+    )
 
 
 def slider_with_typed_value(
-    key: str,
+    setting: Number,
     *,
     label: str,
     symbol: str,
     options: list[float],
-    default: float,
     parse: Callable[[str], float],
     format_func: Callable[[float], str],
     help: str,
@@ -59,82 +64,50 @@ def slider_with_typed_value(
 ) -> float:
     """A select_slider over ``options`` beside a box for any value ``parse`` accepts.
 
-    State: ``key`` holds the value in use; ``key__slider`` and ``key__text`` the widgets;
-    ``key__error`` the message for the last bad typed value. A typed value between or outside
-    the options is used as typed: the slider gains it as a stop (within its range) or shows
-    the nearest option (outside).
+    The slider's state (the setting's key) is the value in use, its one copy. The box
+    (``key__text``) is for typing: it shows the value in use as its placeholder, and a typed
+    value it accepts moves the slider and empties the box. Nothing assigns the box while the
+    slider moves: a value the server wrote into it on each step would come back with the
+    browser's next step and undo the thumb (the ε-thumb race). The slider's stops are
+    ``options``, the default and the value in use, so a typed value between stops or beyond
+    the ends is a stop of its own (ln 3 reads 1.099; 50 extends the track). A bad typed value
+    stays in the box beside its message while the page uses the last good value.
     """
-    state = st.session_state
-    slider_key, text_key, error_key = f"{key}__slider", f"{key}__text", f"{key}__error"
-    if key not in state:
-        state[key] = link_param(key, parse, default)
-    state.setdefault(error_key, None)
-    # Restore the widgets from the value in use on every run. Testing `slider_key not in state`
-    # is not enough: when a run stops before the widgets (a page left, or st.stop while an
-    # upload is missing), Streamlit keeps their session-state entries but the browser drops
-    # the widgets, and on their return it shows the defaults (slider at its first option, an
-    # empty box) while the page uses the value in state. Assigning marks them for the browser.
-    # The default and the value in use are stops of their own (when in range), so the thumb
-    # shows the value the page uses: ln 3 reads 1.099, not the nearest stop 1.2.
-    inside = [v for v in (default, float(state[key])) if min(options) <= v <= max(options)]
-    options = sorted({*options, *inside})
-    state[slider_key] = _nearest(options, state[key])
-    if not state[error_key]:  # keep a bad typed value in view beside its message
-        state[text_key] = number(state[key])
-
-    def from_slider() -> None:
-        state[key] = state[slider_key]
-        state[text_key] = number(state[slider_key])
-        state[error_key] = None
+    state, key = st.session_state, setting.key
+    text_key = f"{key}__text"
+    value = current(setting)
+    options = sorted({*options, setting.default, value})
+    typed, refusal = str(state.get(text_key) or "").strip(), None
+    if typed:  # left in the box by its callback: a value the page could not use
+        try:
+            parse(typed_number(typed))
+        except ValueError as error:
+            refusal = _("common.typed.refused", typed=typed, error=translated(error))
 
     def from_text() -> None:
-        typed = state[text_key].strip()
         try:
-            value = parse(typed_number(typed))
-        except ValueError as error:
-            state[error_key] = _("common.typed.refused", typed=typed, error=translated(error))
-            return
-        state[key] = value
-        state[slider_key] = _nearest(options, value)
-        state[error_key] = None
+            state[key] = parse(typed_number(state[text_key].strip()))
+        except ValueError:
+            return  # kept in the box, with its message on this run
+        state[text_key] = ""
 
     slider_column, text_column = st.columns([4, 1])
     with slider_column:
-        st.select_slider(
-            label,
-            options=options,
-            format_func=format_func,
-            key=slider_key,
-            on_change=from_slider,
-            help=help,
+        value = linked(
+            setting, st.select_slider, label, options=options, format_func=format_func, help=help
         )
     with text_column:
         st.text_input(
             _("common.typed.label", symbol=symbol),
             key=text_key,
+            placeholder=number(value),
             on_change=from_text,
             help=text_help,
+            persist_state="session",
         )
-    if state[error_key]:
-        st.error(
-            _(
-                "common.typed.error",
-                error=state[error_key],
-                symbol=symbol,
-                value=format_func(state[key]),
-            )
-        )
-    linked = address_number(state[key])  # the same in every language: a link is shared
-    if st.query_params.get(key) != linked:  # each change is a browser history entry
-        st.query_params[key] = linked
-    return float(state[key])
-
-
-def address_number(value: float) -> str:
-    """A value as written in the address: Python's shortest exact form, "1", "0.12", "1e-05"
-    (never the reader's decimal comma, so a link made in German opens in English)."""
-    text = repr(float(value))
-    return text.removesuffix(".0")
+    if refusal:
+        st.error(_("common.typed.error", error=refusal, symbol=symbol, value=format_func(value)))
+    return float(value)
 
 
 def epsilon_input(
@@ -160,11 +133,10 @@ def epsilon_input(
         return value
 
     return slider_with_typed_value(
-        key,
+        epsilon_setting(key, default, allow_zero=allow_zero),
         label=label or _("common.epsilon.label"),
         symbol="ε",
         options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
-        default=default,
         parse=parse,
         format_func=number,
         help=help or _("common.epsilon.help"),
@@ -183,11 +155,10 @@ def delta_input(
     delta = 0 (pure DP needs Laplace) and delta >= 1 are refused with a message.
     """
     return slider_with_typed_value(
-        key,
+        delta_setting(key, default),
         label=label or _("common.delta.label"),
         symbol="δ",
         options=[10.0**k for k in range(-12, -1)],
-        default=default,
         parse=lambda raw: check_delta(raw, allow_zero=False),
         format_func=power_of_ten,
         help=help or _("common.delta.help"),

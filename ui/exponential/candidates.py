@@ -14,30 +14,26 @@ Every table and chart lists the candidates by true count, largest first, ties by
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
 
 from dp_core import domains
-from ui.common.address import keep, linked_index
+from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
 from ui.common.formatting import count, number, power_of_ten
-from ui.common.i18n import N_, _
+from ui.common.i18n import _
 from ui.common.labels import category_labels
 from ui.common.shell import page_rng
+from ui.exponential.declared import COLUMN, SOURCE, SOURCES, TYPED
 
 PAGE = "exponential"
 DATASETS = ("diseases", "census", "industry_groups", "restaurant", "tips")
 PREFERRED_COLUMN = {"census": "occupation"}  # the teaching material's question
-SOURCES = {
-    "data": N_("exponential.source.data"),
-    "typed": N_("exponential.source.typed"),
-}
-TYPED_DEFAULT = "A=10, B=10, C=5"
 
 
 @dataclass(frozen=True)
@@ -117,16 +113,13 @@ def parse_typed_counts(text: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
 
 def pick_candidates() -> Candidates | None:
     """The widgets that choose the candidates (they rerun the page); None after a message."""
-    options = list(SOURCES)
-    source = st.radio(
+    source = linked(
+        SOURCE,
+        st.radio,
         _("exponential.source.label"),
-        options,
-        index=linked_index(f"{PAGE}_source", options, 0),
-        format_func={key: _(msgid) for key, msgid in SOURCES.items()}.get,  # translated in the run
-        key=f"{PAGE}_source",
+        labels={key: _(msgid) for key, msgid in SOURCES.items()},  # translated in the run
         horizontal=True,
     )
-    keep(f"{PAGE}_source", source, options[0])
     if source == "typed":
         return _typed()
     data = pick_data(PAGE, DATASETS)
@@ -137,12 +130,7 @@ def pick_candidates() -> Candidates | None:
 
 
 def _typed() -> Candidates | None:
-    text = st.text_input(
-        _("exponential.typed.label"),
-        value=TYPED_DEFAULT,
-        key=f"{PAGE}_typed",
-        bind="query-params",
-    )
+    text = linked(TYPED, st.text_input, _("exponential.typed.label"))
     try:
         labels, scores = parse_typed_counts(text)
     except ValueError as error:
@@ -165,12 +153,12 @@ def _from_data(data: DataChoice) -> Candidates | None:
         return None
     columns = list(dataset.categorical)
     preferred = PREFERRED_COLUMN.get(data.source, columns[0])
-    column = st.selectbox(
+    column = linked(  # afresh for each dataset, from its preferred column
+        replace(COLUMN, default=preferred),
+        st.selectbox,
         _("exponential.data.column"),
-        columns,
-        index=columns.index(preferred),
-        key=f"{PAGE}_column_{data.link_key}",
-        bind="query-params",
+        options=columns,
+        context=data.link_key,
     )
     capped = contribution_cap(PAGE, data)
     frame, cap = capped.frame, capped.cap

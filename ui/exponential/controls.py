@@ -8,6 +8,7 @@ import streamlit as st
 
 from dp_core.guarantee import Part
 from ui.common import formatting
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.release import (
     READ_WORDS,
@@ -21,6 +22,7 @@ from ui.common.sections import Section, story
 from ui.common.shell import presenter_mode, settings_area
 from ui.common.widgets import epsilon_input
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
+from ui.exponential.declared import MONOTONIC
 from ui.exponential.settings import Settings
 
 ICON = ":material/verified_user:"
@@ -59,12 +61,8 @@ def explore(candidates: Candidates, sections: list[Section]) -> None:
         allow_zero=True,
         help=_("exponential.epsilon.help"),
     )
-    monotonic = st.toggle(
-        _("exponential.monotonic.label"),
-        value=False,
-        key=f"{PAGE}_monotonic",
-        help=_("exponential.monotonic.help"),
-        bind="query-params",
+    monotonic = linked(
+        MONOTONIC, st.toggle, _("exponential.monotonic.label"), help=_("exponential.monotonic.help")
     )
     settings = Settings(candidates, epsilon, monotonic)
     _guarantee(settings)

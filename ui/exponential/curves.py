@@ -20,14 +20,14 @@ from dp_core.permute_and_flip import (
     permute_and_flip_probabilities_by_epsilon,
 )
 from ui.common import charts, formatting
-from ui.common.address import keep, linked_index
-from ui.common.i18n import N_, _
+from ui.common.address import linked
+from ui.common.i18n import _
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
+from ui.exponential.declared import AXES, AXIS
 from ui.exponential.settings import Settings
 
 CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
-AXES = {"log": N_("exponential.curves.axis.log"), "linear": N_("exponential.curves.axis.linear")}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -72,16 +72,13 @@ def best_answer_now(
 def how_often_right(s: Settings) -> None:
     """Section 3: P(best) against ε for the exponential mechanism, permute-and-flip and RNM."""
     c = s.candidates
-    options = list(AXES)
-    axis = st.radio(
+    axis = linked(
+        AXIS,
+        st.radio,
         _("exponential.curves.axis"),
-        options,
-        index=linked_index(f"{PAGE}_axis", options, 0),
-        format_func={key: _(msgid) for key, msgid in AXES.items()}.get,  # translated in the run
+        labels={key: _(msgid) for key, msgid in AXES.items()},  # translated in the run
         horizontal=True,
-        key=f"{PAGE}_axis",
     )
-    keep(f"{PAGE}_axis", axis, options[0])
     names = exp_charts.mechanism_names()
     with st.spinner(_("exponential.curves.computing")):
         curves = best_answer_curves(c.scores, c.sensitivity, s.monotonic)

@@ -9,9 +9,10 @@ import streamlit as st
 from dp_core.exponential import exponential_log_probabilities
 from dp_core.validation import check_epsilon
 from ui.common import formatting
+from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.i18n import _
-from ui.exponential.candidates import PAGE
+from ui.exponential.declared import COMPARE
 from ui.exponential.settings import Settings
 from ui.exponential.tables import candidate_index, count_text, probability_text, show_table
 
@@ -33,12 +34,7 @@ def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
 def several_epsilons(s: Settings) -> None:
     """Section 2: a textbook table, one column of probabilities per ε."""
     c = s.candidates
-    text = st.text_input(
-        _("exponential.compare.label"),
-        value="0, 0.1, 1.0",
-        key=f"{PAGE}_compare",
-        bind="query-params",
-    )
+    text = linked(COMPARE, st.text_input, _("exponential.compare.label"))
     epsilons, bad = parse_epsilons(text)
     for message in bad:
         st.error(message)

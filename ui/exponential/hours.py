@@ -21,6 +21,7 @@ from dp_core.exponential import exponential_probabilities
 from dp_core.guarantee import Part
 from dp_core.selection_scores import floored_clipped_mean_sensitivity, floored_clipped_means
 from ui.common import charts, formatting
+from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
@@ -29,13 +30,11 @@ from ui.common.labels import category_labels
 from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
+from ui.exponential.declared import HOURS_BOUNDS, HOURS_FLOOR, WEEK
 from ui.exponential.exercises import EXERCISES
 from ui.exponential.settings import Settings
 
 DATASET, GROUP, VALUE = "census", "occupation", "hours_per_week"
-WEEK = 168  # hours in a week: no one can report more
-BOUNDS = DATASETS[DATASET].numeric[VALUE]  # public bounds of the card: (0, 100)
-FLOOR = 100  # public smallest group size, fixed before looking at the data
 TRAP_HOURS = 10_000  # what one person could report if nothing were clipped
 
 
@@ -98,24 +97,22 @@ def hours_result(h: HoursSettings) -> HoursResult:
 def _controls(epsilon: float) -> HoursSettings | None:
     """The clipping bounds and the floor (in the address); None after a message."""
     left, right = st.columns([3, 2])
-    lower, upper = left.slider(
+    lower, upper = linked(
+        HOURS_BOUNDS,
+        left.slider,
         _("exponential.hours.bounds"),
-        0,
-        WEEK,
-        (int(BOUNDS[0]), int(BOUNDS[1])),
-        key=f"{PAGE}_hours_bounds",
+        min_value=0,
+        max_value=WEEK,
         help=_("exponential.hours.bounds_help"),
-        bind="query-params",
     )
-    floor = right.number_input(
+    floor = linked(
+        HOURS_FLOOR,
+        right.number_input,
         _("exponential.hours.floor"),
         min_value=1,
         max_value=100_000,
-        value=FLOOR,
         step=1,
-        key=f"{PAGE}_hours_floor",
         help=_("exponential.hours.floor_help"),
-        bind="query-params",
     )
     if lower >= upper:
         st.error(_("exponential.hours.bad_bounds"))

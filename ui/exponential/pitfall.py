@@ -17,9 +17,11 @@ from dp_core.selection_scores import (
     share_of_largest_scores,
 )
 from ui.common import charts, formatting
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE, Candidates
+from ui.exponential.declared import PITFALL
 from ui.exponential.settings import Settings
 from ui.exponential.tables import SHOWN, candidate_index, probability_text, show_table
 
@@ -27,9 +29,7 @@ from ui.exponential.tables import SHOWN, candidate_index, probability_text, show
 @st.fragment(key=f"{PAGE}_pitfall_section")
 def sensitivity_pitfall(s: Settings) -> None:
     """Section 4: scoring by count ÷ largest count but keeping Δ = 1 makes it near-uniform."""
-    if not st.toggle(
-        _("exponential.pitfall.toggle"), value=False, key=f"{PAGE}_pitfall", bind="query-params"
-    ):
+    if not linked(PITFALL, st.toggle, _("exponential.pitfall.toggle")):
         st.caption(_("exponential.pitfall.off"))
         return
     c = s.candidates

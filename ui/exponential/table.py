@@ -13,20 +13,19 @@ import streamlit as st
 from dp_core import selection as sel
 from dp_core.exponential import exponential_score_shortfall_bound
 from ui.common import charts, formatting
-from ui.common.address import linked_choice
+from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng, presenter_mode
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
+from ui.exponential.declared import DRAWS, RUNS, SAMPLED
 from ui.exponential.exercises import EXERCISES
 from ui.exponential.settings import Settings
 from ui.exponential.table_frames import export_table, probability_frame, table_export
 from ui.exponential.tables import SHOWN, count_text, lost_text, probability_text, show_table
 
-DRAWS = [10, 100, 200, 1_000, 10_000, 100_000]  # the notebooks sample 10, 200 and 1,000
-DEFAULT_DRAWS = 1_000
 T_95 = math.log(20)  # e^(-t) = 5%
 
 
@@ -126,15 +125,15 @@ def _chart_and_table() -> tuple:
 def _draws_slider() -> int:
     """N, the sampled runs, kept in the address (?exponential_draws=200).
 
-    linked_choice gives the slider the N in use on every run: a slider that comes back (after
-    another section) shows it, not the first default, and sends it back with the next ε step.
+    The slider keeps its state for the session (ui.common.address.linked): a slider that comes
+    back (after another section) shows the N in use, not the first default, and sends it back
+    with the next ε step.
     """
-    return linked_choice(
+    return linked(
+        SAMPLED,
         st.select_slider,
         _("exponential.table.draws"),
-        {n: formatting.count(n) for n in DRAWS},  # in the run's locale
-        key=f"{PAGE}_draws",
-        default=DEFAULT_DRAWS,
+        labels={n: formatting.count(n) for n in DRAWS},  # in the run's locale
     )
 
 
@@ -186,9 +185,7 @@ def _table(s: Settings, log_p: np.ndarray, sampled: np.ndarray, n_draws: int) ->
 
 def _budget(s: Settings, n_draws: int) -> int:
     """k runs of the mechanism cost k × ε, plus a DP choice of the candidates, once."""
-    runs = st.slider(
-        _("exponential.budget.runs"), 1, 50, 1, key=f"{PAGE}_runs", bind="query-params"
-    )
+    runs = linked(RUNS, st.slider, _("exponential.budget.runs"), min_value=1, max_value=50, step=1)
     total = round(runs * s.epsilon, 10)
     text = _(
         "exponential.budget.text",

@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from ui.common import charts, formatting
+from ui.common.address import linked_expander
 from ui.common.export import export_buttons
 from ui.common.i18n import N_, _
 from ui.common.release import release_again_button
@@ -17,7 +18,7 @@ from ui.gaussian.results import (
     results_export,
     results_table,
 )
-from ui.gaussian.settings import NAMES, Settings
+from ui.gaussian.settings import NAMES, TABLE, Settings
 
 # The label of the metric with the σ the charts use, beside OpenDP's (message ids).
 CHART_SIGMA = {
@@ -44,7 +45,7 @@ def noisy_vs_true(s: Settings) -> None:
     if s.secure:
         release_again_button("gaussian")
     answers_chart = _answers_chart(s, answers)
-    table = st.expander(_("gaussian.table.title"), key="gaussian_table", on_change="rerun")
+    table = linked_expander(TABLE, _("gaussian.table.title"))
     if table.open:
         with table:
             st.dataframe(results_table(s, answers), hide_index=True, width="stretch")

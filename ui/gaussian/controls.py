@@ -7,14 +7,14 @@ import streamlit as st
 
 from dp_core.release import noise_name
 from ui.common import formatting
-from ui.common.address import keep, linked_index
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, presenter_row, settings_area
 from ui.common.widgets import delta_input, epsilon_input
-from ui.gaussian.settings import MECHANISMS, Settings
+from ui.gaussian.settings import MECHANISM, MECHANISMS, Settings
 from ui.gaussian.words import outputs, sigma_sentence
 
 
@@ -38,18 +38,13 @@ def explore(choice: QueryChoice | None, secure: bool, sections: list[Section]) -
         epsilon = epsilon_input("gaussian_epsilon", default=1.0)
     with right:
         delta = delta_input("gaussian_delta", default=1e-5)
-    # A translated choice: kept in the address by its key (ui.common.address), not its label.
-    # Labels translated here, in the run (a format_func is also called outside it, by tests).
-    labels = {kind: _(msgid) for kind, msgid in MECHANISMS.items()}
-    mechanism = st.radio(
+    mechanism = linked(
+        MECHANISM,
+        st.radio,
         _("gaussian.mechanism.label"),
-        list(MECHANISMS),
-        format_func=labels.get,
-        index=linked_index("gaussian_mechanism", list(MECHANISMS), default=2),
+        labels={kind: _(msgid) for kind, msgid in MECHANISMS.items()},
         horizontal=True,
-        key="gaussian_mechanism",
     )
-    keep("gaussian_mechanism", mechanism, default="analytic")
     settings = Settings(choice, mechanism, epsilon, delta, secure)
     _guarantee(settings)
     story("gaussian", sections, settings)

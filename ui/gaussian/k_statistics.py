@@ -8,11 +8,12 @@ import streamlit as st
 
 from dp_core import gaussian
 from ui.common import charts, formatting
+from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.gaussian import charts as gaussian_charts
 from ui.gaussian.exercises import EXERCISES
-from ui.gaussian.settings import Settings
+from ui.gaussian.settings import K, Settings
 
 K_MAX = 100
 
@@ -21,7 +22,7 @@ K_MAX = 100
 def k_statistics(s: Settings) -> None:
     """Section 4: Laplace grows like k, Gaussian like √k; its k slider reruns this alone."""
     st.markdown(_("gaussian.k.intro"))
-    k_now = st.slider(_("gaussian.k.slider"), 1, K_MAX, 10, key="gaussian_k", bind="query-params")
+    k_now = linked(K, st.slider, _("gaussian.k.slider"), min_value=1, max_value=K_MAX)
     crossover = gaussian.laplace_gaussian_crossover(s.epsilon, s.delta)
     first_k = gaussian.first_k_gaussian_wins(crossover)
     ks = np.arange(1, min(K_MAX, max(20, 3 * first_k, k_now)) + 1)  # around the action

@@ -12,6 +12,7 @@ from dp_core.guarantee import Guarantee, Part
 from ui.common.i18n import N_
 from ui.common.query_picker import QueryChoice
 from ui.common.release import guarantee
+from ui.common.setting import Choice, Flag, Number
 
 Mechanism = Literal["laplace", "classic", "analytic"]
 # Message ids: the choice's label, and the mechanism's name inside a sentence.
@@ -20,6 +21,9 @@ MECHANISMS = {
     "classic": N_("gaussian.mechanism.classic"),
     "analytic": N_("gaussian.mechanism.analytic"),
 }
+MECHANISM = Choice("gaussian_mechanism", "analytic", options=tuple(MECHANISMS))
+K = Number("gaussian_k", 10, minimum=1, maximum=100, integer=True)  # statistics released
+TABLE = Flag("gaussian_table")  # the results table open
 NAMES = {
     "laplace": N_("gaussian.name.laplace"),
     "classic": N_("gaussian.name.classic"),

@@ -7,13 +7,14 @@ import numpy as np
 import streamlit as st
 
 from ui.common import charts, formatting
+from ui.common.address import linked_expander
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.release import release_again_button
 from ui.laplace.exercises import EXERCISES
 from ui.laplace.results import noisy_answers, on_screen, results_export, results_table
-from ui.laplace.settings import Settings
+from ui.laplace.settings import TABLE, Settings
 from ui.laplace.words import display_labels
 
 SHOWN = 30  # bars in a chart; the table lists every group
@@ -28,9 +29,7 @@ def noisy_vs_true(s: Settings) -> None:
     if s.secure:
         release_again_button("laplace")
     answers_chart = _answers_chart(s, noisy, half_widths)
-    table = st.expander(
-        _("laplace.table.title"), key="laplace_table", on_change="rerun", bind="query-params"
-    )
+    table = linked_expander(TABLE, _("laplace.table.title"))
     if table.open:
         with table:
             shown = on_screen(results_table(s, noisy, half_widths))

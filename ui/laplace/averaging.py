@@ -8,33 +8,25 @@ import streamlit as st
 
 from dp_core import composition, laplace
 from ui.common import charts, formatting
-from ui.common.address import keep, linked_index
+from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.laplace import charts as laplace_charts
 from ui.laplace.exercises import EXERCISES
-from ui.laplace.settings import Settings
+from ui.laplace.settings import ATTACKED, REPEATS, REPEATS_SETTING, Settings
 from ui.laplace.words import display_labels
-
-REPEATS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000]
-DEFAULT_REPEATS = 100
 
 
 def _repeats() -> int:
     """How often the attacker asks: a slider whose labels are grouped in the reader's language,
     kept in the address as a plain number (?laplace_repeats=1000)."""
-    options = [str(k) for k in REPEATS]
-    start = REPEATS[linked_index("laplace_repeats", options, REPEATS.index(DEFAULT_REPEATS))]
-    repeats = st.select_slider(
+    return linked(
+        REPEATS_SETTING,
+        st.select_slider,
         _("laplace.attack.repeats"),
-        options=REPEATS,
-        value=start,
-        key="laplace_repeats",
-        format_func=formatting.count,
+        labels={k: formatting.count(k) for k in REPEATS},
     )
-    keep("laplace_repeats", str(repeats), str(DEFAULT_REPEATS))
-    return repeats
 
 
 @st.fragment
@@ -42,14 +34,13 @@ def averaging_attack(s: Settings) -> None:
     """Section 4: asking the same question k times and averaging wins the truth back."""
     query = s.choice.query
     shown = dict(zip(query.labels, display_labels(s.choice), strict=True))
-    label = st.selectbox(
+    label = linked(
+        ATTACKED,
+        st.selectbox,
         _("laplace.attack.which"),
-        query.labels,
-        index=linked_index("laplace_attacked", query.labels, 0),
-        format_func=shown.get,
-        key="laplace_attacked",
+        labels=shown,
+        context=(s.choice.data.link_key, s.choice.description),
     )
-    keep("laplace_attacked", label, query.labels[0])
     attacked = query.labels.index(label)
     repeats = _repeats()
     mean = query.kind == "mean"

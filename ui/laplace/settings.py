@@ -8,6 +8,13 @@ from dataclasses import dataclass
 from dp_core import laplace
 from dp_core.guarantee import Guarantee
 from ui.common.query_picker import QueryChoice
+from ui.common.setting import Choice, Flag
+
+# The page's own settings (the query's are ui.common.query_picker's, ε is laplace_epsilon).
+REPEATS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000)
+REPEATS_SETTING = Choice("laplace_repeats", 100, options=REPEATS)  # the averaging attack's k
+ATTACKED = Choice("laplace_attacked")  # the category attacked (options: the query's)
+TABLE = Flag("laplace_table")  # the results table open
 
 
 @dataclass(frozen=True)

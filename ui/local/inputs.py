@@ -1,6 +1,6 @@
 """The data of the local-DP pages: a person-level dataset, one category column, its categories.
 
-    respondents = pick_respondents("lf", "Column", st.columns(2))
+    respondents = pick_respondents("lf", COLUMN, "Column", st.columns(2))
     respondents.labels   # the categories a person may answer, in their public or declared order
     respondents.counts   # persons per category (absent categories: 0)
     respondents.codes    # one code per person answering: an index into labels, -1 for no value
@@ -25,11 +25,12 @@ import streamlit as st
 
 from dp_core import domains
 from dp_core.bounding import cap_contributions
-from ui.common.address import keep, linked_index
+from ui.common.address import linked
 from ui.common.categories import pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.formatting import count
 from ui.common.i18n import _, n_
+from ui.common.setting import Choice
 from ui.common.shell import page_rng
 
 PERSON_DATASETS = ("census", "tips", "diseases")  # one row per person (tips: assumed)
@@ -63,7 +64,7 @@ class Respondents:
 
     @property
     def key(self) -> str:
-        """The dataset's key, to keep widget keys apart per dataset."""
+        """The dataset's key ("census", or an own file's "user_…")."""
         return self.data.dataset.key
 
 
@@ -106,10 +107,14 @@ def _one_answer_each(data: DataChoice, area: Any) -> pd.DataFrame:
     return kept
 
 
-def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Respondents | None:
+def pick_respondents(
+    page: str, column_setting: Choice, column_label: str, areas: Sequence[Any]
+) -> Respondents | None:
     """Dataset, category column and its categories; None (after a message) while unusable.
 
-    ``areas`` holds at least two Streamlit containers: the dataset's, then the column's.
+    ``column_setting`` is the page's category column (its default when the data have it, else
+    their first category column); ``areas`` holds at least two Streamlit containers: the
+    dataset's, then the column's.
     """
     with areas[0]:
         data = pick_data(page, PERSON_DATASETS, label=_("local.input.data"))
@@ -121,19 +126,15 @@ def pick_respondents(page: str, column_label: str, areas: Sequence[Any]) -> Resp
     if not dataset.categorical:
         st.error(_("local.input.no_category_column"))
         return None
-    columns = list(dataset.categorical)
-    key, default = f"{page}_column_{dataset.key}", "occupation"
-    default = default if default in columns else columns[0]
-    # Kept in the address by the page, not bound: a bound widget's parameter leaves the
-    # address while the widget is not drawn (randomized response's fixed group), and the link
-    # would reopen on another column and question.
-    column = areas[1].selectbox(
+    # The address keeps it while the widget is not drawn (randomized response's fixed group),
+    # so a link reopens on the same column and question.
+    column = linked(
+        column_setting,
+        areas[1].selectbox,
         column_label,
-        columns,
-        key=key,
-        index=linked_index(key, columns, columns.index(default)),
+        options=dataset.categorical,
+        context=data.link_key,
     )
-    keep(key, column, default)
     frame = _one_answer_each(data, areas[0])
     about(data)
     if data.own:

@@ -2,9 +2,9 @@
 rerunning the whole page), and the protocol with ε or p and q (protocol_choice and
 probabilities, drawn inside the page's fragment).
 
-Every setting is in the page's address: the protocol, p and q through Streamlit's binding
-(unbound, hence dropped from the address, while another protocol is chosen), ε by the shared
-slider and dropped here while p and q set the protocol.
+Every setting is declared in lf_settings and kept in the page's address by
+ui.common.address: p and q only while they set the protocol ("choose p and q"), ε only while
+it does.
 """
 
 from __future__ import annotations
@@ -14,12 +14,24 @@ import streamlit as st
 from dp_core import local_estimation, unary_encoding
 from dp_core import randomized_response as rr
 from ui.common import formatting
-from ui.common.address import keep, linked_index
+from ui.common.address import linked, publish
 from ui.common.i18n import _, n_
 from ui.common.shell import settings_area
 from ui.common.widgets import epsilon_input
 from ui.local.inputs import Respondents, pick_respondents
-from ui.local.lf_settings import EPSILON_KEY, GRR, MANUAL, OUE, PAGE, PROTOCOLS
+from ui.local.lf_settings import (
+    COLUMN,
+    EPSILON,
+    EPSILON_FROM_PQ,
+    GRR,
+    MANUAL,
+    OUE,
+    PAGE,
+    PROTOCOL,
+    PROTOCOLS,
+    P,
+    Q,
+)
 
 
 def data_controls() -> Respondents | None:
@@ -30,7 +42,7 @@ def data_controls() -> Respondents | None:
 
 
 def _respondents() -> Respondents | None:
-    respondents = pick_respondents(PAGE, _("local.lf.column"), st.columns(2))
+    respondents = pick_respondents(PAGE, COLUMN, _("local.lf.column"), st.columns(2))
     if respondents is None:
         return None
     column = respondents.column
@@ -61,35 +73,31 @@ def _category_error(error: ValueError) -> str:
 
 def protocol_choice() -> str:
     """The protocol, its key kept in the address."""
-    keys = list(PROTOCOLS)
-    protocol = st.radio(
+    return linked(
+        PROTOCOL,
+        st.radio,
         _("local.lf.protocol.label"),
-        keys,
-        index=linked_index("lf_protocol", keys, 0),
-        format_func={key: _(msgid) for key, msgid in PROTOCOLS.items()}.__getitem__,
-        key="lf_protocol",
+        labels={key: _(msgid) for key, msgid in PROTOCOLS.items()},
         horizontal=True,
     )
-    keep("lf_protocol", protocol, keys[0])
-    return protocol
 
 
 def probabilities(protocol: str, k: int) -> tuple[float, float, float] | None:
     """ε and the report probabilities (p, q) of the protocol; None after a message."""
     if protocol == MANUAL:
-        st.query_params.pop(EPSILON_KEY, None)  # p and q set ε here: the address drops it
+        publish(EPSILON_FROM_PQ, None)  # p and q set ε here: it leaves the address
         left, right = st.columns(2)
-        p = left.slider(
-            _("local.lf.p.label"), 0.01, 0.99, 0.75, 0.01, key="lf_p", bind="query-params"
-        )
-        q = right.slider(
-            _("local.lf.q.label"), 0.01, 0.99, 0.25, 0.01, key="lf_q", bind="query-params"
+        p = linked(P, left.slider, _("local.lf.p.label"), min_value=0.01, max_value=0.99, step=0.01)
+        q = linked(
+            Q, right.slider, _("local.lf.q.label"), min_value=0.01, max_value=0.99, step=0.01
         )
         if p <= q:
             st.error(_("local.lf.p_above_q", p=formatting.number(p), q=formatting.number(q)))
             return None
         return unary_encoding.unary_encoding_epsilon(p, q), p, q
-    epsilon = epsilon_input(EPSILON_KEY, default=1.0)
+    for chosen in (P, Q):  # ε sets them here: they leave the address
+        publish(chosen, chosen.default)
+    epsilon = epsilon_input(EPSILON.key, default=EPSILON.default)
     if protocol == GRR:
         p, q = (float(v) for v in rr.grr_probabilities(epsilon, k))
     elif protocol == OUE:

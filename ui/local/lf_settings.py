@@ -1,14 +1,17 @@
-"""The local-frequencies page's constants and the frozen settings every section reads
-(Settings: the respondents, the protocol, ε, p and q), with the words the sections share."""
+"""The local-frequencies page's constants, its declared settings (widget keys and address
+parameters) and the frozen settings every section reads (Settings: the respondents, the
+protocol, ε, p and q), with the words the sections share."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ui.common.i18n import N_, _
 from ui.common.labels import category_labels
+from ui.common.setting import Choice, Number
+from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
 from ui.local.inputs import Respondents
 
@@ -22,7 +25,15 @@ PROTOCOLS = {
     MANUAL: N_("local.lf.protocol.manual"),
     GRR: N_("local.lf.protocol.grr"),
 }
-EPSILON_KEY = "lf_epsilon"
+
+# The page's settings. The address holds ε while it sets the protocol, p and q while they do
+# ("choose p and q"); there ε is their consequence, written with in_address=False.
+COLUMN = Choice("lf_column", "occupation")  # options: the dataset's category columns
+PROTOCOL = Choice("lf_protocol", OUE, options=tuple(PROTOCOLS))
+EPSILON = epsilon_setting("lf_epsilon", 1.0)
+P = Number("lf_p", 0.75, minimum=0.01, maximum=0.99)  # P(own bit -> 1), chosen
+Q = Number("lf_q", 0.25, minimum=0.01, maximum=0.99)  # P(other bit -> 1), chosen
+EPSILON_FROM_PQ = replace(EPSILON, in_address=False)
 K_GRID = np.arange(2, 257)
 SHOWN_REPORTS = 12
 

@@ -4,40 +4,49 @@ drawn inside the page's fragment.
 
 Who answers: persons of a dataset (everyone, or a random sample of n of them), or a fixed group
 described by its size and how many of its members would truly say yes (the Chinese local-DP
-notebook asks 200 sales staff, all of whom truly say yes). Every setting is in the page's
-address, written by the page: the coins only while they set the game and ε only in "set ε"
-mode (the code sets the coins there, so they cannot be bound widgets). The dataset's column,
-question and sample size stay in the address while the fixed group answers, and the group's
-size and yes count while the dataset's persons do (a bound widget's parameter would leave the
-address whenever its widget is not drawn), so a link reopens on everything it held.
+notebook asks 200 sales staff, all of whom truly say yes). Every setting is declared in
+rr_settings and kept in the page's address by ui.common.address: the coins only while they set
+the game and ε only in "set ε" mode (the code sets the coins there). A setting whose widget is
+not drawn keeps its value and its parameter: the dataset's column, question and sample size
+while the fixed group answers, the group's size and yes count while the dataset's persons do,
+so a link reopens on everything it held.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from dp_core import randomized_response as rr
 from ui.common import formatting
-from ui.common.address import keep, linked_index, linked_value
+from ui.common.address import assign, linked, publish
 from ui.common.i18n import _, n_
 from ui.common.labels import category_label, category_labels
-from ui.common.shell import link_param, page_rng, settings_area
+from ui.common.setting import Choice, Number
+from ui.common.shell import page_rng, settings_area
 from ui.common.widgets import epsilon_input
 from ui.local.inputs import pick_respondents
 from ui.local.rr_settings import (
-    COIN_KEYS,
-    EPSILON_KEY,
+    ANSWERING,
+    COLUMN,
+    EPSILON,
+    EPSILON_FROM_COINS,
     EPSILON_MODE,
-    FAIR,
-    FAIR_EPSILON,
     GROUP,
-    GROUP_SIZE,
+    GROUP_N,
     GROUP_YES,
-    MAX_GROUP,
+    MODE,
     MODES,
     PAGE,
+    QUESTION,
+    RANDOM_YES,
+    RANDOM_YES_FROM_EPSILON,
+    SAMPLE,
     SAMPLE_SIZES,
+    TRUTH,
+    TRUTH_FROM_EPSILON,
     WHO,
     Coins,
     Survey,
@@ -48,48 +57,27 @@ def survey_controls() -> Survey | None:
     """Who answers and the question: settings that rerun the whole page (folded on a
     projector)."""
     with settings_area():
-        who = _choice("rr_who", _("local.rr.who.label"), WHO)
+        who = _choice(ANSWERING, _("local.rr.who.label"), WHO)
         return _group() if who == GROUP else _survey()
 
 
-def _choice(key: str, label: str, options: dict[str, str]) -> str:
+def _choice(setting: Choice, label: str, options: dict[str, str]) -> str:
     """A horizontal radio over ``options`` (key -> message id), its key kept in the address."""
-    keys = list(options)
-    shown = {option: _(msgid) for option, msgid in options.items()}  # in this run's language
-    chosen = st.radio(
-        label,
-        keys,
-        index=linked_index(key, keys, 0),
-        format_func=shown.__getitem__,
-        key=key,
-        horizontal=True,
-    )
-    keep(key, chosen, keys[0])
-    return chosen
+    labels = {option: _(msgid) for option, msgid in options.items()}  # this run's language
+    return linked(setting, st.radio, label, labels=labels, horizontal=True)
 
 
-def _whole(key: str, label: str, default: int, minimum: int, area: DeltaGenerator) -> int:
-    """A whole number typed for the group, kept in the address by the page (not bound, so it
-    stays there while the dataset's persons answer)."""
-
-    def linked(raw: str) -> int:
-        value = int(raw)
-        if not minimum <= value <= MAX_GROUP:
-            raise ValueError("out of range")
-        return value
-
-    if key not in st.session_state:  # first appearance: the address's value
-        st.session_state[key] = link_param(key, linked, default)
-    value = int(area.number_input(label, min_value=minimum, max_value=MAX_GROUP, step=1, key=key))
-    keep(key, str(value), str(default))
-    return value
+def _whole(setting: Number, label: str, area: DeltaGenerator) -> int:
+    """A whole number typed for the group (kept in the address while the data answer too)."""
+    low, high = int(setting.minimum), int(setting.maximum)
+    return int(linked(setting, area.number_input, label, min_value=low, max_value=high, step=1))
 
 
 def _group() -> Survey | None:
     """A fixed group: its size and how many of its members truly say yes (typed)."""
     left, right = st.columns(2)
-    n = _whole("rr_group_n", _("local.rr.group.n"), GROUP_SIZE, 1, left)
-    n_yes = _whole("rr_group_yes", _("local.rr.group.yes"), GROUP_YES, 0, right)
+    n = _whole(GROUP_N, _("local.rr.group.n"), left)
+    n_yes = _whole(GROUP_YES, _("local.rr.group.yes"), right)
     if n_yes > n:
         st.error(_("local.rr.group.too_many", yes=formatting.count(n_yes), n=formatting.count(n)))
         return None
@@ -99,22 +87,17 @@ def _group() -> Survey | None:
 
 def _survey() -> Survey | None:
     areas = st.columns(3)
-    respondents = pick_respondents(PAGE, _("local.rr.column"), areas)
+    respondents = pick_respondents(PAGE, COLUMN, _("local.rr.column"), areas)
     if respondents is None:
         return None
     labels, column = list(respondents.labels), respondents.column
-    key, default = (
-        f"rr_category_{respondents.key}_{column}",
-        "Sales" if "Sales" in labels else labels[0],
-    )
-    category = areas[2].selectbox(
+    category = linked(  # "Sales" when the column has it, else its first category
+        QUESTION,
+        areas[2].selectbox,
         _("local.rr.question.label"),
-        labels,
-        key=key,
-        index=linked_index(key, labels, labels.index(default)),
-        format_func=dict(zip(labels, category_labels(column, labels), strict=True)).__getitem__,
+        labels=dict(zip(labels, category_labels(column, labels), strict=True)),
+        context=(respondents.data.link_key, column),
     )
-    keep(key, category, default)
     shown = category_label(column, category)
     if respondents.missing:
         st.caption(
@@ -139,65 +122,46 @@ def _survey() -> Survey | None:
     )
 
 
-def _sync_address(mode: str, truth: float, random_yes: float) -> None:
-    """Keep the coins in the address in "set the coins" mode and ε in "set ε" mode, each only
-    while it is in use (a coin at its fair default is left out)."""
-    params = st.query_params
-    if mode == EPSILON_MODE:
-        for key in COIN_KEYS:
-            params.pop(key, None)
-        return
-    params.pop(EPSILON_KEY, None)
-    for key, value in zip(COIN_KEYS, (truth, random_yes), strict=True):
-        if value == FAIR:
-            params.pop(key, None)
-        elif params.get(key) != repr(value):
-            params[key] = repr(value)
-
-
-def _probability(raw: str) -> float:
-    value = float(raw)
-    if not 0 <= value <= 1:
-        raise ValueError("not a probability")
-    return round(value, 3)
-
-
 def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
     """The mode, then the coins (or ε and the coins that follow it) in ``left`` and ``right``."""
-    state = st.session_state
-    for key in COIN_KEYS:
-        if key not in state:
-            state[key] = link_param(key, _probability, FAIR)
-    mode = _choice("rr_mode", _("local.rr.mode.label"), MODES)
-    target = None
+    mode = _choice(MODE, _("local.rr.mode.label"), MODES)
+    target, coins = None, (TRUTH, RANDOM_YES)
     if mode == EPSILON_MODE:
         target = epsilon_input(
-            EPSILON_KEY,
+            EPSILON.key,
             label=_("local.input.epsilon.label"),
-            default=FAIR_EPSILON,
+            default=EPSILON.default,
             help=_("local.input.epsilon.help"),
         )
-        state["rr_truth"], state["rr_random_yes"] = rr.coin_flip_for_epsilon(target)
-    truth = left.slider(
+        # The coins follow ε (disabled sliders: no thumb of the reader's to overwrite), and
+        # leave the address: ε says them.
+        assign(
+            dict(zip((TRUTH.key, RANDOM_YES.key), rr.coin_flip_for_epsilon(target), strict=True))
+        )
+        coins = (TRUTH_FROM_EPSILON, RANDOM_YES_FROM_EPSILON)
+    else:
+        publish(EPSILON_FROM_COINS, None)  # the coins set ε: it leaves the address
+    truth = linked(
+        coins[0],
+        left.slider,
         _("local.rr.truth.label"),
-        0.0,
-        1.0,
+        min_value=0.0,
+        max_value=1.0,
         step=0.001,
         format="%.3f",
-        key="rr_truth",
         disabled=target is not None,
         help=_("local.rr.truth.help"),
     )
-    random_yes = right.slider(
+    random_yes = linked(
+        coins[1],
+        right.slider,
         _("local.rr.random_yes.label"),
-        0.0,
-        1.0,
+        min_value=0.0,
+        max_value=1.0,
         step=0.001,
         format="%.3f",
-        key="rr_random_yes",
         disabled=target is not None,
     )
-    _sync_address(mode, truth, random_yes)
     if target is not None:
         # From ε itself: t = tanh(ε/2) loses 1 - t past ε = 30 and rounds to 1 past 38,
         # while P(yes | no) = P(no | yes) = expit(-ε) stays positive.
@@ -216,19 +180,13 @@ def _sample_size(survey: Survey, area: DeltaGenerator) -> int:
     if len(sizes) == 1:
         area.caption(_("local.rr.sample.all", population=formatting.count(population)))
         return population
-    key = f"rr_n_{survey.respondents.key}"
-    if key in st.session_state and st.session_state[key] not in sizes:  # new data or column
-        del st.session_state[key]
-    options = [str(size) for size in sizes]  # the address holds the plain number
-    linked = linked_value(key, options) if key not in st.session_state else None
-    n = area.select_slider(
+    n = linked(  # everyone by default; another population (data, column) starts there again
+        replace(SAMPLE, default=population),
+        area.select_slider,
         _("local.rr.sample.label"),
-        sizes,
-        value=population if linked is None else int(linked),
-        key=key,
-        format_func=formatting.count,
+        labels={size: formatting.count(size) for size in sizes},
+        context=(survey.respondents.data.link_key, population),
     )
-    keep(key, str(n), str(population))
     return int(n)
 
 

@@ -8,20 +8,23 @@ import streamlit as st
 
 from dp_core import planner
 from ui.common import formatting
-from ui.common.address import keep, linked_index
+from ui.common.address import current, from_address, linked, publish
 from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
-from ui.common.i18n import _, display, n_
+from ui.common.i18n import _, n_
 from ui.common.release import sentences
 from ui.common.shell import page_rng
 from ui.planner import link, summary
+from ui.planner.declared import CALIBRATION, MODE, ROWS, ROWS_WRITTEN
 from ui.planner.settings import PAGE, Controls
 from ui.planner.table import Parsed, column_config, default_rows, parse_rows
 from ui.planner.true_values import true_statistics
 
 SHIPPED = ["census", "diseases", "restaurant", "tips", "industry_groups"]
+EDITOR = f"{PAGE}_rows_editor"  # the plan table's edits, on top of ROWS (_start_rows)
+PROBLEM = f"{PAGE}__rows_problem"  # (data source, why the linked plan could not be used)
 
 
 # --- the categories and the table of statistics -------------------------------------------
@@ -34,14 +37,18 @@ def _categories(
     specs: tuple[planner.StatisticSpec, ...],
 ) -> tuple[dict[str, tuple[str, ...]], list[tuple[str, str]], bool] | None:
     """The released categories of every histogram column: public, or declared for an own
-    file; and whether some were filled in from the file (read from the data)."""
+    file; and whether some were filled in from the file (read from the data).
+
+    Each column's widgets are keyed by its place among the plan's histogram columns
+    (``planner_cats``, ``planner2_cats``...: one set of keys per column, none naming it).
+    """
     domains: dict[str, tuple[str, ...]] = {}
     modes: list[tuple[str, str]] = []
     read = False
     columns = dict.fromkeys(s.column for s in specs if s.kind == "histogram")
-    for column in columns:
+    for place, column in enumerate(columns, start=1):
         chosen = pick_categories(
-            PAGE,
+            PAGE if place == 1 else f"{PAGE}{place}",
             data,
             column,
             frame=frame,
@@ -57,57 +64,58 @@ def _categories(
     return domains, modes, read
 
 
-def _linked_rows(data: DataChoice) -> pd.DataFrame | None:
-    """The plan table the address holds (?planner_rows=…), or None (with a message kept for
-    the page) when there is none or it cannot be used: the page then starts with the default."""
-    raw = st.query_params.get(link.PARAM)
+def _link_problem(data: DataChoice) -> str | None:
+    """Why the plan the address holds (?planner_rows=…) cannot be used with this data, or
+    None (there is none, or it can)."""
+    raw = from_address(ROWS_WRITTEN)
     if raw is None:
         return None
     try:
         frame = link.decode_rows(raw)
     except ValueError as error:
-        st.session_state[f"{PAGE}__rows_problem"] = str(error)
-        return None
+        return str(error)
     parsed = parse_rows(frame, data.dataset, own=data.own)
-    if parsed.problems:
-        st.session_state[f"{PAGE}__rows_problem"] = sentences(*parsed.problems)
-        return None
-    return frame
+    return sentences(*parsed.problems) if parsed.problems else None
 
 
 def _start_rows(data: DataChoice) -> pd.DataFrame:
-    """The table the editor starts from: the address's plan on the first visit, else the
-    dataset's default plan (the edits are the editor's state on top of it)."""
-    state = st.session_state
-    key = f"{PAGE}__start_{data.source}"
-    if key not in state:
-        state[key] = None if state.get(f"{PAGE}__rows_read") else _linked_rows(data)
-        state[f"{PAGE}__rows_read"] = True
-    start = state[key]
-    return start if start is not None else default_rows(data.dataset)
+    """The table the editor starts from: the address's plan on the first visit, else (and
+    afresh for other data) the dataset's default plan; the edits are the editor's state on
+    top of it. A linked plan that cannot be used is left out of the address, and its problem
+    kept for the page (shown until the table is edited)."""
+    if ROWS.key not in st.session_state:  # the plan's first appearance: the address's
+        problem = _link_problem(data)
+        if problem:
+            st.session_state[PROBLEM] = (data.source, problem)
+            publish(ROWS, None)
+    start = current(ROWS, context=data.source)
+    return default_rows(data.dataset) if start is None else start
 
 
-def _rows_in_address(edited: pd.DataFrame, data: DataChoice) -> None:
-    """The table as edited in the address; a bad linked table is reported until it is edited."""
+def _rows_in_address(edited: pd.DataFrame, data: DataChoice) -> str:
+    """The table as edited in the address (left out as the default plan), written as there;
+    a bad linked table is reported until it is edited."""
     encoded, default = link.encode_rows(edited), link.encode_rows(default_rows(data.dataset))
-    keep(link.PARAM, encoded, default)
-    problem = st.session_state.get(f"{PAGE}__rows_problem")
-    if problem and encoded == default:
+    publish(ROWS, None if encoded == default else edited)
+    source, problem = st.session_state.get(PROBLEM, (None, None))
+    if problem and source == data.source and encoded == default:
         st.warning(_("planner.link.malformed", problem=problem), icon=":material/link_off:")
+    return encoded
 
 
-def _table(data: DataChoice) -> Parsed | None:
-    """The table of statistics, edited and parsed; None with its problems shown."""
+def _table(data: DataChoice) -> tuple[Parsed, str] | None:
+    """The table of statistics, edited and parsed, and as the address writes it; None with
+    its problems shown."""
     st.markdown(_("planner.rows.intro"))
     edited = st.data_editor(
         _start_rows(data),
-        key=f"{PAGE}_rows_{data.source}",
+        key=EDITOR,
         num_rows="dynamic",
         column_config=column_config(data.dataset),
         hide_index=True,
         width="stretch",
     )
-    _rows_in_address(edited, data)
+    encoded = _rows_in_address(edited, data)
     parsed = parse_rows(edited, data.dataset, own=data.own)
     if parsed.notes:
         st.caption(sentences(*parsed.notes))
@@ -120,7 +128,7 @@ def _table(data: DataChoice) -> Parsed | None:
             icon=":material/error:",
         )
         return None
-    return parsed
+    return parsed, encoded
 
 
 def _rows_outside(statistics: tuple[planner.Statistic, ...], modes: list[tuple[str, str]]) -> None:
@@ -150,9 +158,10 @@ def data_controls() -> Controls | None:
     except ValueError as error:
         st.error(_("planner.contributions_error", error=translated(error)), icon=":material/error:")
         return None
-    parsed = _table(data)
-    if parsed is None:
+    table = _table(data)
+    if table is None:
         return None
+    parsed, rows = table
     frame, cap = capped.frame, capped.cap
     categories = _categories(data, frame, cap, parsed.specs)
     if categories is None:
@@ -167,39 +176,31 @@ def data_controls() -> Controls | None:
         + (("bounds",) if parsed.bounds_from_file else ())
         + (("categories",) if categories_read else ())
     )
-    return Controls(data, cap, statistics, tuple(modes), reads)
+    return Controls(data, cap, statistics, tuple(modes), reads, rows)
 
 
 # --- the budget rule ------------------------------------------------------------------------
 
 
-def _choice(key: str, label: str, options: dict[str, str], help: str) -> str:
-    """A radio over ``options`` (key -> message id), kept in the address by its key."""
-    keys = list(options)
-    chosen = st.radio(
-        label,
-        keys,
-        index=linked_index(key, keys, default=0),
-        format_func=display(keys, lambda option: _(options[option])),
-        key=key,
-        horizontal=True,
-        help=help,
-    )
-    keep(key, chosen, keys[0])
-    return chosen
-
-
 def budget_rule(controls: Controls) -> tuple[str, str]:
     """How the budget is set and how Gaussian noise is calibrated (rerun the page)."""
-    mode = _choice(f"{PAGE}_mode", _("planner.mode.label"), summary.MODES, _("planner.mode.help"))
-    calibration = "analytic"
-    if controls.gaussian:
-        calibration = _choice(
-            f"{PAGE}_calibration",
-            _("planner.calibration.label"),
-            summary.CALIBRATIONS,
-            _("planner.calibration.help"),
-        )
-    else:
-        st.query_params.pop(f"{PAGE}_calibration", None)
+    mode = linked(
+        MODE,
+        st.radio,
+        _("planner.mode.label"),
+        labels={key: _(msgid) for key, msgid in summary.MODES.items()},
+        horizontal=True,
+        help=_("planner.mode.help"),
+    )
+    if not controls.gaussian:  # no Gaussian noise to calibrate: left out of the address
+        publish(CALIBRATION, CALIBRATION.default)
+        return mode, CALIBRATION.default
+    calibration = linked(
+        CALIBRATION,
+        st.radio,
+        _("planner.calibration.label"),
+        labels={key: _(msgid) for key, msgid in summary.CALIBRATIONS.items()},
+        horizontal=True,
+        help=_("planner.calibration.help"),
+    )
     return mode, calibration

@@ -1,4 +1,5 @@
-"""The plan table in one address parameter (kept there by ui.common.address.keep).
+"""The plan table in one address parameter, a setting of its own (``Rows``: the page keeps it
+through ui.common.address's ``current`` and ``publish``).
 
     encode_rows(table)  -> "Persons~count~-~-~-~lap~1~50~abs~~Mean age~mean~age~0~100~lap~1~0.5~abs"
     decode_rows(text)   -> the table again (ValueError with a sentence when malformed)
@@ -15,11 +16,15 @@ the parameter reads as the plan.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote
 
 import pandas as pd
 
 from ui.common.i18n import _
+from ui.common.setting import Encoded, Setting
 from ui.planner.table import COLUMNS, KIND, MECHANISM, NUMBERS, TARGET_UNIT, frame_of, is_empty
 
 PARAM = "planner_rows"
@@ -86,3 +91,25 @@ def decode_rows(text: str) -> pd.DataFrame:
             )
         rows.append(tuple(_value(c, cell, index) for c, cell in zip(COLUMNS, cells, strict=True)))
     return frame_of(rows)
+
+
+@dataclass(frozen=True)
+class Rows(Setting):
+    """The plan table (a DataFrame) in one parameter, written by ``encode_rows``. Its default,
+    None, stands for the dataset's own first plan (``table.default_rows``), left out of the
+    address. A text ``decode_rows`` refuses decodes to None (the page shows its sentence)."""
+
+    def encode(self, value: Any) -> Encoded | None:
+        return None if value is None or not self.in_address else self.code(value)
+
+    def code(self, value: Any) -> str:
+        return encode_rows(value)
+
+    def decode(self, raw: Encoded, options: Sequence[Any] | None = None) -> pd.DataFrame | None:
+        try:
+            return decode_rows(raw if isinstance(raw, str) else (raw[-1] if raw else ""))
+        except ValueError:
+            return None
+
+    def accepts(self, value: Any, options: Sequence[Any] | None = None) -> bool:
+        return value is None or isinstance(value, pd.DataFrame)

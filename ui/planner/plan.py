@@ -75,8 +75,7 @@ def plan_export(s: Settings, released: dict, accuracy: charts.Spec) -> Export:
         "delta": formatting.power_of_ten(s.plan.delta),
         _("planner.export.how"): _(summary.HOW[s.mode]),
         _("planner.export.cap"): s.controls.cap,
-        _("planner.export.rows"): st.query_params.get(link.PARAM)
-        or link.encode_rows(default_rows(s.data.dataset)),
+        _("planner.export.rows"): s.controls.rows or link.encode_rows(default_rows(s.data.dataset)),
     }
     if s.controls.gaussian:
         settings[_("planner.export.calibration")] = _(summary.CALIBRATIONS[s.calibration])

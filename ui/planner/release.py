@@ -3,12 +3,16 @@ beside the truth, and every released value."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from ui.common import charts
+from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.labels import category_labels
 from ui.planner import summary
+from ui.planner.declared import SHOWN
 from ui.planner.settings import PAGE, Settings
 
 
@@ -18,12 +22,13 @@ def a_simulated_release(s: Settings) -> None:
     released = summary.releases(s)
     names = [row.name for row in s.plan.rows]
     histograms = [i for i, row in enumerate(s.plan.rows) if row.statistic.spec.kind == "histogram"]
-    chosen = st.selectbox(
+    first = names[histograms[0]] if histograms else names[0]
+    chosen = linked(
+        replace(SHOWN, default=first),
+        st.selectbox,
         _("planner.release.show"),
-        names,
-        index=histograms[0] if histograms else 0,
-        key=f"{PAGE}_shown",
-        bind="query-params",
+        options=names,
+        context=s.data.link_key,
         help=_("planner.release.show.help"),
     )
     row = s.plan.rows[names.index(chosen)] if chosen in names else s.plan.rows[0]

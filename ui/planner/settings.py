@@ -25,6 +25,7 @@ class Controls:
     statistics: tuple[planner.Statistic, ...]
     categories: tuple[tuple[str, str], ...]  # (column, "public" or "declared") per histogram
     reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
+    rows: str = ""  # the plan table as the address writes it (ui.planner.link)
 
     @property
     def gaussian(self) -> bool:
