@@ -19,7 +19,7 @@ from data.registry import DATASETS
 from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer, query_from_totals
 from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
-from ui.common.contributions import contribution_cap
+from ui.common.contributions import Capped, contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
 from ui.common.formatting import count, number
@@ -193,104 +193,114 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
         horizontal=True,
     )
     about(data)
-    dataset = data.dataset
     try:
         capped = contribution_cap(page, data)
-        frame, cap, reads = capped.frame, capped.cap, capped.reads
         if kind == "predicate":
-            spec = QuerySpec(kind="predicate", predicate=_predicate(page, data, frame), cap=cap)
-            if not str(spec.predicate[2]).strip():
-                st.info(_("common.query.type_value"))
-                return None
-            if data.path:
-                query = _path_answer(data, spec)
-            else:
-                query = answer(frame, spec, person=data.person)
-            return QueryChoice(
-                data,
-                query,
-                None,
-                _("common.query.description.predicate", predicate=spec.predicate_text),
-                _("common.query.value_name.count"),
-                reads,
-            )
-        columns = st.columns(2 if kind != "count" else 1)
-        category = linked(
-            Choice(f"{page}_category"),
-            columns[0].selectbox,
-            _("common.query.category"),
-            options=list(dataset.categorical),
-            context=data.link_key,
-        )
-        value = None
-        if kind != "count":
-            value = linked(
-                Choice(f"{page}_value"),
-                columns[1].selectbox,
-                _("common.query.value_column"),
-                options=list(dataset.numeric),
-                context=data.link_key,
-            )
-        categories = pick_categories(
-            page, data, category, frame=frame, cap=cap, rng=rng, secure=secure
-        )
-        if categories is None:
-            return None
-        reads += categories.reads
-        lower = upper = None
-        if value is not None:
-            lower, upper, bounds_read = _bounds(page, data, value)
-            reads += ("bounds",) if bounds_read else ()
-        spec = QuerySpec(
-            kind=kind,
-            category=category,
-            value=value,
-            lower=lower,
-            upper=upper,
-            cap=cap,
-            max_rows_per_category=dataset.max_rows_per_category.get(category),
-        )
-        if data.path:
-            query = _path_answer(data, spec, categories.labels)
-        else:
-            query = answer(
-                frame,
-                spec,
-                categories.labels,
-                person=data.person,
-                count_column=dataset.count_column,
-            )
+            return _predicate_query(page, data, capped)
+        return _grouped_query(page, data, kind, capped, rng=rng, secure=secure)
     except ValueError as error:
         st.error(_("common.query.error", error=translated(error)))
         return None
-    if query.rows_outside and categories.mode != "declared":  # declared: said where declared
-        st.caption(_("common.query.outside", rows=count(query.rows_outside)))
-    if kind == "count":
-        return QueryChoice(
-            data,
-            query,
-            categories,
-            _("common.query.description.count", category=category),
-            _("common.query.value_name.count"),
-            reads,
-        )
-    values = {"value": value, "category": category, "lower": number(lower), "upper": number(upper)}
-    if kind == "sum":
-        description = _("common.query.description.sum", **values)
-        return QueryChoice(
-            data,
-            query,
-            categories,
-            description,
-            _("common.query.value_name.sum", value=value),
-            reads,
-        )
-    description = _("common.query.description.mean", **values)
+
+
+def _predicate_query(page: str, data: DataChoice, capped: Capped) -> QueryChoice | None:
+    """How many rows (persons, under the cap) match a condition: one number, no labels."""
+    spec = QuerySpec(
+        kind="predicate", predicate=_predicate(page, data, capped.frame), cap=capped.cap
+    )
+    if not str(spec.predicate[2]).strip():
+        st.info(_("common.query.type_value"))
+        return None
+    if data.path:
+        query = _path_answer(data, spec)
+    else:
+        query = answer(capped.frame, spec, person=data.person)
     return QueryChoice(
         data,
         query,
-        categories,
-        description,
-        _("common.query.value_name.mean", value=value),
-        reads,
+        None,
+        _("common.query.description.predicate", predicate=spec.predicate_text),
+        _("common.query.value_name.count"),
+        capped.reads,
+    )
+
+
+def _grouped_query(
+    page: str,
+    data: DataChoice,
+    kind: str,
+    capped: Capped,
+    *,
+    rng: np.random.Generator,
+    secure: bool,
+) -> QueryChoice | None:
+    """A count, sum or mean per category: the columns, the released categories, the bounds."""
+    dataset, frame, cap = data.dataset, capped.frame, capped.cap
+    columns = st.columns(2 if kind != "count" else 1)
+    category = linked(
+        Choice(f"{page}_category"),
+        columns[0].selectbox,
+        _("common.query.category"),
+        options=list(dataset.categorical),
+        context=data.link_key,
+    )
+    value = None
+    if kind != "count":
+        value = linked(
+            Choice(f"{page}_value"),
+            columns[1].selectbox,
+            _("common.query.value_column"),
+            options=list(dataset.numeric),
+            context=data.link_key,
+        )
+    categories = pick_categories(page, data, category, frame=frame, cap=cap, rng=rng, secure=secure)
+    if categories is None:
+        return None
+    reads = capped.reads + categories.reads
+    lower = upper = None
+    if value is not None:
+        lower, upper, bounds_read = _bounds(page, data, value)
+        reads += ("bounds",) if bounds_read else ()
+    spec = QuerySpec(
+        kind=kind,
+        category=category,
+        value=value,
+        lower=lower,
+        upper=upper,
+        cap=cap,
+        max_rows_per_category=dataset.max_rows_per_category.get(category),
+    )
+    if data.path:
+        query = _path_answer(data, spec, categories.labels)
+    else:
+        query = answer(
+            frame, spec, categories.labels, person=data.person, count_column=dataset.count_column
+        )
+    if query.rows_outside and categories.mode != "declared":  # declared: said where declared
+        st.caption(_("common.query.outside", rows=count(query.rows_outside)))
+    description, value_name = _words(spec)
+    return QueryChoice(data, query, categories, description, value_name, reads)
+
+
+def _words(spec: QuerySpec) -> tuple[str, str]:
+    """What a count, sum or mean per category is, and what its values are, in words."""
+    if spec.kind == "count":
+        return (
+            _("common.query.description.count", category=spec.category),
+            _("common.query.value_name.count"),
+        )
+    values = {
+        "value": spec.value,
+        "category": spec.category,
+        "lower": number(spec.lower),
+        "upper": number(spec.upper),
+    }
+    if spec.kind == "sum":
+        return (
+            _("common.query.description.sum", **values),
+            _("common.query.value_name.sum", value=spec.value),
+        )
+    return (
+        _("common.query.description.mean", **values),
+        _("common.query.value_name.mean", value=spec.value),
     )
