@@ -790,3 +790,19 @@ def test_the_basic_or_optimal_exercise_compares_the_table(page, eps, larger):
     assert (_number(optimal) < _number(basic) * (1 - 1e-4)) == (larger == "basic")
     assert "Right." in _verdict(at, at.radio, "attacker.larger", larger)
     assert "Not quite" in _verdict(at, at.radio, "attacker.larger", "optimal")
+
+
+@pytest.mark.parametrize(
+    "lang, most",
+    [
+        ("en", "your prior → at most 75.1% (all but ≤ 10δ of outputs)"),
+        ("ja", "あなたの事前確率 → 高々 75.1%（確率 ≤ 10δ の出力を除く）"),
+    ],
+)
+def test_the_markers_with_delta_are_named_by_whole_sentences(lang, most):
+    """With δ > 0 the markers hold on all but the rarest outputs: one message says so, not a
+    note glued to another (in Japanese a glued note began with a stray space)."""
+    at = open_page("attacker", query={"lang": lang})
+    names = list(chart_data(at, "markers")["series"])
+    assert names[0] == most
+    assert "(" in names[1] or "（" in names[1]

@@ -90,15 +90,16 @@ def posterior(
     upper_now: float,
     curve_label: str,
     *,
-    marker_note: str = "",
+    rare: bool = False,
     epsilon_upper: np.ndarray | None = None,
     epsilon_name: str = "",
 ) -> Spec:
     """Lowest and highest posterior against the prior, the diagonal, the current prior marked.
 
     ``curve_label`` says what the two curves are (e.g. "possible posterior (ε = 1)", or with
-    δ > 0 the outputs they hold on); ``marker_note`` is appended to the two markers' names.
-    ``epsilon_upper``, dashed, is the ε bound when it is shown only for comparison.
+    δ > 0 the outputs they hold on); ``rare``: the markers hold on all but the rarest outputs
+    (δ > 0), and their names say so. ``epsilon_upper``, dashed, is the ε bound when it is
+    shown only for comparison.
     """
     curves = [
         (_("attacker.chart.no_output"), priors),
@@ -107,14 +108,19 @@ def posterior(
     ]
     if epsilon_upper is not None:
         curves.append((epsilon_name, epsilon_upper))
+    most, least = percent(upper_now), percent(lower_now)
+    if rare:
+        names = [
+            _("attacker.chart.at_most_rare", value=most),
+            _("attacker.chart.at_least_rare", value=least),
+        ]
+    else:
+        names = [_("attacker.chart.at_most", value=most), _("attacker.chart.at_least", value=least)]
     markers = pd.DataFrame(
         {
             "prior": [prior_now, prior_now],
             "posterior": [upper_now, lower_now],
-            "series": [
-                _("attacker.chart.at_most", value=percent(upper_now)) + marker_note,
-                _("attacker.chart.at_least", value=percent(lower_now)) + marker_note,
-            ],
+            "series": names,
             "order": [0, 1],
         }
     )

@@ -58,12 +58,12 @@ def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
         labels = {"curve_label": _("attacker.chart.possible", epsilon=s.eps_text)}
     elif s.bounded:
         labels = {
-            # ui.attacker.charts writes "lowest {curve}" and appends the note to a marker's
-            # name: the curve's label starts with the posterior, the note is one message
+            # ui.attacker.charts writes "lowest {curve}": the curve's label starts with the
+            # posterior; the markers' names say the rarest outputs are left out
             "curve_label": _(
                 "attacker.chart.on_rare", slack_epsilon=significant(s.holding_epsilon, 4)
             ),
-            "marker_note": _("attacker.chart.marker_rare"),
+            "rare": True,
             "epsilon_upper": eps_upper_curve,
             "epsilon_name": eps_name,
         }
