@@ -81,6 +81,18 @@ def _share(field: str, title: str, top: float = 1.0) -> dict:
     return quantitative(field, title, axis=SHARE_AXIS, scale={"domain": [0, top], "nice": False})
 
 
+def _marker_names(upper: float, lower: float, *, rare: bool) -> list[str]:
+    """The highest and lowest posterior's markers, by name (``rare``: on all but the rarest
+    outputs)."""
+    most, least = percent(upper), percent(lower)
+    if rare:
+        return [
+            _("attacker.chart.at_most_rare", value=most),
+            _("attacker.chart.at_least_rare", value=least),
+        ]
+    return [_("attacker.chart.at_most", value=most), _("attacker.chart.at_least", value=least)]
+
+
 def posterior(
     priors: np.ndarray,
     lower: np.ndarray,
@@ -108,19 +120,11 @@ def posterior(
     ]
     if epsilon_upper is not None:
         curves.append((epsilon_name, epsilon_upper))
-    most, least = percent(upper_now), percent(lower_now)
-    if rare:
-        names = [
-            _("attacker.chart.at_most_rare", value=most),
-            _("attacker.chart.at_least_rare", value=least),
-        ]
-    else:
-        names = [_("attacker.chart.at_most", value=most), _("attacker.chart.at_least", value=least)]
     markers = pd.DataFrame(
         {
             "prior": [prior_now, prior_now],
             "posterior": [upper_now, lower_now],
-            "series": names,
+            "series": _marker_names(upper_now, lower_now, rare=rare),
             "order": [0, 1],
         }
     )
@@ -268,6 +272,27 @@ def opendp_noise() -> str:
     return _("attacker.chart.opendp_noise")
 
 
+def _best_and_coin(x: dict, colors: dict) -> list:
+    """The best attack on the true Laplace mechanism (a tick per ε) and the coin flip (a
+    dotted line at 50%), over the bars of ``attack_rates``."""
+    return [
+        layer(
+            "coin",
+            {"type": "rule", "strokeDash": DOTTED, "strokeWidth": 2},
+            y={"field": "rate", "type": "quantitative"},
+            color=colors,
+        ),
+        layer(
+            "best",
+            {"type": "tick", "thickness": 4, "size": 70},
+            x=x,
+            y={"field": "rate", "type": "quantitative"},
+            color=colors,
+            tooltip=[{"field": "series"}, {"field": "rate", "format": ".1%"}],
+        ),
+    ]
+
+
 def attack_rates(
     data: str,
     epsilons: Sequence[str],
@@ -324,22 +349,7 @@ def attack_rates(
     ]
     datasets = {data: frame}
     if best is not None:
-        layers += [
-            layer(
-                "coin",
-                {"type": "rule", "strokeDash": DOTTED, "strokeWidth": 2},
-                y={"field": "rate", "type": "quantitative"},
-                color=colors,
-            ),
-            layer(
-                "best",
-                {"type": "tick", "thickness": 4, "size": 70},
-                x=x,
-                y={"field": "rate", "type": "quantitative"},
-                color=colors,
-                tooltip=[{"field": "series"}, {"field": "rate", "format": ".1%"}],
-            ),
-        ]
+        layers += _best_and_coin(x, colors)
         datasets["best"] = pd.DataFrame(
             {"epsilon": list(epsilons), "rate": list(best), "series": true_laplace}
         )
