@@ -4,10 +4,11 @@
                         {"bounding_dataset": "restaurant", "bounding_epsilon": 0.5, ...})
     preset_buttons("bounding", [RESTAURANT, ...])
 
-A preset is a set of values for declared settings (ui.common.setting), by their keys. A click
-assigns them (before the widgets are drawn, so each widget shows its new value) and the page
-publishes them to the address like any other change: a link keeps the view, and nothing keeps
-"which preset" apart from the settings. The preset whose values the page shows is marked.
+A preset is a set of values for declared settings (ui.common.setting), by their keys, and the
+section that shows them. A click assigns them (before the widgets are drawn, so each widget
+shows its new value), opens the section, and the page publishes the values to the address
+like any other change: a link keeps the view. Nothing keeps "which preset" apart from the
+settings, so no button claims to be in use once a control has moved on.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import streamlit as st
 
 from ui.common.address import assign
 from ui.common.i18n import _
+from ui.common.sections import open_section
 
 
 @dataclass(frozen=True)
@@ -29,23 +31,21 @@ class Preset:
     key: str
     title: str
     values: Mapping[str, Any]
-
-    def shown(self) -> bool:
-        """Whether the page holds this preset's values now."""
-        state = st.session_state
-        return all(key in state and state[key] == value for key, value in self.values.items())
+    section: str | None = None  # the section that shows the example (its key)
 
 
-def apply(preset: Preset) -> None:
-    """Assign the preset's values; settings tied to the data (a column, a cap) take them
-    as given, not as left over from the dataset before."""
+def apply(page: str, preset: Preset) -> None:
+    """Assign the preset's values and open its section; settings tied to the data (a column,
+    a cap) take them as given, not as left over from the dataset before."""
     for key in preset.values:
         st.session_state.pop(f"{key}__for", None)
     assign(preset.values)
+    if preset.section is not None:
+        open_section(page, preset.section)
 
 
 def preset_buttons(page: str, presets: Sequence[Preset]) -> None:
-    """One button per preset in a row, after a label; the one the page shows is primary."""
+    """One button per preset in a row, after a label."""
     row = st.container(horizontal=True, vertical_alignment="center", key=f"{page}__presets")
     with row:
         st.caption(_("common.preset.label"))
@@ -53,8 +53,7 @@ def preset_buttons(page: str, presets: Sequence[Preset]) -> None:
             st.button(
                 _(preset.title),
                 key=f"{page}__preset_{preset.key}",
-                type="primary" if preset.shown() else "secondary",
                 on_click=apply,
-                args=(preset,),
+                args=(page, preset),
                 help=_("common.preset.help"),
             )

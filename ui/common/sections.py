@@ -42,6 +42,13 @@ def address_key(page: str) -> str:
     return f"{page}_section"
 
 
+def open_section(page: str, key: str) -> None:
+    """In a callback (a preset's): open the section ``key`` of ``page`` on this run, as a link
+    to it would."""
+    st.session_state.pop(f"{page}__section", None)
+    publish(Choice(address_key(page)), key)
+
+
 def _labels(sections: Sequence[Section]) -> list[str]:
     return [f"{number}. {section.title}" for number, section in enumerate(sections, start=1)]
 
