@@ -662,3 +662,90 @@ def test_the_trade_off_controls_rerun_only_their_section(at):
     assert not at.metric and not at.success and not at.slider  # nothing else was redrawn
     assert [next(iter(data)) for _, data in charts(at)] == ["cap_lines"]
     assert "Best cap on days: 6" in texts(at)
+
+
+# --- Presets: the Japanese notebook's restaurant week in one click (ui/bounding/presets.py) ------
+
+
+def click_preset(at, key: str):
+    at.button(key=f"bounding__preset_{key}").click()
+    return rerun(at)
+
+
+def restaurant_week_shown(at) -> None:
+    """The settings both examples share, on the widgets."""
+    assert widget(at.selectbox, "bounding_dataset").value == "restaurant"
+    assert widget(at.selectbox, "bounding_group").value == "day"
+    assert widget(at.selectbox, "bounding_value").value == "money_spent"
+    assert widget(at.radio, "bounding_mechanism").value == "laplace"
+    assert widget(at.radio, "bounding_plan").value == "day by day"
+    assert widget(at.toggle, "bounding_private").value is False
+    assert widget(at.select_slider, "bounding_epsilon").value == 0.5
+    assert widget(at.slider, CAP).value == 4 and widget(at.slider, LINF).value == 4
+
+
+def test_the_restaurant_week_preset_from_another_dataset(at):
+    # shared/README (Japanese notebook): eps = 0.5 per day, at most 4 visits of a visitor in a
+    # day: count sensitivity 4, Laplace scale 4 / 0.5 = 8; spend bounded to [0, 50]: the day's
+    # sum has sensitivity 4 x 50 = 200
+    widget(at.selectbox, "bounding_dataset").set_value("tips")
+    rerun(at)
+    widget(at.radio, "bounding_mechanism").set_value("gaussian")
+    widget(at.radio, "bounding_plan").set_value("whole week at once")
+    widget(at.select_slider, "bounding_epsilon").set_value(2.0)
+    rerun(at)
+    moved = {"bounding_dataset": "tips", "bounding_mechanism": "gaussian", "bounding_epsilon": "2"}
+    assert {k: at.query_params.get(k) for k in moved} == moved
+    assert at.button(key="bounding__preset_restaurant").label == (
+        "Restaurant week, ε = 0.5, cap 4, [0, 50] (Japanese notebook)"
+    )
+    click_preset(at, "restaurant")
+    restaurant_week_shown(at)
+    assert widget(at.toggle, "bounding_pre_aggregate").value is False
+    assert widget(at.slider, BOUNDS).value == (0.0, 50.0)
+    assert at.query_params["bounding_epsilon"] == "0.5"  # ε is always in the address
+    assert at.query_params["bounding_max_per_group"] == "4"
+    defaults = ("bounding_dataset", "bounding_mechanism", "bounding_plan", CAP, BOUNDS)
+    for key in (*defaults, "bounding_pre_aggregate"):  # at their defaults: left out
+        assert key not in at.query_params, key
+    page = texts(at)
+    assert "Laplace noise with scale 4 / 0.5 = 8 on every day." in page  # the count
+    assert metric(at, "Sensitivity of one day's sum") == "200"  # 4 x 50
+    assert "Laplace noise with scale 200 / 0.5 = 400 on every day." in page
+    np.testing.assert_array_equal(bars(at, 0)["True, all records"], TRUE_VISITS)
+    section(at, BUDGET)
+    assert "7 days at ε = 0.5 each cost 3.5" in texts(at)
+    restaurant_week_shown(at)  # opening a section keeps the example
+    assert widget(at.slider, BOUNDS).value == (0.0, 50.0)
+    assert at.query_params["bounding_epsilon"] == "0.5"
+    assert at.query_params["bounding_max_per_group"] == "4"
+
+
+def test_the_pre_aggregated_preset_has_sensitivity_65(at):
+    # shared/README (Japanese notebook): pre-aggregated per visitor and day, bounds [0, 65]:
+    # the day's sum has sensitivity 65
+    click_preset(at, "restaurant")
+    restaurant_week_shown(at)
+    assert widget(at.toggle, "bounding_pre_aggregate").value is False
+    assert at.button(key="bounding__preset_pre_aggregated").label == (
+        "Pre-aggregated per visitor and day, [0, 65] (Japanese notebook)"
+    )
+    click_preset(at, "pre_aggregated")
+    restaurant_week_shown(at)
+    assert widget(at.toggle, "bounding_pre_aggregate").value is True
+    assert widget(at.slider, BOUNDS).value == (0.0, 65.0)
+    assert at.query_params["bounding_pre_aggregate"] == "true"
+    assert at.query_params[BOUNDS] == "0,65" and at.query_params["bounding_max_per_group"] == "4"
+    assert metric(at, "Sensitivity of one day's sum") == "65"  # not 4 x 65: one total a day
+    assert metric(at, "Sensitivity of all days' sums (L1)") == "260"  # 4 days x 65
+    assert "Laplace noise with scale 65 / 0.5 = 130 on every day." in texts(at)
+    reopened = rerun(open_page("bounding", query=dict(at.query_params)))  # a link keeps it
+    restaurant_week_shown(reopened)
+    assert widget(reopened.toggle, "bounding_pre_aggregate").value is True
+    assert widget(reopened.slider, BOUNDS).value == (0.0, 65.0)
+    assert dict(reopened.query_params) == dict(at.query_params)
+    assert metric(reopened, "Sensitivity of one day's sum") == "65"
+    widget(at.slider, BOUNDS).set_value((0.0, 60.0))
+    rerun(at)
+    assert at.query_params[BOUNDS] == "0,60"  # other bounds: no longer the example
+    assert metric(at, "Sensitivity of one day's sum") == "60"

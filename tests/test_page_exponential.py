@@ -1073,3 +1073,78 @@ def test_the_hours_exercise_matches_the_sensitivity_metric():
     assert any(s.value == "Right." for s in rerun(at).success)
     widget(at.number_input, "exercise_exponential.hours_given").set_value(0.4)
     assert any("Not quite" in w.value for w in rerun(at).warning)
+
+
+# --- Presets from the teaching material ---------------------------------------------------------
+def click_preset(at, key: str):
+    at.button(key=f"exponential__preset_{key}").click()
+    return rerun(at)
+
+
+def test_the_presets_are_named_in_the_readers_language():
+    at = open_page("exponential")
+    labels = {b.key: b.label for b in at.button}
+    assert labels["exponential__preset_diseases"] == (
+        "Disease table, ε = 0.1, 10 runs (Swiss notebooks)"
+    )
+    german = {b.key: b.label for b in open_page("exponential", query={"lang": "de"}).button}
+    assert german["exponential__preset_industry_groups"] == (
+        "Branchengruppen, ε = 0,1, 1.000 Durchläufe (Schweizer Lehr-Notebooks)"
+    )
+
+
+def test_the_disease_preset_shows_the_notebooks_table_from_typed_counts():
+    """shared/README: at ε = 0.1 the German notebook's weights are [3.320, 1.492, 4.055, 1.284]
+    and the probabilities 0.327 / 0.147 / 0.399 / 0.126; it then draws 10 answers."""
+    at = typed(open_page("exponential"), "A=3, B=1")
+    widget(at.toggle, "exponential_monotonic").set_value(True)
+    at = set_epsilon(rerun(at), "2")
+    at = click_preset(at, "diseases")
+    assert widget(at.radio, "exponential_source").value == "data"
+    assert widget(at.selectbox, "exponential_dataset").value == "diseases"
+    assert widget(at.selectbox, "exponential_column").value == "disease"
+    assert widget(at.select_slider, EPS_SLIDER).value == 0.1
+    assert widget(at.toggle, "exponential_monotonic").value is False
+    assert widget(at.select_slider, "exponential_draws").value == 10
+    assert shown_draws(at, held="1,000") == "10"  # the browser is sent the new N
+    assert address(at, "exponential_epsilon") == "0.1"
+    assert address(at, "exponential_draws") == "10"
+    for key in ("exponential_source", "exponential_dataset", "exponential_monotonic"):
+        assert key not in at.query_params, key  # at their defaults
+    table = main_table(at)
+    assert table["probability"].to_dict() == PUBLISHED["0.1"]
+    assert table[WEIGHT].to_dict() == NOTEBOOK_WEIGHTS
+    assert table["sampled runs"].sum() == 10
+    at = set_epsilon(at, "1")
+    assert address(at, "exponential_epsilon") == "1"  # no longer the example's ε = 0.1
+
+
+def test_the_industry_groups_preset_finds_the_most_common_group_95_percent_of_the_time():
+    """shared/README: at ε = 0.1 the exact chance of the true most common group (682 rows,
+    the next ten 576) is 0.9501; 1,000 sampled draws gave 949."""
+    at = open_page("exponential")
+    widget(at.select_slider, "exponential_draws").set_value(10)
+    at = rerun(at)
+    at = section(click_preset(at, "industry_groups"), TABLE)  # the table first, then the curves
+    assert widget(at.radio, "exponential_source").value == "data"
+    assert widget(at.selectbox, "exponential_dataset").value == "industry_groups"
+    assert widget(at.selectbox, "exponential_column").value == "industry_group"
+    assert widget(at.select_slider, EPS_SLIDER).value == 0.1
+    assert widget(at.toggle, "exponential_monotonic").value is False
+    assert widget(at.select_slider, "exponential_draws").value == 1_000
+    assert address(at, "exponential_dataset") == "industry_groups"
+    assert address(at, "exponential_epsilon") == "0.1"
+    assert "exponential_draws" not in at.query_params  # 1,000: the default
+    assert metric(at, "P(true best answer)") == "0.950"
+    table = main_table(at)
+    assert table["true count"].max() == 682
+    best = table["true count"].idxmax()
+    assert abs(table.loc[best, "sampled runs"] - 950) < 5 * (1_000 * 0.95 * 0.05) ** 0.5
+    at = section(at, CURVES)
+    assert metric(at, "Exponential mechanism, ε = 0.1") == "0.9501"
+    # opening a section keeps the example's values
+    assert widget(at.selectbox, "exponential_dataset").value == "industry_groups"
+    assert widget(at.select_slider, EPS_SLIDER).value == 0.1
+    assert address(at, "exponential_dataset") == "industry_groups"
+    assert address(at, "exponential_epsilon") == "0.1"
+    section(at, TABLE)

@@ -722,3 +722,82 @@ def test_the_many_statistics_exercise_names_the_mechanism_the_k_section_picks(pa
     assert answer.startswith("Laplace, at ε = 1 and δ = 10⁻¹²")
     assert f"{laplace_std} with Laplace against {gaussian_std} with the analytic" in answer
     assert _verdict(at, at.radio, "gaussian.many", "laplace") == "right"
+
+
+# --- Presets from the teaching material ---------------------------------------------------------
+def click_preset(at, key: str):
+    at.button(key=f"gaussian__preset_{key}").click()
+    return rerun(at)
+
+
+def test_the_presets_are_named_in_the_readers_language():
+    at = open_page("gaussian")
+    labels = {b.key: b.label for b in at.button}
+    assert labels["gaussian__preset_classic"] == (
+        "Classic Gaussian, ε = 0.1, δ = 10⁻⁴ (Swiss notebooks)"
+    )
+    german = {b.key: b.label for b in open_page("gaussian", query={"lang": "de"}).button}
+    assert german["gaussian__preset_laplace_or_gauss"] == (
+        "Laplace oder Gauß? ε = 1, δ = 10⁻⁵, k = 7 (Schweizer Lehr-Notebooks)"
+    )
+
+
+def test_the_classic_preset_gives_the_notebooks_sigma_of_43_4():
+    """shared/README (Swiss notebooks): the classic σ = √(2 ln(1.25/δ)) · s / ε of a count at
+    ε = 0.1, δ = 10⁻⁴ is 43.4, and the mean absolute error about 35."""
+    at = open_page("gaussian")
+    widget(at.selectbox, "gaussian_dataset").set_value("restaurant")
+    rerun(at)
+    at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 2.0)
+    at = click_preset(at, "classic")
+    assert widget(at.selectbox, "gaussian_dataset").value == "diseases"
+    assert widget(at.radio, "gaussian_kind").value == "count"
+    assert widget(at.selectbox, "gaussian_category").value == "disease"
+    assert widget(at.select_slider, EPS_SLIDER).value == 0.1
+    assert widget(at.select_slider, DELTA_SLIDER).value == 1e-4
+    assert widget(at.radio, "gaussian_mechanism").value == "classic"
+    address = dict(at.query_params)
+    assert {k: address.get(k) for k in ("gaussian_epsilon", "gaussian_delta")} == {
+        "gaussian_epsilon": "0.1",
+        "gaussian_delta": "0.0001",
+    }
+    assert address["gaussian_mechanism"] == "classic"
+    for key in ("gaussian_dataset", "gaussian_kind", "gaussian_category"):  # at their defaults
+        assert key not in address, key
+    sigma = _classic(0.1, 1e-4)
+    assert round(sigma, 1) == 43.4
+    assert metric(at, "Noise standard deviation") == _shown(sigma) == "43.44"
+    assert metric(at, "Expected |error|") == "34.66"  # σ·√(2/π): "about 35"
+    assert round(sigma * math.sqrt(2 / math.pi)) == 35
+    assert noisy_answers(at)["true"].tolist() == [24, 8, 28, 5]
+    at = set_widget(at, at.radio, "gaussian_mechanism", "analytic")
+    assert "gaussian_mechanism" not in at.query_params  # analytic: no longer the example's
+
+
+def test_the_laplace_or_gauss_preset_breaks_even_near_7_statistics():
+    """shared/README (Swiss notebooks): at ε = 1, δ = 10⁻⁵ Laplace adds less noise when one
+    person changes fewer than about 7 statistics; beyond that Gaussian wins."""
+    at = section(open_page("gaussian"), K)
+    at = set_widget(at, at.slider, "gaussian_k", 20)
+    at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
+    at = set_widget(at, at.text_input, DELTA_TEXT, "1e-8")
+    at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
+    at = click_preset(at, "laplace_or_gauss")
+    assert widget(at.slider, "gaussian_k").value == 7
+    assert widget(at.select_slider, EPS_SLIDER).value == 1.0
+    assert widget(at.select_slider, DELTA_SLIDER).value == 1e-5
+    assert widget(at.radio, "gaussian_mechanism").value == "analytic"
+    address = dict(at.query_params)
+    assert {k: address.get(k) for k in ("gaussian_epsilon", "gaussian_delta", "gaussian_k")} == {
+        "gaussian_epsilon": "1",
+        "gaussian_delta": "1e-05",
+        "gaussian_k": "7",
+    }
+    assert "gaussian_mechanism" not in address  # analytic: the default
+    assert metric(at, "Break-even k") == "6.96"
+    assert metric(at, "Gaussian noise is smaller from k =") == "7"
+    assert "For k = 7, pick the Gaussian mechanism" in advice(at)
+    at = set_widget(at, at.slider, "gaussian_k", 6)
+    assert "For k = 6, pick the Laplace mechanism" in advice(at)
+    assert at.query_params["gaussian_k"] == "6"  # no longer the example's k = 7

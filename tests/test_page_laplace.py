@@ -559,3 +559,120 @@ def test_the_export_speaks_the_readers_language() -> None:
     report = files["laplace_diseases_epsilon-1_report.html"]
     assert "Laplace-Mechanismus: Krankheiten (65 Personen)" in report  # the title
     assert "Beitragsgrenze (Zeilen je Person)" in report
+
+
+# --- Presets from the teaching material ---------------------------------------------------------
+def click_preset(at, key: str):
+    at.button(key=f"laplace__preset_{key}").click()
+    return rerun(at)
+
+
+def test_the_presets_are_named_in_the_readers_language() -> None:
+    at = open_page("laplace")
+    labels = {b.key: b.label for b in at.button}
+    assert labels["laplace__preset_diseases_0_1"] == "Disease table, ε = 0.1 (Swiss notebooks)"
+    assert labels["laplace__preset_restaurant"] == (
+        "Restaurant week, ε = 0.5, cap 4 (Japanese notebook)"
+    )
+    german = {b.key: b.label for b in open_page("laplace", query={"lang": "de"}).button}
+    assert german["laplace__preset_diseases_0_9"] == (
+        "Krankheitstabelle, ε = 0,9 (Schweizer Lehr-Notebooks)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "epsilon", "error", "half_width"),
+    # shared/README (Swiss notebooks): a count's mean absolute error is about 10 at ε = 0.1 and
+    # 1.1 at ε = 0.9, b = Δ / ε with Δ = 1.
+    [("diseases_0_1", 0.1, "10", "30"), ("diseases_0_9", 0.9, "1.11", "3.33")],
+)
+def test_the_disease_table_presets_show_the_notebooks_error(key, epsilon, error, half_width):
+    at = open_page("laplace")
+    widget(at.selectbox, "laplace_dataset").set_value("census")
+    rerun(at)
+    _epsilon(at, 2.0)
+    assert at.query_params["laplace_dataset"] == "census"
+    at = click_preset(at, key)
+    assert widget(at.selectbox, "laplace_dataset").value == "diseases"
+    assert widget(at.radio, "laplace_kind").value == "count"
+    assert widget(at.selectbox, "laplace_category").value == "disease"
+    assert widget(at.select_slider, "laplace_epsilon").value == epsilon
+    assert at.query_params["laplace_epsilon"] == str(epsilon)
+    for key_at_default in ("laplace_dataset", "laplace_kind", "laplace_category"):
+        assert key_at_default not in at.query_params, key_at_default
+    assert metric(at, "Expected |error|") == error
+    assert noisy_answers(at)["true"].tolist() == [24, 8, 28, 5]
+    assert f"within ±{half_width} of the true count" in texts(at)
+    _epsilon(at, 1.0)  # moved away from the example: the page shows the new ε
+    assert widget(at.select_slider, "laplace_epsilon").value == 1.0
+    assert metric(at, "Expected |error|") == "1"
+
+
+def test_the_averaging_preset_attacks_a_count_of_3_at_0_1() -> None:
+    """shared/README: averages of 10, 1,000 and 100,000 answers of a count of 3 at ε = 0.1
+    came to 4.77, 3.06 and 2.98. Three bills of the tips data have a tip of at least $7."""
+    at = section(open_page("laplace"), "4. The averaging attack")
+    widget(at.select_slider, "laplace_repeats").set_value(10)
+    rerun(at)
+    at = click_preset(at, "averaging")
+    assert widget(at.selectbox, "laplace_dataset").value == "tips"
+    assert widget(at.radio, "laplace_kind").value == "predicate"
+    assert widget(at.selectbox, "laplace_pred_column").value == "tip"
+    assert widget(at.selectbox, "laplace_pred_op").value == "≥"
+    assert widget(at.number_input, "laplace_pred_number").value == 7.0
+    assert widget(at.select_slider, "laplace_epsilon").value == 0.1
+    assert widget(at.select_slider, "laplace_repeats").value == 100_000
+    for key, value in {
+        "laplace_dataset": "tips",
+        "laplace_kind": "predicate",
+        "laplace_pred_column": "tip",
+        "laplace_pred_number": "7",
+        "laplace_epsilon": "0.1",
+        "laplace_repeats": "100000",
+    }.items():
+        assert at.query_params[key] == value, key
+    assert metric(at, "True answer") == "3.00"
+    assert metric(at, "Privacy spent") == "ε = 10000"  # 100,000 × 0.1
+    average = float(metric(at, "Average of 100,000"))
+    assert abs(average - 3) < 4 * math.sqrt(2) * 10 / math.sqrt(100_000)  # b = 10
+    widget(at.select_slider, "laplace_repeats").set_value(1_000)
+    rerun(at)
+    assert metric(at, "Privacy spent") == "ε = 100"
+    assert at.query_params["laplace_repeats"] == "1000"  # no longer the example's 100,000
+
+
+def test_the_restaurant_preset_gives_scale_8_and_a_link_keeps_it() -> None:
+    """shared/README (Japanese notebook): ε = 0.5 per day, at most 4 visits per visitor, so
+    the daily counts' sensitivity is 4 and the Laplace scale 4 / 0.5 = 8; capping at 4 days
+    drops 25 visits."""
+    at = open_page("laplace")
+    widget(at.selectbox, "laplace_dataset").set_value("restaurant")
+    rerun(at)
+    widget(at.number_input, "laplace_cap").set_value(2)
+    widget(at.radio, "laplace_kind").set_value("sum")
+    rerun(at)
+    at = click_preset(at, "restaurant")
+    assert widget(at.selectbox, "laplace_dataset").value == "restaurant"
+    assert widget(at.radio, "laplace_kind").value == "count"
+    assert widget(at.selectbox, "laplace_category").value == "day"
+    assert widget(at.number_input, "laplace_cap").value == 4
+    assert widget(at.select_slider, "laplace_epsilon").value == 0.5
+    address = dict(at.query_params)
+    assert {k: address.get(k) for k in ("laplace_dataset", "laplace_cap", "laplace_epsilon")} == {
+        "laplace_dataset": "restaurant",
+        "laplace_cap": "4",
+        "laplace_epsilon": "0.5",
+    }
+    assert "laplace_kind" not in address  # count: the default
+    assert metric(at, "Sensitivity") == "4"
+    assert metric(at, "Noise scale b") == "8"
+    assert "25 rows beyond it are dropped" in texts(at)
+    assert noisy_answers(at)["true"].sum() == 2_850 - 25
+    linked = open_page("laplace", query=address)  # a link keeps the example's view
+    assert metric(linked, "Noise scale b") == "8"
+    assert widget(linked.selectbox, "laplace_dataset").value == "restaurant"
+    assert widget(linked.radio, "laplace_kind").value == "count"
+    assert widget(linked.selectbox, "laplace_category").value == "day"
+    assert widget(linked.number_input, "laplace_cap").value == 4
+    assert widget(linked.select_slider, "laplace_epsilon").value == 0.5
+    assert dict(linked.query_params) == address

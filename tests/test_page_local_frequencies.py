@@ -531,3 +531,43 @@ def test_the_raw_sums_exercise_agrees_with_the_table():
     open_exercise(at, "local.raw_sums")
     assert "False. Every person sends k bits" in infos(at)
     assert "Right." in answer(at, "local.raw_sums", "false")
+
+
+# --- Preset: the teaching material's example in one click (ui/local/lf_presets.py) ---------------
+
+
+def test_the_unary_preset_chooses_p_075_and_q_025_on_the_occupations():
+    # shared/README (Programming DP): unary encoding with p = 0.75, q = 0.25 gives
+    # eps = ln(p(1 - q) / ((1 - p) q)) = ln 9 = 2.197; estimate (sum of bits - n q) / (p - q)
+    at = open_page(PAGE)
+    widget(at.selectbox, "lf_column").set_value("marital_status")
+    rerun(at)
+    widget(at.radio, "lf_protocol").set_value("manual")
+    rerun(at)
+    widget(at.slider, "lf_p").set_value(0.9)
+    widget(at.slider, "lf_q").set_value(0.3)
+    rerun(at)
+    moved = {"lf_column": "marital_status", "lf_protocol": "manual", "lf_p": "0.9", "lf_q": "0.3"}
+    assert {k: at.query_params.get(k) for k in moved} == moved
+    button = at.button(key="lf__preset_unary")
+    assert button.label == "Unary encoding, p = 0.75, q = 0.25 (Programming DP)"
+    button.click()
+    rerun(at)
+    assert widget(at.selectbox, "lf_dataset").value == "census"
+    assert widget(at.selectbox, "lf_column").value == "occupation"
+    assert widget(at.radio, "lf_protocol").value == "manual"
+    assert widget(at.slider, "lf_p").value == 0.75 and widget(at.slider, "lf_q").value == 0.25
+    assert at.query_params["lf_protocol"] == "manual"  # p and q at their defaults: left out
+    for key in ("lf_dataset", "lf_column", "lf_p", "lf_q", "lf_epsilon"):
+        assert key not in at.query_params, key
+    assert metric(at, "ε per person") == "2.197" == f"{math.log(9):.4g}"
+    assert metric(at, "p") == "0.7500" and metric(at, "q") == "0.2500"
+    assert "32,561 reports of k bits" in at.success[0].value  # no occupation: all-zero vectors
+    counts = table(at)
+    assert counts["true count"].tolist() == OCCUPATIONS
+    debiased = (counts["raw sum of bits"] - N_REPORTS * 0.25) / (0.75 - 0.25)
+    assert np.allclose(counts["debiased estimate"], debiased, atol=0.05)
+    widget(at.radio, "lf_protocol").set_value("sue")  # ε sets p and q: not the example
+    rerun(at)
+    assert widget(at.radio, "lf_protocol").value == "sue"
+    assert at.query_params.get("lf_protocol") != "manual"

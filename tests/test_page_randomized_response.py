@@ -32,7 +32,8 @@ from streamlit.testing.v1 import AppTest
 from ui.local.exercises import EXERCISES
 
 PAGE = "randomized_response"
-SURVEY, ERROR, CENTRAL = (
+COINS, SURVEY, ERROR, CENTRAL = (
+    "1. The coin game",
     "2. The survey",
     "3. More people, smaller error",
     "4. Local vs central at the same ε",
@@ -854,3 +855,118 @@ def test_the_curator_exercise_is_false():
     assert "False. In the local model each person randomizes" in infos(at)
     assert "Right." in answer(at, "local.curator", "false")
     assert "Not quite" in answer(at, "local.curator", "true")
+
+
+# --- Presets: the teaching material's examples in one click (ui/local/rr_presets.py) -------------
+
+
+def click_preset(at, key: str):
+    at.button(key=f"rr__preset_{key}").click()
+    return rerun(at)
+
+
+def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
+    # shared/README (Programming DP): "are you in Sales?" with fair coins: P(yes | yes) = 0.75,
+    # P(yes | no) = 0.25, eps = ln 3 = 1.0986; estimate 2 (#yes - n/4) of a true 3,650
+    at = open_page(PAGE)
+    widget(at.selectbox, "rr_column").set_value("marital_status")
+    rerun(at)
+    widget(at.select_slider, "rr_n").set_value(1_000)
+    widget(at.slider, "rr_truth").set_value(0.9)
+    rerun(at)
+    widget(at.radio, "rr_who").set_value("group")
+    rerun(at)
+    moved = {"rr_who": "group", "rr_column": "marital_status", "rr_n": "1000", "rr_truth": "0.9"}
+    assert {k: at.query_params.get(k) for k in moved} == moved
+    button = at.button(key="rr__preset_coin_game")
+    assert button.label == "Coin game, fair coins, ε = ln 3 (Programming DP)"
+    click_preset(at, "coin_game")
+    assert widget(at.radio, "rr_who").value == "data"
+    assert widget(at.selectbox, "rr_dataset").value == "census"
+    assert widget(at.selectbox, "rr_column").value == "occupation"
+    assert widget(at.selectbox, "rr_category").value == "Sales"
+    assert widget(at.select_slider, "rr_n").value == 32_561  # everyone
+    assert widget(at.radio, "rr_mode").value == "coins"
+    assert widget(at.slider, "rr_truth").value == 0.5
+    assert widget(at.slider, "rr_random_yes").value == 0.5
+    # every value is the setting's default: the address leaves them all out
+    for key in (*moved, "rr_dataset", "rr_category", "rr_mode", "rr_random_yes", "rr_epsilon"):
+        assert key not in at.query_params, key
+    section(at, COINS)  # the coins' figures, whichever section the click opened
+    assert metric(at, "ε of one answer") == "1.099" == f"{math.log(3):.4g}"
+    table = at.table[0].value
+    assert table.loc["yes", "says yes"] == "0.7500" and table.loc["no", "says yes"] == "0.2500"
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "3,650"
+    said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
+    assert estimate == pytest.approx(2 * (said_yes - 32_561 / 4))
+    assert "3,650 of 32,561 persons would truly say yes" in texts(at)
+    # opening a section keeps the example: its values, and an address without them
+    assert widget(at.selectbox, "rr_category").value == "Sales"
+    assert widget(at.select_slider, "rr_n").value == 32_561
+    assert widget(at.radio, "rr_mode").value == "coins"
+    for key in (*moved, "rr_dataset", "rr_category", "rr_mode", "rr_random_yes", "rr_epsilon"):
+        assert key not in at.query_params, key
+
+
+def test_the_sales_staff_preset_asks_200_persons_who_all_say_yes():
+    # shared/README (Chinese notebook): 200 sales staff, every true answer yes, fair coins
+    at = group(open_page(PAGE), 400, 50)
+    widget(at.slider, "rr_random_yes").set_value(0.25)
+    rerun(at)
+    assert at.query_params["rr_group_n"] == "400"
+    click_preset(at, "sales_staff")
+    assert widget(at.radio, "rr_who").value == "group"
+    assert widget(at.number_input, "rr_group_n").value == 200
+    assert widget(at.number_input, "rr_group_yes").value == 200
+    assert widget(at.radio, "rr_mode").value == "coins"
+    assert widget(at.slider, "rr_truth").value == 0.5
+    assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert at.query_params["rr_who"] == "group" and at.query_params["rr_group_yes"] == "200"
+    for key in ("rr_group_n", "rr_random_yes", "rr_truth", "rr_mode"):  # at their defaults
+        assert key not in at.query_params, key
+    assert at.button(key="rr__preset_sales_staff").label == (
+        "200 sales staff, all yes (Chinese notebook)"
+    )
+    assert metric(at, "Truth") == "200"  # the survey section stayed open
+    assert "200 of its 200 persons would truly say yes" in texts(at)
+    box = at.success[0].value
+    assert "Guarantee: 1.099-DP" in box and "200 yes/no answers" in box  # ln 3, 200 asked
+    said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
+    assert estimate == pytest.approx(2 * (said_yes - 200 / 4), abs=0.06)
+
+
+def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
+    # shared/README (Spanish tutorial): the truth with probability 1/2 + gamma, gamma = 0.25
+    # gives 0.75 / 0.25 and eps = ln(0.75 / 0.25). The page says it in "set ε" mode.
+    at = open_page(PAGE)
+    widget(at.slider, "rr_truth").set_value(0.9)
+    rerun(at)
+    assert "γ = 0.45" in gamma_line(at)
+    click_preset(at, "gamma")
+    assert at.button(key="rr__preset_gamma").label == (
+        "γ = 0.25: the truth with probability 0.75 (Spanish tutorial)"
+    )
+    assert widget(at.radio, "rr_mode").value == "epsilon"
+    assert widget(at.select_slider, "rr_epsilon").value == pytest.approx(math.log(3))
+    truth = widget(at.slider, "rr_truth")
+    assert truth.value == pytest.approx(0.5) and truth.proto.disabled  # the coins follow ε
+    assert at.query_params["rr_mode"] == "epsilon" and "rr_truth" not in at.query_params
+    assert float(at.query_params["rr_epsilon"]) == pytest.approx(math.log(0.75 / 0.25))
+    line = gamma_line(at)
+    assert "½ + γ = 0.75" in line and "½ − γ = 0.25" in line and "γ = 0.25" in line
+    assert f"ε = ln((½ + γ)/(½ − γ)) = {math.log(3):.4g}" in line
+    assert metric(at, "ε of one answer") == "1.099"
+    reopened = rerun(open_page(PAGE, query=dict(at.query_params)))  # a link keeps the example
+    assert widget(reopened.radio, "rr_mode").value == "epsilon"
+    assert widget(reopened.select_slider, "rr_epsilon").value == pytest.approx(math.log(3))
+    assert dict(reopened.query_params) == dict(at.query_params) and gamma_line(reopened) == line
+    widget(at.text_input, "rr_epsilon__text").input("2")
+    rerun(at)
+    assert at.query_params["rr_epsilon"] == "2"  # another ε: no longer the example
+    assert "γ = 0.25" not in gamma_line(at)
+    click_preset(at, "coin_game")  # back to the coins, fair
+    assert widget(at.radio, "rr_mode").value == "coins"
+    assert widget(at.slider, "rr_truth").value == 0.5
+    assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert "rr_mode" not in at.query_params and "rr_epsilon" not in at.query_params

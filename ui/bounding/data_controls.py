@@ -1,6 +1,7 @@
-"""The bounding page's data controls (they rerun the whole page): the dataset, the user's CSV
-or a data path (ui.bounding.paths), the group and value columns, the released groups (public,
-declared or DP-selected), then the choices of how to bound and release (ui.bounding.choices).
+"""The bounding page's data controls (they rerun the whole page): the teaching examples
+(ui.bounding.presets), the dataset, the user's CSV or a data path (ui.bounding.paths), the group
+and value columns, the released groups (public, declared or DP-selected), then the choices of
+how to bound and release (ui.bounding.choices).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ui.bounding.choices import Choices, page_choices
 from ui.bounding.data import OWN_WORDS, PAGE, PRESETS, BoundingData, Preset
 from ui.bounding.declared import GROUP, VALUE
 from ui.bounding.paths import path_data
+from ui.bounding.presets import PRESETS as EXAMPLES
 from ui.bounding.words import Words
 from ui.common import formatting
 from ui.common.address import current, linked
@@ -25,6 +27,7 @@ from ui.common.categories import Categories, mode_setting, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
 from ui.common.i18n import _
+from ui.common.presets import preset_buttons
 from ui.common.release import secure_toggle
 from ui.common.shell import page_rng
 
@@ -135,7 +138,9 @@ def _groups(data: DataChoice, person: str | None, group: str, secure: bool) -> C
 
 
 def data_controls() -> tuple[BoundingData, Choices] | None:
-    """The data, the columns, the released groups and the plan: they rerun the whole page."""
+    """The examples, the data, the columns, the released groups and the plan: they rerun the
+    whole page. An example sets ε, the caps and the bounds too, drawn in the page's fragment."""
+    preset_buttons(PAGE, EXAMPLES)
     secure = secure_toggle(PAGE)
     data = pick_data(PAGE, list(PRESETS), paths=True)
     if data is None:

@@ -10,6 +10,7 @@ from dp_core.guarantee import Part
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.presets import preset_buttons
 from ui.common.release import (
     READ_WORDS,
     guarantee,
@@ -23,14 +24,17 @@ from ui.common.shell import presenter_mode, settings_area
 from ui.common.widgets import epsilon_input
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
 from ui.exponential.declared import MONOTONIC
+from ui.exponential.presets import PRESETS
 from ui.exponential.settings import Settings
 
 ICON = ":material/verified_user:"
 
 
 def candidate_controls() -> Candidates | None:
-    """Where the candidates come from, what one person moves, and warnings that hold at any ε."""
+    """The examples, where the candidates come from, what one person moves, and warnings that
+    hold at any ε."""
     with settings_area():
+        preset_buttons(PAGE, PRESETS)
         candidates = pick_candidates()
         if candidates is None:
             return None

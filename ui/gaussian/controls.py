@@ -9,22 +9,26 @@ from dp_core.release import noise_name
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.presets import preset_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, presenter_row, settings_area
 from ui.common.widgets import delta_input, epsilon_input
+from ui.gaussian.presets import PRESETS
 from ui.gaussian.settings import MECHANISM, MECHANISMS, Settings
 from ui.gaussian.words import outputs, sigma_sentence
 
 
 def data_controls() -> tuple[QueryChoice | None, bool]:
-    """The data, the query and the kind of noise: settings that rerun the whole page.
+    """The examples, the data, the query and the kind of noise: settings that rerun the whole
+    page.
 
     The query is None (after a message) while it cannot run: the sections then use
     sensitivity 1.
     """
     with settings_area():
+        preset_buttons("gaussian", PRESETS)
         secure = secure_toggle("gaussian")
         choice = pick_query("gaussian", rng=page_rng("gaussian", "categories"), secure=secure)
     return choice, secure

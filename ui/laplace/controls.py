@@ -7,18 +7,22 @@ import streamlit as st
 
 from dp_core.guarantee import Part
 from dp_core.release import noise_name
+from ui.common.presets import preset_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, settings_area
 from ui.common.widgets import epsilon_input
+from ui.laplace.presets import PRESETS
 from ui.laplace.settings import Settings
 from ui.laplace.words import outputs
 
 
 def data_controls() -> tuple[QueryChoice, bool] | None:
-    """The data, the query and the kind of noise: settings that rerun the whole page."""
+    """The examples, the data, the query and the kind of noise: settings that rerun the whole
+    page."""
     with settings_area():
+        preset_buttons("laplace", PRESETS)
         secure = secure_toggle("laplace")
         choice = pick_query("laplace", rng=page_rng("laplace", "categories"), secure=secure)
     return None if choice is None else (choice, secure)

@@ -2,9 +2,10 @@
 open section), its story and its closing words.
 
 The page's pieces, one module each (prefix ``lf_``, as the page's widget keys): lf_settings
-(constants, Settings), lf_controls (the data and column, the protocol, ε or p and q), one
-module per section named by its key: lf_reports, lf_counts, lf_domain. This module calls
-story(), so its PAGE is the prefix the Workshop's links put the open section under.
+(constants, Settings), lf_presets (the teaching material's example), lf_controls (its button,
+the data and column, the protocol, ε or p and q), one module per section named by its key:
+lf_reports, lf_counts, lf_domain. This module calls story(), so its PAGE is the prefix the
+Workshop's links put the open section under.
 """
 
 from __future__ import annotations

@@ -16,9 +16,11 @@ from dp_core import randomized_response as rr
 from ui.common import formatting
 from ui.common.address import linked, publish
 from ui.common.i18n import _, n_
+from ui.common.presets import preset_buttons
 from ui.common.shell import settings_area
 from ui.common.widgets import epsilon_input
 from ui.local.inputs import Respondents, pick_respondents
+from ui.local.lf_presets import PRESETS
 from ui.local.lf_settings import (
     COLUMN,
     EPSILON,
@@ -35,9 +37,11 @@ from ui.local.lf_settings import (
 
 
 def data_controls() -> Respondents | None:
-    """The data and the question's column: settings that rerun the whole page (folded on a
-    projector)."""
+    """The examples, the data and the question's column: settings that rerun the whole page
+    (folded on a projector). An example sets the protocol and p and q too, drawn in the page's
+    fragment below."""
     with settings_area():
+        preset_buttons(PAGE, PRESETS)
         return _respondents()
 
 

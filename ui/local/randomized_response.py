@@ -2,10 +2,11 @@
 the open section), its story and its closing words.
 
 The page's pieces, one module each (prefix ``rr_``, as the page's widget keys):
-rr_settings (constants, Coins, Survey, Settings), rr_controls (who answers, the coins or ε,
-the sample size), one module per section named by its key: rr_coins, rr_survey (with
-rr_result, the drawn survey and its export), rr_error, rr_central. This module calls story(),
-so its PAGE is the prefix the Workshop's links put the open section under.
+rr_settings (constants, Coins, Survey, Settings), rr_presets (the teaching material's
+examples), rr_controls (the examples' buttons, who answers, the coins or ε, the sample size),
+one module per section named by its key: rr_coins, rr_survey (with rr_result, the drawn survey
+and its export), rr_error, rr_central. This module calls story(), so its PAGE is the prefix the
+Workshop's links put the open section under.
 """
 
 from __future__ import annotations

@@ -24,10 +24,12 @@ from ui.common import formatting
 from ui.common.address import assign, linked, publish
 from ui.common.i18n import _, n_
 from ui.common.labels import category_label, category_labels
+from ui.common.presets import preset_buttons
 from ui.common.setting import Choice, Number
 from ui.common.shell import page_rng, settings_area
 from ui.common.widgets import epsilon_input
 from ui.local.inputs import pick_respondents
+from ui.local.rr_presets import PRESETS
 from ui.local.rr_settings import (
     ANSWERING,
     COLUMN,
@@ -54,9 +56,10 @@ from ui.local.rr_settings import (
 
 
 def survey_controls() -> Survey | None:
-    """Who answers and the question: settings that rerun the whole page (folded on a
-    projector)."""
+    """The examples, who answers and the question: settings that rerun the whole page (folded
+    on a projector). An example sets the coins too, drawn in the page's fragment below."""
     with settings_area():
+        preset_buttons(PAGE, PRESETS)
         who = _choice(ANSWERING, _("local.rr.who.label"), WHO)
         return _group() if who == GROUP else _survey()
 
