@@ -45,6 +45,12 @@ def browser_address(at: AppTest) -> dict[str, str | list[str]]:
     return dict(at.query_params)
 
 
+def click_preset(at: AppTest, page: str, key: str) -> AppTest:
+    """Click one of ``page``'s preset buttons (ui.common.presets) and run the page."""
+    at.button(key=f"{page}__preset_{key}").click()
+    return rerun(at)
+
+
 def open_tab(at: AppTest):
     """The open tab of the page's sections (only the open one has content: tabs are lazy)."""
     opened = [tab for tab in at.tabs if tab.children]

@@ -11,6 +11,7 @@ from apptest_helpers import (
     READ_CATEGORIES,
     chart_data,
     charts,
+    click_preset,
     metric,
     not_private,
     open_page,
@@ -667,11 +668,6 @@ def test_the_trade_off_controls_rerun_only_their_section(at):
 # --- Presets: the Japanese notebook's restaurant week in one click (ui/bounding/presets.py) ------
 
 
-def click_preset(at, key: str):
-    at.button(key=f"bounding__preset_{key}").click()
-    return rerun(at)
-
-
 def restaurant_week_shown(at) -> None:
     """The settings both examples share, on the widgets."""
     assert widget(at.selectbox, "bounding_dataset").value == "restaurant"
@@ -699,7 +695,7 @@ def test_the_restaurant_week_preset_from_another_dataset(at):
     assert at.button(key="bounding__preset_restaurant").label == (
         "Restaurant week, ε = 0.5, cap 4, [0, 50] (Japanese notebook)"
     )
-    click_preset(at, "restaurant")
+    click_preset(at, "bounding", "restaurant")
     restaurant_week_shown(at)
     assert widget(at.toggle, "bounding_pre_aggregate").value is False
     assert widget(at.slider, BOUNDS).value == (0.0, 50.0)
@@ -724,13 +720,13 @@ def test_the_restaurant_week_preset_from_another_dataset(at):
 def test_the_pre_aggregated_preset_has_sensitivity_65(at):
     # shared/README (Japanese notebook): pre-aggregated per visitor and day, bounds [0, 65]:
     # the day's sum has sensitivity 65
-    click_preset(at, "restaurant")
+    click_preset(at, "bounding", "restaurant")
     restaurant_week_shown(at)
     assert widget(at.toggle, "bounding_pre_aggregate").value is False
     assert at.button(key="bounding__preset_pre_aggregated").label == (
         "Pre-aggregated per visitor and day, [0, 65] (Japanese notebook)"
     )
-    click_preset(at, "pre_aggregated")
+    click_preset(at, "bounding", "pre_aggregated")
     restaurant_week_shown(at)
     assert widget(at.toggle, "bounding_pre_aggregate").value is True
     assert widget(at.slider, BOUNDS).value == (0.0, 65.0)

@@ -18,6 +18,7 @@ from apptest_helpers import (
     READ_CATEGORIES,
     chart_data,
     charts,
+    click_preset,
     download,
     errors,
     infos,
@@ -1076,11 +1077,6 @@ def test_the_hours_exercise_matches_the_sensitivity_metric():
 
 
 # --- Presets from the teaching material ---------------------------------------------------------
-def click_preset(at, key: str):
-    at.button(key=f"exponential__preset_{key}").click()
-    return rerun(at)
-
-
 def test_the_presets_are_named_in_the_readers_language():
     at = open_page("exponential")
     labels = {b.key: b.label for b in at.button}
@@ -1099,7 +1095,7 @@ def test_the_disease_preset_shows_the_notebooks_table_from_typed_counts():
     at = typed(open_page("exponential"), "A=3, B=1")
     widget(at.toggle, "exponential_monotonic").set_value(True)
     at = set_epsilon(rerun(at), "2")
-    at = click_preset(at, "diseases")
+    at = click_preset(at, "exponential", "diseases")
     assert widget(at.radio, "exponential_source").value == "data"
     assert widget(at.selectbox, "exponential_dataset").value == "diseases"
     assert widget(at.selectbox, "exponential_column").value == "disease"
@@ -1125,7 +1121,9 @@ def test_the_industry_groups_preset_finds_the_most_common_group_95_percent_of_th
     at = open_page("exponential")
     widget(at.select_slider, "exponential_draws").set_value(10)
     at = rerun(at)
-    at = section(click_preset(at, "industry_groups"), TABLE)  # the table first, then the curves
+    at = section(
+        click_preset(at, "exponential", "industry_groups"), TABLE
+    )  # the table first, then the curves
     assert widget(at.radio, "exponential_source").value == "data"
     assert widget(at.selectbox, "exponential_dataset").value == "industry_groups"
     assert widget(at.selectbox, "exponential_column").value == "industry_group"

@@ -16,6 +16,7 @@ from apptest_helpers import (
     READ_CATEGORIES,
     chart_data,
     charts,
+    click_preset,
     metric,
     noisy_answers,
     not_private,
@@ -725,11 +726,6 @@ def test_the_many_statistics_exercise_names_the_mechanism_the_k_section_picks(pa
 
 
 # --- Presets from the teaching material ---------------------------------------------------------
-def click_preset(at, key: str):
-    at.button(key=f"gaussian__preset_{key}").click()
-    return rerun(at)
-
-
 def test_the_presets_are_named_in_the_readers_language():
     at = open_page("gaussian")
     labels = {b.key: b.label for b in at.button}
@@ -750,7 +746,7 @@ def test_the_classic_preset_gives_the_notebooks_sigma_of_43_4():
     rerun(at)
     at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
     at = set_widget(at, at.select_slider, EPS_SLIDER, 2.0)
-    at = click_preset(at, "classic")
+    at = click_preset(at, "gaussian", "classic")
     assert widget(at.selectbox, "gaussian_dataset").value == "diseases"
     assert widget(at.radio, "gaussian_kind").value == "count"
     assert widget(at.selectbox, "gaussian_category").value == "disease"
@@ -783,7 +779,7 @@ def test_the_laplace_or_gauss_preset_breaks_even_near_7_statistics():
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.1)
     at = set_widget(at, at.text_input, DELTA_TEXT, "1e-8")
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
-    at = click_preset(at, "laplace_or_gauss")
+    at = click_preset(at, "gaussian", "laplace_or_gauss")
     assert widget(at.slider, "gaussian_k").value == 7
     assert widget(at.select_slider, EPS_SLIDER).value == 1.0
     assert widget(at.select_slider, DELTA_SLIDER).value == 1e-5

@@ -16,6 +16,7 @@ from apptest_helpers import (
     READ_CATEGORIES,
     chart_data,
     charts,
+    click_preset,
     metric,
     noisy_answers,
     not_private,
@@ -562,11 +563,6 @@ def test_the_export_speaks_the_readers_language() -> None:
 
 
 # --- Presets from the teaching material ---------------------------------------------------------
-def click_preset(at, key: str):
-    at.button(key=f"laplace__preset_{key}").click()
-    return rerun(at)
-
-
 def test_the_presets_are_named_in_the_readers_language() -> None:
     at = open_page("laplace")
     labels = {b.key: b.label for b in at.button}
@@ -592,7 +588,7 @@ def test_the_disease_table_presets_show_the_notebooks_error(key, epsilon, error,
     rerun(at)
     _epsilon(at, 2.0)
     assert at.query_params["laplace_dataset"] == "census"
-    at = click_preset(at, key)
+    at = click_preset(at, "laplace", key)
     assert widget(at.selectbox, "laplace_dataset").value == "diseases"
     assert widget(at.radio, "laplace_kind").value == "count"
     assert widget(at.selectbox, "laplace_category").value == "disease"
@@ -614,7 +610,7 @@ def test_the_averaging_preset_attacks_a_count_of_3_at_0_1() -> None:
     at = section(open_page("laplace"), "4. The averaging attack")
     widget(at.select_slider, "laplace_repeats").set_value(10)
     rerun(at)
-    at = click_preset(at, "averaging")
+    at = click_preset(at, "laplace", "averaging")
     assert widget(at.selectbox, "laplace_dataset").value == "tips"
     assert widget(at.radio, "laplace_kind").value == "predicate"
     assert widget(at.selectbox, "laplace_pred_column").value == "tip"
@@ -651,7 +647,7 @@ def test_the_restaurant_preset_gives_scale_8_and_a_link_keeps_it() -> None:
     widget(at.number_input, "laplace_cap").set_value(2)
     widget(at.radio, "laplace_kind").set_value("sum")
     rerun(at)
-    at = click_preset(at, "restaurant")
+    at = click_preset(at, "laplace", "restaurant")
     assert widget(at.selectbox, "laplace_dataset").value == "restaurant"
     assert widget(at.radio, "laplace_kind").value == "count"
     assert widget(at.selectbox, "laplace_category").value == "day"

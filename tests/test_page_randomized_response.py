@@ -14,6 +14,7 @@ import pytest
 from apptest_helpers import (
     chart_data,
     charts,
+    click_preset,
     download,
     errors,
     infos,
@@ -860,11 +861,6 @@ def test_the_curator_exercise_is_false():
 # --- Presets: the teaching material's examples in one click (ui/local/rr_presets.py) -------------
 
 
-def click_preset(at, key: str):
-    at.button(key=f"rr__preset_{key}").click()
-    return rerun(at)
-
-
 def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
     # shared/README (Programming DP): "are you in Sales?" with fair coins: P(yes | yes) = 0.75,
     # P(yes | no) = 0.25, eps = ln 3 = 1.0986; estimate 2 (#yes - n/4) of a true 3,650
@@ -880,7 +876,7 @@ def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
     assert {k: at.query_params.get(k) for k in moved} == moved
     button = at.button(key="rr__preset_coin_game")
     assert button.label == "Coin game, fair coins, ε = ln 3 (Programming DP)"
-    click_preset(at, "coin_game")
+    click_preset(at, "rr", "coin_game")
     assert widget(at.radio, "rr_who").value == "data"
     assert widget(at.selectbox, "rr_dataset").value == "census"
     assert widget(at.selectbox, "rr_column").value == "occupation"
@@ -915,7 +911,7 @@ def test_the_sales_staff_preset_asks_200_persons_who_all_say_yes():
     widget(at.slider, "rr_random_yes").set_value(0.25)
     rerun(at)
     assert at.query_params["rr_group_n"] == "400"
-    click_preset(at, "sales_staff")
+    click_preset(at, "rr", "sales_staff")
     assert widget(at.radio, "rr_who").value == "group"
     assert widget(at.number_input, "rr_group_n").value == 200
     assert widget(at.number_input, "rr_group_yes").value == 200
@@ -943,7 +939,7 @@ def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
     widget(at.slider, "rr_truth").set_value(0.9)
     rerun(at)
     assert "γ = 0.45" in gamma_line(at)
-    click_preset(at, "gamma")
+    click_preset(at, "rr", "gamma")
     assert at.button(key="rr__preset_gamma").label == (
         "γ = 0.25: the truth with probability 0.75 (Spanish tutorial)"
     )
@@ -965,7 +961,7 @@ def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
     rerun(at)
     assert at.query_params["rr_epsilon"] == "2"  # another ε: no longer the example
     assert "γ = 0.25" not in gamma_line(at)
-    click_preset(at, "coin_game")  # back to the coins, fair
+    click_preset(at, "rr", "coin_game")  # back to the coins, fair
     assert widget(at.radio, "rr_mode").value == "coins"
     assert widget(at.slider, "rr_truth").value == 0.5
     assert widget(at.slider, "rr_random_yes").value == 0.5
