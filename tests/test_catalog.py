@@ -78,3 +78,19 @@ def test_each_workshop_link_opens_the_section_of_its_exercise(number: int, works
     first = at.tabs[0].label == opened.label
     address = {k: v for k, v in at.query_params.items() if k.endswith("_section")}
     assert address == ({} if first else {next(iter(query)): exercise.section})
+
+
+def test_every_explored_page_is_drawn_by_the_one_runner() -> None:
+    """One page shape (ui.common.page): each page script declares nothing of its own; the
+    landing page and the workshop listing have no controls or story and draw themselves."""
+    from ui.common.page import Page
+
+    runners = {}
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        code = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        runners[path.stem] = code[-1] == "draw(PAGE)" and len(code) <= 6
+    assert {name for name, drawn in runners.items() if not drawn} == {"home", "workshop"}
+    import importlib
+
+    for name in ("laplace", "gaussian", "exponential", "bounding", "planner", "attacker"):
+        assert isinstance(importlib.import_module(f"ui.{name}.page").PAGE, Page)

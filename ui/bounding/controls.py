@@ -3,6 +3,8 @@ call for, the guarantee, and the open section (an ε step reruns this only)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from dp_core.bounding import noise as bounding_noise
@@ -57,8 +59,9 @@ def outputs(data: BoundingData, statistics: list[str]) -> str:
 
 
 @st.fragment
-def explore(data: BoundingData, choices: Choices, sections: list[Section]) -> None:
+def explore(chosen: tuple[BoundingData, Choices], sections: Sequence[Section]) -> None:
     """ε, the caps and bounds, the guarantee and the open section: an ε step reruns this only."""
+    data, choices = chosen
     nouns = data.words.nouns()
     budget, caps = presenter_row(1, 1)
     with budget:

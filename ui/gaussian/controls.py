@@ -3,6 +3,8 @@ the mechanism in a fragment with the guarantee box and the open section."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from dp_core.release import noise_name
@@ -35,8 +37,9 @@ def data_controls() -> tuple[QueryChoice | None, bool]:
 
 
 @st.fragment
-def explore(choice: QueryChoice | None, secure: bool, sections: list[Section]) -> None:
+def explore(chosen: tuple[QueryChoice | None, bool], sections: Sequence[Section]) -> None:
     """ε, δ, the mechanism, the guarantee and the open section: a step reruns only this."""
+    choice, secure = chosen
     left, right = presenter_row(1, 1)
     with left:
         epsilon = epsilon_input("gaussian_epsilon", default=1.0)

@@ -3,6 +3,8 @@ fragment with the guarantee box and the open section."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from dp_core.guarantee import Part
@@ -29,8 +31,9 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
 
 
 @st.fragment
-def explore(choice: QueryChoice, secure: bool, sections: list[Section]) -> None:
+def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> None:
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
+    choice, secure = chosen
     epsilon = epsilon_input("laplace_epsilon", default=1.0)
     parts = [Part("values", epsilon)]
     if choice.categories is not None and choice.categories.mode == "selected":

@@ -5,6 +5,7 @@ prefixes the open section in the address (ui.workshop.listing links to it)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -48,8 +49,9 @@ def _plan(
 
 
 @st.fragment(key=f"{PAGE}_explore")
-def explore(controls: Controls, mode: str, calibration: str, sections: list[Section]) -> None:
+def explore(chosen: tuple[Controls, str, str], sections: Sequence[Section]) -> None:
     """ε (and δ), the guarantee and the open section: a fragment, so a step reruns only this."""
+    controls, mode, calibration = chosen
     epsilon, delta = None, 0.0
     left, right = presenter_row(1, 1)
     if mode != "targets":
