@@ -1,10 +1,10 @@
 """Shared privacy-parameter inputs: a slider that also takes a typed value.
 
 Epsilon moves over "nice" values on a log scale (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per
-decade), delta over powers of ten, so the arrow keys step evenly; the text box takes any
-value. Both stay in step; a bad typed value (0, negative, text) shows the validation message
-while the page keeps using the last good value; the value in use is kept in the page's
-address (?<key>=...), so a link reproduces it.
+decade), delta over powers of ten, so the arrow keys step evenly; the box beside it takes any
+value and shows the value in use as its placeholder. A bad typed value (0, negative, text)
+shows the validation message while the page keeps using the last good value; the value in
+use is kept in the page's address (?<key>=...), so a link reproduces it.
 """
 
 from __future__ import annotations
