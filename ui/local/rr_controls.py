@@ -125,6 +125,23 @@ def _survey() -> Survey | None:
     )
 
 
+def _coin(
+    setting: Number, area: DeltaGenerator, label: str, fixed: bool, help: str | None = None
+) -> float:
+    """A coin's chance, 0 to 1 in steps of 0.001 (disabled while ε sets it)."""
+    return linked(
+        setting,
+        area.slider,
+        label,
+        min_value=0.0,
+        max_value=1.0,
+        step=0.001,
+        format="%.3f",
+        disabled=fixed,
+        help=help,
+    )
+
+
 def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
     """The mode, then the coins (or ε and the coins that follow it) in ``left`` and ``right``."""
     mode = _choice(MODE, _("local.rr.mode.label"), MODES)
@@ -144,27 +161,9 @@ def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
         coins = (TRUTH_FROM_EPSILON, RANDOM_YES_FROM_EPSILON)
     else:
         publish(EPSILON_FROM_COINS, None)  # the coins set ε: it leaves the address
-    truth = linked(
-        coins[0],
-        left.slider,
-        _("local.rr.truth.label"),
-        min_value=0.0,
-        max_value=1.0,
-        step=0.001,
-        format="%.3f",
-        disabled=target is not None,
-        help=_("local.rr.truth.help"),
-    )
-    random_yes = linked(
-        coins[1],
-        right.slider,
-        _("local.rr.random_yes.label"),
-        min_value=0.0,
-        max_value=1.0,
-        step=0.001,
-        format="%.3f",
-        disabled=target is not None,
-    )
+    fixed = target is not None
+    truth = _coin(coins[0], left, _("local.rr.truth.label"), fixed, _("local.rr.truth.help"))
+    random_yes = _coin(coins[1], right, _("local.rr.random_yes.label"), fixed)
     if target is not None:
         # From ε itself: t = tanh(ε/2) loses 1 - t past ε = 30 and rounds to 1 past 38,
         # while P(yes | no) = P(no | yes) = expit(-ε) stays positive.
