@@ -1,6 +1,8 @@
-"""Key press to last DOM change on each page's main sliders, beside a bare Streamlit page.
+"""Key press to last DOM change on each page's main sliders, beside a bare Streamlit page;
+and with --drag, chart updates while a slider's thumb is dragged.
 
 Run from the project root:  python3 benchmarks/bench_browser.py [--steps 12] [page ...]
+                             python3 benchmarks/bench_browser.py --drag [page ...]
 
 Starts the app and benchmarks/bare_page.py (one slider, one metric, one plotly bar chart) on
 free ports, opens each page in Debian's chromium (Playwright), focuses each of the page's main
@@ -9,7 +11,14 @@ presses the arrow keys. A step's time runs from the key press to the last change
 main area's DOM, read with a MutationObserver once the page has been quiet for 800 ms; it
 also counts main-thread work the DOM does not show (frames later than 25 ms). Prints per
 page and slider the median step beside the bare page's and their ratio, and the server's CPU
-time per step (utime + stime from /proc). Figures are printed, not asserted.
+time per step (utime + stime from /proc).
+
+--drag holds the mouse on each page's first slider's thumb and moves it for 1.5 s, one stop
+of the slider per move, back and forth across the track (as fast as the browser takes the
+moves), then releases it. It counts the thumb's value changes and the animation frames in
+which a chart was drawn (a canvas drawn or an SVG chart's DOM changed) during the drag, and
+the time from mouse-up to the last change in the main area (DOM or canvas) once the page
+has been quiet for 800 ms. Figures are printed, not asserted.
 """
 
 from __future__ import annotations
@@ -45,6 +54,29 @@ OBSERVE = """() => {
   requestAnimationFrame(frame);
 }"""
 SLIDERS = "[data-testid='stMain'] [data-testid='stSlider'] input[type='range']"
+# During a drag: the frames in which a chart was drawn, the thumb's value changes, the last
+# change anywhere in the main area.
+DRAWS = """(index) => {
+  const main = document.querySelector("[data-testid='stMain']");
+  const input = main.querySelectorAll("[data-testid='stSlider'] input[type='range']")[index];
+  window.__frames = []; window.__values = []; window.__last = performance.now();
+  let drawn = false;
+  const draw = () => { drawn = true; window.__last = performance.now(); };
+  const clear = CanvasRenderingContext2D.prototype.clearRect;
+  CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+    draw(); return clear.apply(this, args); };
+  new MutationObserver((records) => {
+    window.__last = performance.now();
+    const chart = (r) => r.target.closest && r.target.closest("[data-testid='stVegaLiteChart']");
+    if (records.some(chart)) drawn = true;
+  }).observe(main, {subtree: true, childList: true, attributes: true, characterData: true});
+  new MutationObserver(() => window.__values.push(performance.now())).observe(
+    input, {attributes: true, attributeFilter: ["value"]});
+  const frame = (t) => { if (drawn) window.__frames.push(t); drawn = false;
+                         requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+}"""
+DRAG_SECONDS = 1.5
 
 
 def free_port() -> int:
@@ -128,10 +160,49 @@ def measure(
     return results
 
 
+def drag(browser, url: str) -> tuple[str, int, int, float, float]:
+    """Drag the first slider's thumb for DRAG_SECONDS: (slider, value changes, chart frames,
+    seconds dragged, mouse-up to last change in ms)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url)
+    settle(page)
+    slider = page.locator("[data-testid='stMain'] [data-testid='stSlider']").first
+    name = (slider.inner_text().split("\n") or ["?"])[0][:40]
+    slider.scroll_into_view_if_needed()
+    page.evaluate(DRAWS, 0)
+    stops = int(slider.locator("input[type='range']").get_attribute("max")) + 1
+    track = slider.locator("[data-testid='stSliderTickBar']").bounding_box()
+    thumb = slider.locator("[data-testid='stSliderThumbValue']").bounding_box()
+    x, y = thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] + 10
+    step = track["width"] / max(stops - 1, 1)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    start = page.evaluate("() => performance.now()")
+    direction, now = -1, start
+    while now - start < DRAG_SECONDS * 1000:
+        if not track["x"] <= x + direction * step <= track["x"] + track["width"]:
+            direction = -direction
+        x += direction * step
+        page.mouse.move(x, y)
+        now = page.evaluate("() => performance.now()")
+    page.mouse.up()
+    while True:
+        page.wait_for_timeout(150)
+        quiet, last = page.evaluate("() => [performance.now(), window.__last]")
+        if quiet - last > 800:
+            break
+    values, frames = page.evaluate("() => [window.__values, window.__frames]")
+    page.close()
+    during = [t for t in frames if start <= t <= now]
+    changes = [t for t in values if start <= t <= now]
+    return name, len(changes), len(during), (now - start) / 1000, last - now
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=12)
     parser.add_argument("--sliders", type=int, default=2, help="main sliders per page")
+    parser.add_argument("--drag", action="store_true", help="chart updates during a drag")
     parser.add_argument("pages", nargs="*", help="url paths; all pages by default")
     args = parser.parse_args()
     entries = [p for p in available_pages() if not args.pages or p.url_path in args.pages]
@@ -139,6 +210,10 @@ def main() -> None:
         browser = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
         )
+        if args.drag:
+            drags(browser, entries, args.steps)
+            browser.close()
+            return
         with server("benchmarks/bare_page.py") as (bare_url, bare_pid):
             ((_, bare, bare_idle, _),) = measure(browser, bare_url, bare_pid, args.steps, 1)
         print(f"Key press to last DOM change, median of {args.steps} steps (1400x1000, chromium)")
@@ -155,6 +230,22 @@ def main() -> None:
                     print(f"  {entry.url_path:<20} {name:<40} {dom:5.0f} ms {dom / bare:5.2f}x "
                           f"{idle:5.0f} ms {cpu:8.1f} ms")  # fmt: skip
         browser.close()
+    print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")
+
+
+def drags(browser, entries, steps: int) -> None:
+    """The drag figures per page, beside the bare page's key step and drag."""
+    with server("benchmarks/bare_page.py") as (bare_url, bare_pid):
+        ((_, bare, _, _),) = measure(browser, bare_url, bare_pid, steps, 1)
+        _, _, _, _, bare_up = drag(browser, bare_url)
+    print(f"Drag of the first slider for {DRAG_SECONDS} s, one stop per mouse move (chromium)")
+    print(f"  bare page: key step {bare:.0f} ms, mouse-up to last change {bare_up:.0f} ms")
+    print(f"  {'page':<20} {'slider':<32} {'values/s':>9} {'charts/s':>9} {'up':>8} {'/ key':>6}")
+    with server("app.py") as (app_url, _):
+        for entry in entries:
+            name, changes, frames, seconds, up = drag(browser, f"{app_url}/{entry.url_path}")
+            print(f"  {entry.url_path:<20} {name:<32} {changes / seconds:9.1f} "
+                  f"{frames / seconds:9.1f} {up:6.0f} ms {up / bare:5.2f}x")  # fmt: skip
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")
 
 

@@ -79,9 +79,21 @@ def set_widget(at: AppTest, elements, key: str, value) -> AppTest:
     return rerun(at)
 
 
+def live_texts(at: AppTest) -> dict[str, dict]:
+    """The sentences that follow a slider's thumb (ui.common.live.text), by key: their data,
+    {"now": the sentence at the values in use, "texts": {slider key: one per stop}, ...}."""
+    found = {}
+    for element in _all_elements(at):
+        if getattr(element, "type", None) == "bidi_component" and element.proto.json:
+            found[element.proto.id.rsplit("-", 1)[-1]] = json.loads(element.proto.json)
+    return found
+
+
 def texts(at: AppTest) -> str:
-    """All markdown, captions, errors, warnings and metric values on the page, joined."""
+    """All markdown, captions, live sentences, errors, warnings and metric values on the
+    page, joined."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [found["now"] for found in live_texts(at).values()]
     parts += [e.value for e in at.error] + [w.value for w in at.warning]
     parts += [f"{m.label}: {m.value}" for m in at.metric]
     return "\n".join(str(p) for p in parts)
@@ -117,8 +129,11 @@ def trace_array(value) -> np.ndarray:
 
 
 def charts(at: AppTest) -> list[tuple[dict, dict]]:
-    """The Vega-Lite charts on the page: (spec, {dataset name: DataFrame}) each."""
+    """The Vega-Lite charts on the page: (spec, {dataset name: DataFrame}) each; a chart that
+    follows a slider's thumb gives its datasets as shown when the thumb is still."""
     import pyarrow as pa
+
+    from ui.common.live import shown
 
     found = []
     for element in _all_elements(at):
@@ -128,7 +143,7 @@ def charts(at: AppTest) -> list[tuple[dict, dict]]:
                 dataset.name: pa.ipc.open_stream(dataset.data.data).read_all().to_pandas()
                 for dataset in proto.datasets
             }
-            found.append((json.loads(proto.spec), data))
+            found.append((json.loads(proto.spec), shown(data)))
     return found
 
 

@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 import streamlit as st
 
 from ui.common.catalog import entry
+from ui.common.live import relay
 from ui.common.sections import Section
 from ui.common.shell import page_header
 
@@ -49,6 +50,7 @@ def draw(page: Page[Any]) -> None:
     chosen = page.controls()
     with header:
         page_header(shown.title, shown.question, page.try_this(chosen))
+        relay()  # what makes charts follow a thumb while it moves (ui.common.live)
     if chosen is None and page.stops:
         st.stop()
     page.explore(chosen, page.sections(chosen))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 
@@ -19,6 +20,7 @@ from ui.common.address import current, linked
 from ui.common.errors import translated
 from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
+from ui.common.live import Stops
 from ui.common.setting import Number
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -61,8 +63,9 @@ def slider_with_typed_value(
     format_func: Callable[[float], str],
     help: str,
     text_help: str | None = None,
-) -> float:
-    """A select_slider over ``options`` beside a box for any value ``parse`` accepts.
+) -> Stops:
+    """A select_slider over ``options`` beside a box for any value ``parse`` accepts; returns
+    its stops and the one in use (ui.common.live draws charts that follow them).
 
     The slider's state (the setting's key) is the value in use, its one copy. The box
     (``key__text``) is for typing: it shows the value in use as its placeholder, and a typed
@@ -107,10 +110,10 @@ def slider_with_typed_value(
         )
     if refusal:
         st.error(_("common.typed.error", error=refusal, symbol=symbol, value=format_func(value)))
-    return float(value)
+    return Stops(key, tuple(options), options.index(value))
 
 
-def epsilon_input(
+def epsilon_slider(
     key: str = "epsilon",
     *,
     label: str | None = None,
@@ -119,8 +122,8 @@ def epsilon_input(
     maximum: float = 10.0,
     allow_zero: bool = False,
     help: str | None = None,
-) -> float:
-    """A log slider for epsilon with a typed-value box; returns the epsilon in use.
+) -> Stops:
+    """A log slider for epsilon with a typed-value box; returns its stops and the one in use.
 
     With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
     """
@@ -143,14 +146,14 @@ def epsilon_input(
     )
 
 
-def delta_input(
+def delta_slider(
     key: str = "delta",
     *,
     label: str | None = None,
     default: float = 1e-5,
     help: str | None = None,
-) -> float:
-    """A slider over 10⁻¹² … 10⁻² with a typed-value box; returns the delta in use.
+) -> Stops:
+    """A slider over 10⁻¹² … 10⁻² with a typed-value box; returns its stops and the one in use.
 
     delta = 0 (pure DP needs Laplace) and delta >= 1 are refused with a message.
     """
@@ -164,3 +167,13 @@ def delta_input(
         help=help or _("common.delta.help"),
         text_help=_("common.delta.text_help"),
     )
+
+
+def epsilon_input(key: str = "epsilon", **options: Any) -> float:
+    """The epsilon in use from ``epsilon_slider(key, **options)``."""
+    return float(epsilon_slider(key, **options).value)
+
+
+def delta_input(key: str = "delta", **options: Any) -> float:
+    """The delta in use from ``delta_slider(key, **options)``."""
+    return float(delta_slider(key, **options).value)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked_expander
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
@@ -24,11 +24,15 @@ def noisy_vs_true(s: Settings) -> None:
     """Section 1: the released answers beside the truth, with exact 95% bands and a table."""
     query = s.choice.query
     noisy, half_widths, expected = noisy_answers(s)
-    st.markdown(f"**{_within(s, half_widths)}**")
+    if s.secure:  # one release, at the ε in use: never computed at other stops
+        st.markdown(f"**{_within(s, half_widths)}**")
+    else:
+        live.text([s.stops], lambda e: _within(s.at(e), noisy_answers(s.at(e))[1]),
+                  key="laplace_within", depends=s.identity, style="strong")  # fmt: skip
     _metrics(s, expected)
     if s.secure:
         release_again_button("laplace")
-    answers_chart = _answers_chart(s, noisy, half_widths)
+    answers_chart = _answers_chart(s)
     table = linked_expander(TABLE, _("laplace.table.title"))
     if table.open:
         with table:
@@ -84,13 +88,11 @@ def _series_names(s: Settings) -> tuple[str, str]:
     return true, _("laplace.series.noisy")
 
 
-def _answers_chart(s: Settings, noisy: np.ndarray, half_widths: np.ndarray) -> charts.Spec:
-    """The noisy answers beside the true ones (the SHOWN largest when there are more)."""
-    query = s.choice.query
+def _answers_chart(s: Settings) -> charts.Spec:
+    """The noisy answers beside the true ones (the SHOWN largest when there are more),
+    following the ε thumb with teaching draws (noisy = true + b × the page's standard draws)."""
     labels = display_labels(s.choice)
-    shown = np.arange(len(labels))
-    if len(labels) > SHOWN:  # the largest noisy answers: ordering by them is post-processing
-        shown = np.sort(np.argsort(-noisy, kind="stable")[:SHOWN])
+    if len(labels) > SHOWN:
         st.caption(
             _(
                 "laplace.answers.largest",
@@ -98,13 +100,28 @@ def _answers_chart(s: Settings, noisy: np.ndarray, half_widths: np.ndarray) -> c
                 total=formatting.count(len(labels)),
             )
         )
+    if s.secure:
+        spec = _answers_at(s)
+        charts.show(spec, key="laplace_answers")
+        return spec
+    return live.chart(
+        [s.stops], lambda e: _answers_at(s.at(e)), key="laplace_answers", depends=s.identity
+    )
+
+
+def _answers_at(s: Settings) -> charts.Spec:
+    """The chart of section 1 at the settings' ε."""
+    query = s.choice.query
+    noisy, half_widths, _expected = noisy_answers(s)
+    labels = display_labels(s.choice)
+    shown = np.arange(len(labels))
+    if len(labels) > SHOWN:  # the largest noisy answers: ordering by them is post-processing
+        shown = np.sort(np.argsort(-noisy, kind="stable")[:SHOWN])
     true_name, noisy_name = _series_names(s)
-    answers_chart = charts.noisy_vs_true(
+    return charts.noisy_vs_true(
         [labels[i] for i in shown],
         {true_name: query.true_values[shown], noisy_name: noisy[shown]},
         noisy=noisy_name,
         half_width=half_widths[shown],
         value_title=s.choice.value_name,
     )
-    charts.show(answers_chart, key="laplace_answers")
-    return answers_chart

@@ -7,7 +7,7 @@ import numpy as np
 import streamlit as st
 
 from dp_core import composition, laplace
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
@@ -50,15 +50,19 @@ def averaging_attack(s: Settings) -> None:
         title = _("laplace.attack.title_mean", group=group)
     else:
         title = _("laplace.attack.title", value=s.choice.value_name, group=group)
-    averages = laplace.running_average_of_releases(
-        page_rng("laplace", "attack"), target, s.scale, repeats
-    )
+    # The average of j answers true + b Z_i is true + b × (the average of j standard draws):
+    # the same standard draws at every ε, so the chart follows the ε thumb.
+    unit = laplace.running_average_of_releases(page_rng("laplace", "attack"), 0.0, 1.0, repeats)
     steps = np.unique(np.geomspace(1, repeats, min(repeats, 300)).astype(int))
-    band = 2 * laplace.laplace_average_std(s.scale, steps)
-    charts.show(
-        laplace_charts.averaging_attack(steps, averages[steps - 1], target, band, title=title),
-        key="laplace_attack",
-    )
+
+    def chart(epsilon: float) -> charts.Spec:
+        scale = s.at(epsilon).scale
+        band = 2 * laplace.laplace_average_std(scale, steps)
+        averages = target + scale * unit[steps - 1]
+        return laplace_charts.averaging_attack(steps, averages, target, band, title=title)
+
+    live.chart([s.stops], chart, key="laplace_attack", depends=(s.identity, attacked, repeats))
+    averages = target + s.scale * unit
     _metrics(s, repeats, averages[-1], target)
     st.caption(_("laplace.attack.caption"))
     section_exercises(EXERCISES, "averaging", s)

@@ -26,17 +26,11 @@ from ui.common.i18n import _
 
 
 def density_with_draws(
-    x: np.ndarray, density: np.ndarray, draws: np.ndarray, half_width: float
+    x: np.ndarray, density: np.ndarray, edges: np.ndarray, heights: np.ndarray, half_width: float
 ) -> Spec:
-    """The exact density over a histogram of fresh draws, the central 95% shaded.
-
-    The histogram is binned here, so the browser receives 80 bars, not the draws.
-    """
-    heights, edges = np.histogram(draws, bins=80, range=(float(x[0]), float(x[-1])))
-    width = edges[1] - edges[0]
-    histogram = pd.DataFrame(
-        {"x": edges[:-1], "x2": edges[1:], "y": heights / (len(draws) * width)}
-    )
+    """The exact density over a histogram of fresh draws (bin ``edges``, ``heights`` as a
+    density), the central 95% shaded: the browser receives the bars, not the draws."""
+    histogram = pd.DataFrame({"x": edges[:-1], "x2": edges[1:], "y": heights})
     curve = pd.DataFrame({"x": x, "y": density})
     shade = pd.DataFrame(
         {"low": [-half_width], "high": [half_width], "label": [_("laplace.chart.draws_95")]}

@@ -14,7 +14,7 @@ from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, settings_area
-from ui.common.widgets import epsilon_input
+from ui.common.widgets import epsilon_slider
 from ui.laplace.presets import PRESETS
 from ui.laplace.settings import Settings
 from ui.laplace.words import outputs
@@ -34,11 +34,11 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
 def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> None:
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
     choice, secure = chosen
-    epsilon = epsilon_input("laplace_epsilon", default=1.0)
-    parts = [Part("values", epsilon)]
+    stops = epsilon_slider("laplace_epsilon", default=1.0)
+    parts = [Part("values", stops.value)]
     if choice.categories is not None and choice.categories.mode == "selected":
         parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
-    settings = Settings(choice, epsilon, secure, guarantee(choice.data, parts, choice.reads))
+    settings = Settings(choice, stops, secure, guarantee(choice.data, parts, choice.reads))
     guarantee_box(
         choice.data,
         settings.guarantee,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.common import charts
+from ui.common import live
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.common.widgets import log_grid
@@ -24,15 +24,19 @@ def error_against_epsilon(s: Settings) -> None:
     absolute, relative = _curves(s)
     left, right = st.columns(2)
     with left:
-        charts.show(
-            laplace_charts.error_against_epsilon(GRID, absolute, s.epsilon, relative=False),
+        live.chart(
+            [s.stops],
+            lambda e: laplace_charts.error_against_epsilon(GRID, absolute, e, relative=False),
             key="laplace_error_abs",
+            depends=s.identity,
         )
     with right:
         if relative:
-            charts.show(
-                laplace_charts.error_against_epsilon(GRID, relative, s.epsilon, relative=True),
+            live.chart(
+                [s.stops],
+                lambda e: laplace_charts.error_against_epsilon(GRID, relative, e, relative=True),
                 key="laplace_error_rel",
+                depends=s.identity,
             )
         else:
             st.info(_("laplace.error.undefined"))

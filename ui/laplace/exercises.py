@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from dp_core import laplace
 from ui.common import formatting
 from ui.common.exercises import TRUE_FALSE, Answer, Exercise
@@ -43,7 +41,7 @@ def _spent(s) -> Answer:
 
 def _halving(s) -> Answer:
     """How the 95% half-width b · ln 20 grows when ε halves: from the page's own scale b."""
-    halved = replace(s, epsilon=s.epsilon / 2)
+    halved = s.at(s.epsilon / 2)
     before, after = laplace.laplace_half_width(s.scale), laplace.laplace_half_width(halved.scale)
     values = {
         "epsilon": formatting.number(s.epsilon),

@@ -3,10 +3,11 @@ the guarantee, and the noise's scale b that follows from them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dp_core import laplace
 from dp_core.guarantee import Guarantee
+from ui.common.live import Stops
 from ui.common.query_picker import QueryChoice
 from ui.common.setting import Choice, Flag
 
@@ -22,9 +23,28 @@ class Settings:
     """What every section of the page depends on."""
 
     choice: QueryChoice
-    epsilon: float
+    stops: Stops  # ε's slider: its stops and the one in use
     secure: bool
     guarantee: Guarantee
+
+    @property
+    def epsilon(self) -> float:
+        return self.stops.value
+
+    @property
+    def identity(self) -> tuple:
+        """What the page's charts draw from besides ε (ui.common.live keeps their stops for
+        it): the data, the query and its true answers, and the kind of noise."""
+        query = self.choice.query
+        return (self.choice.data.source, query.spec, query.sensitivity, tuple(query.labels),
+                query.true_values.tobytes(), None if query.counts is None else
+                query.counts.tobytes(), self.choice.value_name,
+                self.choice.description, self.secure)  # fmt: skip
+
+    def at(self, epsilon: float) -> Settings:
+        """The settings with the ε slider at another of its stops (a chart that follows the
+        thumb draws itself at each; the guarantee is the one in use)."""
+        return replace(self, stops=self.stops.at(epsilon))
 
     @property
     def scale(self) -> float:

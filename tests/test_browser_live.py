@@ -1,0 +1,94 @@
+"""Charts and sentences follow a slider's thumb while it is dragged (ui.common.live), in
+Debian's chromium: they change while the mouse is still down, before the server hears of
+the slider, and what they show then is what the server shows after the release."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, chart_pixels, running_app, settled
+
+# The page, its section (as the address names it) and the slider dragged.
+DRAGGED = [
+    # laplace
+    ("laplace", "answers", "laplace_epsilon"),
+    ("laplace", "noise", "laplace_epsilon"),
+    ("laplace", "error", "laplace_epsilon"),
+    ("laplace", "averaging", "laplace_epsilon"),
+    # gaussian
+    # exponential
+    # randomized_response
+    # local_frequencies
+    # bounding
+    # attacker
+    # planner
+    # home
+]
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[str]:
+    with running_app() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def live_sentences(page: Page) -> list[str]:
+    return page.locator(f"{MAIN} .dp-live-text").all_inner_texts()
+
+
+def _wait(page: Page, changed, seconds: float = 20) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if changed():
+            return True
+        page.wait_for_timeout(50)
+    return False
+
+
+@pytest.mark.parametrize(("url_path", "section", "slider"), DRAGGED)
+def test_a_dragged_thumb_moves_the_charts_before_the_release(
+    app, browser, url_path, section, slider
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    sent: list[float] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda _frame: sent.append(1)))
+    page.goto(f"{app}/{url_path}?{url_path}_section={section}")
+    settled(page)
+    before_charts, before_words = chart_pixels(page), live_sentences(page)
+    assert before_charts
+    root = page.locator(f"{MAIN} .st-key-{slider}")
+    thumb = root.locator("[data-testid='stSliderThumbValue']").first.bounding_box()
+    track = root.locator("[data-testid='stSliderTickBar']").first.bounding_box()
+    stops = int(root.locator("input[type='range']").first.get_attribute("max")) + 1
+    x, y = thumb["x"] + thumb["width"] / 2, thumb["y"] + thumb["height"] + 10
+    page.mouse.move(x, y)
+    page.mouse.down()
+    sent.clear()
+    for step in range(1, 7):  # three stops to the left, in small moves
+        page.mouse.move(x - step * track["width"] / (stops - 1) / 2, y)
+    assert _wait(page, lambda: chart_pixels(page) != before_charts), "no chart followed"
+    if before_words:  # the section's numbers in words follow too
+        assert _wait(page, lambda: live_sentences(page) != before_words), "no sentence followed"
+    page.wait_for_timeout(300)  # the thumb is still: let the last stop paint
+    during_charts, during_words = chart_pixels(page), live_sentences(page)
+    value = root.locator("input[type='range']").first.get_attribute("aria-valuetext")
+    assert not sent, "the browser told the server before the release"
+    page.mouse.up()
+    assert _wait(page, lambda: f"{slider}={value}" in page.url), (page.url, value)
+    settled(page)
+    assert live_sentences(page) == during_words
+    assert chart_pixels(page) == during_charts  # the server's drawing is the dragged one
+    page.close()

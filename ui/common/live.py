@@ -1,0 +1,361 @@
+"""Charts and numbers that follow a slider's thumb while it is dragged, before the server
+hears of it.
+
+Streamlit sends a slider's value to the server when the mouse is released; until then the page
+would stand still. But a select_slider has a few dozen stops, so the page can send, with each
+chart, the chart at every stop: ``build`` is called once per stop (the same code that draws the
+chart for the value in use), the datasets that differ between stops are sent once with a
+``_stop`` column, and every layer keeps the rows of the stop shown. Which stop is shown is a
+Vega parameter bound to the slider's element container (``.st-key-<key>``): the ``dp_live``
+script, mounted once a page, watches each slider's thumb (its hidden range input, whose value
+is the stop's index) and announces every new stop to that container with a ``dp-live`` event,
+while the mouse is still down. The browser computes nothing: it picks dp_core's own numbers,
+so what it shows during a drag is what the server shows after it.
+
+When the server's rerun has finished, the script clears the parameters and the charts show the
+stop the server used (``_now``, a one-row dataset looked up by every layer): a chart whose
+binding was lost (a slider drawn again) shows the server's value, never a stale one.
+
+A page's numbers follow the same way (``text``): the sentence for every stop, the script shows
+the one the thumb is on.
+
+Secure releases are never computed at other stops: that would be a release per stop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ui.common.charts import Spec, show
+from ui.common.i18n import language
+
+NOW = "dp_now"  # the dataset holding the stop the server used
+EVENT = "dp-live"  # what the script dispatches on a slider's container at each new stop
+
+
+@dataclass(frozen=True)
+class Stops:
+    """A select_slider's stops (``values``, in order), the one in use and the widget's key."""
+
+    key: str
+    values: tuple[float, ...]
+    index: int
+
+    @property
+    def value(self) -> float:
+        return self.values[self.index]
+
+    def at(self, value: float) -> Stops:
+        """The same slider with ``value`` in use (a stop of its own if it is none yet, as a
+        typed value is)."""
+        values = tuple(sorted({*self.values, value}))
+        return Stops(self.key, values, values.index(value))
+
+
+def _variants(sliders: Sequence[Stops]) -> list[tuple[int, int, tuple[float, ...]]]:
+    """(slider, stop, values of every slider): each slider's stops, the others where they are.
+    Slider 0 at its own stop is the page as the server shows it."""
+    now = tuple(s.value for s in sliders)
+    return [
+        (j, i, (*now[:j], value, *now[j + 1 :]))
+        for j, slider in enumerate(sliders)
+        for i, value in enumerate(slider.values)
+    ]
+
+
+def _skeleton(value: Any) -> Any:
+    return {k: v for k, v in value.items() if k != "datasets"}
+
+
+def _param(j: int) -> str:
+    return f"dp_live{j}"
+
+
+def _stop_filter(count: int) -> str:
+    """The Vega expression keeping the rows of the stop shown: the dragged slider's, else the
+    server's (slider 0 at ``_now``)."""
+    shown = "datum._live == 0 && datum._stop == datum._now"
+    for j in reversed(range(count)):
+        live = _param(j)
+        shown = (
+            f"({live} !== '' && isValid({live}) ? "
+            f"datum._live == {j} && datum._stop == toNumber({live}) : {shown})"
+        )
+    return shown
+
+
+def _filtered(value: Any, varying: set[str], transforms: list[dict]) -> Any:
+    """The spec with ``transforms`` first in every layer that draws a varying dataset."""
+    if isinstance(value, list):
+        return [_filtered(item, varying, transforms) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _filtered(v, varying, transforms) for k, v in value.items() if k != "datasets"}
+    if isinstance(value.get("data"), dict) and value["data"].get("name") in varying:
+        out["transform"] = transforms + list(value.get("transform", []))
+    return out
+
+
+def _same(one: Spec, other: Spec) -> bool:
+    """Whether two specs draw the same chart (their text and every dataset)."""
+    return (
+        _skeleton(one) == _skeleton(other)
+        and one["datasets"].keys() == other["datasets"].keys()
+        and all(f.equals(other["datasets"][n]) for n, f in one["datasets"].items())
+    )
+
+
+class _Memo:
+    """What was built for a slider's stops, kept across reruns and sessions (the newest 128):
+    a step of a slider changes none of it, so the server's rerun after a drag builds little."""
+
+    def __init__(self, size: int = 128) -> None:
+        self._found: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            if key in self._found:
+                self._found.move_to_end(key)
+            return self._found.get(key)
+
+    def put(self, key: str, found: Any) -> None:
+        with self._lock:
+            self._found[key] = found
+            while len(self._found) > self._size:
+                self._found.popitem(last=False)
+
+
+_FAMILIES, _SPECS = _Memo(), _Memo()
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha1(pickle.dumps(parts, protocol=5)).hexdigest()
+
+
+def _family(
+    sliders: Sequence[Stops], j: int, build: Callable[..., Any], base: Any, memo_key: bytes
+) -> tuple[str, list[Any], bool]:
+    """``build`` at every stop of slider j, the others where they are: (its memo key, the
+    results, whether they were built now). Taken from the memo when its stop in use still
+    gives ``base`` (a check on the caller's ``depends``)."""
+    now = [s.value for s in sliders]
+    key = _digest(memo_key, j, sliders[j].values, now[:j], now[j + 1 :])
+    found = _FAMILIES.get(key)
+    if found is not None and _equal(found[sliders[j].index], base):
+        return key, found, False
+    built = [build(*now[:j], value, *now[j + 1 :]) for value in sliders[j].values]
+    _FAMILIES.put(key, built)
+    return key, built, True
+
+
+def _equal(one: Any, other: Any) -> bool:
+    return _same(one, other) if isinstance(one, dict) else one == other
+
+
+def _memo_key(key: str, depends: Hashable) -> bytes:
+    """What a chart or sentence draws from besides its sliders: the caller's ``depends``, the
+    language, the seed and the draw."""
+    state = st.session_state
+    return pickle.dumps((key, depends, language(), state.get("seed"), state.get("draw")))
+
+
+def live_spec(
+    sliders: Sequence[Stops], build: Callable[..., Spec], *, key: str, depends: Hashable = ()
+) -> Spec:
+    """One spec holding ``build(*values)`` at every stop of every slider (see the module).
+
+    ``build`` takes one value per slider; ``depends`` is everything else it draws from (the
+    language, seed and draw are added here): the stops' specs are kept for the same
+    ``depends``, so moving a slider builds nothing new. A chart whose spec (not its data)
+    changes with a slider cannot follow it: the spec for the values in use is returned.
+    """
+    return _live(sliders, build, key, depends)[0]
+
+
+def _live(
+    sliders: Sequence[Stops], build: Callable[..., Spec], key: str, depends: Hashable
+) -> tuple[Spec, Spec]:
+    """(the live spec, the spec at the values in use)."""
+    base = build(*(s.value for s in sliders))
+    memo_key = _memo_key(key, depends)
+    families = [_family(sliders, j, build, base, memo_key) for j in range(len(sliders))]
+    assembled = _digest(*(family_key for family_key, _, _ in families))
+    spec = _SPECS.get(assembled)
+    if spec is None or any(built for _, _, built in families):
+        spec = _assembled(sliders, base, [spec for _, found, _ in families for spec in found])
+        _SPECS.put(assembled, spec)
+    if NOW not in spec["datasets"]:
+        return spec, base
+    now = pd.DataFrame({"_key": [0], "_now": [sliders[0].index]})
+    return {**spec, "datasets": {**spec["datasets"], NOW: now}}, base
+
+
+def _assembled(sliders: Sequence[Stops], base: Spec, specs: list[Spec]) -> Spec:
+    """The specs of every stop in one (see the module), without the stop in use."""
+    variants = _variants(sliders)
+    if any(_skeleton(spec) != _skeleton(base) for spec in specs):
+        return base
+    datasets: dict[str, pd.DataFrame] = {}
+    varying: set[str] = set()
+    for name, frame in base["datasets"].items():
+        frames = [spec["datasets"][name] for spec in specs]
+        if all(f.equals(frame) for f in frames):
+            datasets[name] = frame
+            continue
+        varying.add(name)
+        datasets[name] = pd.concat(
+            [f.assign(_live=j, _stop=i) for f, (j, i, _) in zip(frames, variants, strict=True)],
+            ignore_index=True,
+        )
+    if not varying:
+        return base
+    datasets[NOW] = pd.DataFrame({"_key": [0], "_now": [0]})
+    transforms = [
+        {"calculate": "0", "as": "_key"},
+        {"lookup": "_key", "from": {"data": {"name": NOW}, "key": "_key", "fields": ["_now"]}},
+        {"filter": _stop_filter(len(sliders))},
+    ]
+    spec = _filtered(base, varying, transforms)
+    params = [
+        {"name": _param(j), "value": "", "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
+        for j, s in enumerate(sliders)
+    ]
+    # Vega lays a chart out again on a parameter's change only when told to: without this, a
+    # y axis whose labels widen during a drag is clipped (Streamlit's autosize otherwise).
+    autosize = {"type": "fit-x" if "vconcat" in spec else "fit", "contains": "padding"}
+    return {
+        "autosize": {**autosize, "resize": True},
+        **spec,
+        "params": params + list(spec.get("params", [])),
+        "datasets": datasets,
+    }
+
+
+def shown(datasets: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """A live spec's datasets as the page shows them when no thumb is moving (the server's
+    stop), without the columns that pick it: what the Vega filter keeps (tested through
+    vl-convert in tests/test_live.py)."""
+    if NOW not in datasets:
+        return datasets
+    now = int(datasets[NOW]["_now"].iloc[0])
+    out = {}
+    for name, frame in datasets.items():
+        if name == NOW:
+            continue
+        if "_stop" in frame:
+            frame = frame[(frame["_live"] == 0) & (frame["_stop"] == now)]
+            frame = frame.drop(columns=["_live", "_stop"]).reset_index(drop=True)
+        out[name] = frame
+    return out
+
+
+def chart(
+    sliders: Sequence[Stops], build: Callable[..., Spec], *, key: str, depends: Hashable = ()
+) -> Spec:
+    """Draw ``build``'s chart so that it follows the sliders' thumbs (``depends``: as for
+    ``live_spec``); returns the chart at the values in use (for exports and the report)."""
+    spec, base = _live(sliders, build, key, depends)
+    show(spec, key=key)
+    return base
+
+
+_SCRIPT = """
+export default function ({ parentElement, data }) {
+  if (!window.__dpLive) {
+    window.__dpLive = true;
+    let pressed = false;
+    document.addEventListener("pointerdown", () => { pressed = true; }, true);
+    document.addEventListener("pointerup", () => { pressed = false; }, true);
+    const announce = (box, value) => {
+      box.value = value;
+      box.dispatchEvent(new Event("dp-live"));
+      const key = [...box.classList].find((c) => c.startsWith("st-key-"));
+      document.dispatchEvent(new CustomEvent("dp-live", { detail: { key: key.slice(7), value } }));
+    };
+    new MutationObserver((records) => {
+      for (const { target } of records) {
+        if (target.tagName !== "INPUT" || target.type !== "range") continue;
+        const box = target.closest("[class*='st-key-']");
+        if (box && box.value !== target.value) announce(box, target.value);
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["value"] });
+    const app = document.querySelector("[data-testid='stApp']");
+    new MutationObserver(() => {
+      if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
+      for (const box of document.querySelectorAll("[class*='st-key-']")) {
+        if (box.value !== undefined && box.value !== "") announce(box, "");
+      }
+    }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+  }
+  if (!data) return;  // the relay alone
+  let line = parentElement.querySelector(".dp-live-text");
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "dp-live-text";
+    parentElement.appendChild(line);
+  }
+  line.dataset.now = data.now;
+  line.textContent = data.now;
+  if (!line.dpListening) {
+    line.dpListening = true;
+    document.addEventListener("dp-live", ({ detail }) => {
+      const texts = JSON.parse(line.dataset.texts || "{}")[detail.key];
+      if (texts === undefined) return;
+      line.textContent = detail.value === "" ? line.dataset.now : texts[Number(detail.value)];
+    });
+  }
+  line.dataset.texts = JSON.stringify(data.texts);
+  line.classList.toggle("dp-live-strong", data.style === "strong");
+  line.classList.toggle("dp-live-caption", data.style === "caption");
+}
+"""
+_CSS = """
+.st-key-dp_live_relay { display: none; }
+.dp-live-text { margin: 0 0 0.5rem 0; font-size: 1rem; line-height: 1.6; }
+.dp-live-strong { font-weight: 600; }
+.dp-live-caption { font-size: 0.875rem; opacity: 0.7; }
+"""
+_COMPONENT = st.components.v2.component("dp_live", js=_SCRIPT, css=_CSS, isolate_styles=False)
+
+
+def relay() -> None:
+    """Mount the ``dp_live`` script, hidden (ui.common.page.draw does, on every page)."""
+    _COMPONENT(key="dp_live_relay", data=None)
+
+
+def texts(
+    sliders: Sequence[Stops], sentence: Callable[..., str], *, key: str, depends: Hashable = ()
+) -> dict[str, list[str]]:
+    """``sentence(*values)`` at every stop of every slider, by the slider's key (kept for the
+    same ``depends``, as ``live_spec``'s charts are)."""
+    now = sentence(*(s.value for s in sliders))
+    memo_key = _memo_key(key, depends)
+    return {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
+
+
+def text(
+    sliders: Sequence[Stops],
+    sentence: Callable[..., str],
+    *,
+    key: str,
+    depends: Hashable = (),
+    style: str = "",
+) -> str:
+    """A sentence that follows the sliders' thumbs (``sentence`` takes one value per slider,
+    ``depends`` is everything else it reads); returns it at the values in use. ``style``: ""
+    (a paragraph), "strong" or "caption"."""
+    now, memo_key = sentence(*(s.value for s in sliders)), _memo_key(key, depends)
+    found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
+    _COMPONENT(key=key, data={"now": now, "texts": found, "style": style})
+    return now
