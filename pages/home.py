@@ -4,10 +4,12 @@ import streamlit as st
 
 from ui.common.catalog import available_pages
 from ui.common.i18n import _
+from ui.common.live import relay
 from ui.common.shell import page_header
 from ui.home import tiny_example
 
 page_header(_("home.title"), _("home.question"), _("home.try_this"))
+relay()  # the example's numbers follow the ε thumb (ui.common.live)
 st.markdown(_("home.epsilon"))
 tiny_example()
 

@@ -89,11 +89,29 @@ def live_texts(at: AppTest) -> dict[str, dict]:
     return found
 
 
+def successes(at: AppTest) -> list[str]:
+    """The green boxes' texts in page order: st.success, and a guarantee that follows a
+    slider's thumb (ui.common.live, its sentence then its note)."""
+    found = []
+    for element in _all_elements(at):
+        kind = getattr(element, "type", None)
+        if kind == "success":
+            found.append(element.value)
+        elif kind == "bidi_component" and element.proto.json:
+            data = json.loads(element.proto.json)
+            if data["style"] in ("success", "success-line"):
+                found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
+    return found
+
+
 def texts(at: AppTest) -> str:
     """All markdown, captions, live sentences, errors, warnings and metric values on the
     page, joined."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [found["now"] for found in live_texts(at).values()]
+    parts += [
+        f"{found['label']}: {found['now']}" if found["style"] == "metric" else found["now"]
+        for found in live_texts(at).values()
+    ]
     parts += [e.value for e in at.error] + [w.value for w in at.warning]
     parts += [f"{m.label}: {m.value}" for m in at.metric]
     return "\n".join(str(p) for p in parts)
@@ -104,7 +122,12 @@ def metric(at: AppTest, label_start: str) -> str:
     for m in at.metric:
         if m.label.startswith(label_start):
             return m.value
-    raise AssertionError(f"no metric starting {label_start!r}: {[m.label for m in at.metric]}")
+    found = [f for f in live_texts(at).values() if f["style"] == "metric"]  # following a thumb
+    for f in found:
+        if f["label"].startswith(label_start):
+            return f["now"]
+    labels = [m.label for m in at.metric] + [f["label"] for f in found]
+    raise AssertionError(f"no metric starting {label_start!r}: {labels}")
 
 
 def widget(elements, key: str):

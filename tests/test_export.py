@@ -148,10 +148,10 @@ MARKDOWN = re.compile(r"\*\*|`|\]\(|:material/|:[a-z]+\[")
 
 
 def test_a_german_export_writes_plain_text_and_the_page_keeps_its_bold() -> None:
-    from apptest_helpers import download, page_downloads
+    from apptest_helpers import download, page_downloads, successes
 
     at, files = page_downloads("gaussian", {"lang": "de"})
-    assert at.success[0].value.startswith("**Garantie: (1, 10⁻⁵)-DP**")  # bold on the page
+    assert successes(at)[0].startswith("**Garantie: (1, 10⁻⁵)-DP**")  # bold on the page
     archive = zipfile.ZipFile(io.BytesIO(download(files, "gaussian_diseases", ".zip")))
     (name,) = [n for n in archive.namelist() if n.endswith(".json")]
     settings = json.loads(archive.read(name))

@@ -11,6 +11,7 @@ from apptest_helpers import live_texts, open_page, rerun
 from live_helpers import assert_thumb_shows_the_server_view, dragged, follows, svg
 
 from ui.common import charts, live
+from ui.common.widgets import log_grid
 
 EPSILON = live.Stops("toy_epsilon", (0.1, 0.5, 1.0, 2.0), 2)
 DELTA = live.Stops("toy_delta", (1e-6, 1e-5, 1e-4), 1)
@@ -117,3 +118,12 @@ def test_laplace_sentences_follow_the_thumb_with_the_servers_words() -> None:
     at.session_state["laplace_epsilon"] = 0.2
     rerun(at)
     assert live_texts(at)["laplace_within"]["now"] == stop
+
+
+def test_the_home_example_follows_the_thumb_in_words() -> None:
+    at = open_page("home")
+    before = live_texts(at)["home_caption"]["texts"]["home_epsilon"]
+    assert len(set(before)) == len(before)  # every stop says something of its own
+    at.session_state["home_epsilon"] = 0.2
+    rerun(at)
+    assert live_texts(at)["home_caption"]["now"] == before[log_grid(0.01, 10).index(0.2)]

@@ -25,6 +25,7 @@ from apptest_helpers import (
     page_downloads,
     problems,
     rerun,
+    successes,
     texts,
     upload_file,
     widget,
@@ -67,7 +68,7 @@ def test_default_shows_the_disease_counts_with_exact_95_percent_bands(at) -> Non
 
 
 def test_the_guarantee_names_the_unit_the_outputs_and_the_noise(at) -> None:
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "Guarantee: 1-DP" in box
     assert "each person (`person_id`, with all their rows)" in box
     assert "the 4 noisy counts (ε = 1)" in box
@@ -113,7 +114,7 @@ def test_a_secure_release_uses_opendp_and_is_held_until_released_again(at) -> No
     teaching = noisy_answers(at)["noisy"].to_numpy()
     widget(at.toggle, "laplace_secure").set_value(True)
     rerun(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "OpenDP make_laplace: discrete Laplace" in box
     assert "operating system's randomness" in box
     released = noisy_answers(at)["noisy"].to_numpy()
@@ -191,7 +192,7 @@ def test_count_tables_offer_only_counts_over_the_published_groups(at) -> None:
     rows = table(at)
     assert len(rows) == 119
     assert rows["true count"].sum() == 37_080
-    assert "each row of the source table" in at.success[0].value
+    assert "each row of the source table" in successes(at)[0]
     assert "The chart shows the 30 largest noisy answers of 119" in texts(at)
 
 
@@ -291,7 +292,7 @@ def test_partition_selection_hides_the_one_person_category_and_counts_its_cost(a
     assert not at.error
     shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
     assert "Guarantee: (1.5, 10⁻⁶)-DP" in box
     assert "suppressed" in texts(at)
@@ -494,7 +495,7 @@ def test_a_link_with_the_query_and_column_shows_what_the_controls_show(at) -> No
 def test_a_link_turns_on_the_secure_release() -> None:
     at = open_page("laplace", query={"laplace_secure": "true"})
     assert widget(at.toggle, "laplace_secure").value is True
-    assert "OpenDP make_laplace: discrete Laplace" in at.success[0].value
+    assert "OpenDP make_laplace: discrete Laplace" in successes(at)[0]
     assert "Released (OpenDP)" in set(chart_data(at, "bars")["series"])
 
 

@@ -270,18 +270,23 @@ def chart(
     return base
 
 
-_SCRIPT = """
+_SCRIPT = r"""
 export default function ({ parentElement, data }) {
   if (!window.__dpLive) {
     window.__dpLive = true;
     let pressed = false;
     document.addEventListener("pointerdown", () => { pressed = true; }, true);
     document.addEventListener("pointerup", () => { pressed = false; }, true);
+    // A slider's stop to the charts bound to its container, and to the sentences.
     const announce = (box, value) => {
       box.value = value;
       box.dispatchEvent(new Event("dp-live"));
-      const key = [...box.classList].find((c) => c.startsWith("st-key-"));
-      document.dispatchEvent(new CustomEvent("dp-live", { detail: { key: key.slice(7), value } }));
+      const key = [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
+      for (const root of document.querySelectorAll(".dp-live-text")) {
+        const texts = JSON.parse(root.dataset.texts)[key];
+        if (texts === undefined) continue;
+        paint(root, value === "" ? root.dataset.now : texts[Number(value)]);
+      }
     };
     new MutationObserver((records) => {
       for (const { target } of records) {
@@ -290,6 +295,7 @@ export default function ({ parentElement, data }) {
         if (box && box.value !== target.value) announce(box, target.value);
       }
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["value"] });
+    // The server's run has painted: back to the stops it used (see ui.common.live).
     const app = document.querySelector("[data-testid='stApp']");
     new MutationObserver(() => {
       if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
@@ -298,33 +304,62 @@ export default function ({ parentElement, data }) {
       }
     }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
   }
-  if (!data) return;  // the relay alone
-  let line = parentElement.querySelector(".dp-live-text");
-  if (!line) {
-    line = document.createElement("p");
-    line.className = "dp-live-text";
-    parentElement.appendChild(line);
+  if (!data) return;  // the script alone (relay)
+  let root = parentElement.querySelector(".dp-live-text");
+  if (!root || root.dataset.style !== data.style) {
+    if (root) root.remove();
+    root = document.createElement("div");
+    root.className = `dp-live-text dp-live-${data.style || "plain"}`;
+    root.dataset.style = data.style;
+    root.innerHTML = LAYOUTS[data.style] || LAYOUTS[""];
+    parentElement.appendChild(root);
   }
-  line.dataset.now = data.now;
-  line.textContent = data.now;
-  if (!line.dpListening) {
-    line.dpListening = true;
-    document.addEventListener("dp-live", ({ detail }) => {
-      const texts = JSON.parse(line.dataset.texts || "{}")[detail.key];
-      if (texts === undefined) return;
-      line.textContent = detail.value === "" ? line.dataset.now : texts[Number(detail.value)];
-    });
-  }
-  line.dataset.texts = JSON.stringify(data.texts);
-  line.classList.toggle("dp-live-strong", data.style === "strong");
-  line.classList.toggle("dp-live-caption", data.style === "caption");
+  root.dataset.now = data.now;
+  root.dataset.texts = JSON.stringify(data.texts);
+  paint(root, data.now);
+  const label = root.querySelector(".dp-live-label");
+  if (label) label.innerHTML = markdown(data.label || "");
+  const note = root.querySelector(".dp-live-note");
+  if (note) note.innerHTML = markdown(data.note || "");
+  if (data.style === "success-line") root.title = data.note || "";
+}
+
+const LAYOUTS = {
+  "": '<p class="dp-live-value"></p>',
+  strong: '<p class="dp-live-value"></p>',
+  caption: '<p class="dp-live-value"></p>',
+  metric: '<div class="dp-live-label"></div><div class="dp-live-value"></div>',
+  success: '<span class="dp-live-icon">verified_user</span>' +
+    '<div><div class="dp-live-value"></div><div class="dp-live-note"></div></div>',
+  "success-line":
+    '<span class="dp-live-icon">verified_user</span><span class="dp-live-value"></span>',
+};
+
+// The catalogue's sentences use **bold** and `code` only.
+function markdown(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`(.+?)`/g, "<code>$1</code>")
+    .replace(/\n\n/g, "<br>");
+}
+
+function paint(root, text) {
+  root.querySelector(".dp-live-value").innerHTML = markdown(text);
 }
 """
 _CSS = """
 .st-key-dp_live_relay { display: none; }
-.dp-live-text { margin: 0 0 0.5rem 0; font-size: 1rem; line-height: 1.6; }
-.dp-live-strong { font-weight: 600; }
-.dp-live-caption { font-size: 0.875rem; opacity: 0.7; }
+.dp-live-text p { margin: 0; font-size: 1rem; line-height: 1.6; }
+.dp-live-strong p { font-weight: 600; }
+.dp-live-caption p { font-size: 0.875rem; opacity: 0.7; }
+.dp-live-label { font-size: 0.875rem; line-height: 1.6; }
+.dp-live-metric .dp-live-value { font-size: 2.25rem; line-height: 1.3; }
+.dp-live-success { display: flex; gap: 0.75rem; padding: 1rem; border-radius: 0.5rem;
+  background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51); line-height: 1.6; }
+.dp-live-success .dp-live-note { margin-top: 1rem; }
+.dp-live-success-line { display: flex; gap: 0.5rem; color: rgb(23, 114, 51); line-height: 1.6; }
+.dp-live-icon { font-family: "Material Symbols Rounded"; font-size: 1.25rem; line-height: 1.6; }
+.dp-live-text code { font-size: 0.85em; padding: 0.1em 0.25em; border-radius: 0.25rem;
+  background: rgba(128, 128, 128, 0.12); }
 """
 _COMPONENT = st.components.v2.component("dp_live", js=_SCRIPT, css=_CSS, isolate_styles=False)
 
@@ -351,11 +386,16 @@ def text(
     key: str,
     depends: Hashable = (),
     style: str = "",
+    label: str = "",
+    note: str = "",
 ) -> str:
     """A sentence that follows the sliders' thumbs (``sentence`` takes one value per slider,
-    ``depends`` is everything else it reads); returns it at the values in use. ``style``: ""
-    (a paragraph), "strong" or "caption"."""
+    ``depends`` is everything else it reads); returns it at the values in use. It may hold
+    **bold** and `code`. ``style``: "" (a paragraph), "strong", "caption", "metric" (the
+    sentence is the value under ``label``, as st.metric draws it), "success" (a guarantee
+    box, ``note`` below it) or "success-line" (the same in one line, ``note`` on hover)."""
     now, memo_key = sentence(*(s.value for s in sliders)), _memo_key(key, depends)
     found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
-    _COMPONENT(key=key, data={"now": now, "texts": found, "style": style})
+    data = {"now": now, "texts": found, "style": style, "label": label, "note": note}
+    _COMPONENT(key=key, data=data)
     return now

@@ -15,11 +15,13 @@ from typing import TypeVar
 import streamlit as st
 
 from dp_core.guarantee import Guarantee, Part, Read
+from ui.common import live
 from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import epsilon_bound, power_of_ten
 from ui.common.i18n import N_, _, language
 from ui.common.labels import contribution_rule
+from ui.common.live import Stops
 from ui.common.setting import Flag
 from ui.common.shell import presenter_mode
 
@@ -134,12 +136,35 @@ def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
     return _("common.guarantee", **values)
 
 
-def guarantee_box(data: DataChoice, total: Guarantee, *, outputs: str, noise: str) -> None:
-    """The guarantee label: unit, outputs covered, each part's budget and the noise used."""
+def guarantee_box(
+    data: DataChoice,
+    total: Guarantee,
+    *,
+    outputs: str,
+    noise: str,
+    follows: tuple[Sequence[Stops], Callable[..., Guarantee]] | None = None,
+) -> None:
+    """The guarantee label: unit, outputs covered, each part's budget and the noise used.
+
+    ``follows``: the page's sliders and the guarantee at given values of them, for a label
+    that follows their thumbs while they are dragged (ui.common.live).
+    """
     statement = guarantee_text(data, total, outputs=outputs)
     if not total.differentially_private:  # never shown as a guarantee, not even in one line
         shown = statement if presenter_mode() else f"{statement}\n\n{noise}"  # room on a projector
         st.error(shown, icon=":material/gpp_bad:")
+        return
+    if follows is not None:
+        sliders, at = follows
+        live.text(
+            sliders,
+            lambda *values: guarantee_text(data, at(*values), outputs=outputs),
+            key=f"{sliders[0].key}_guarantee",
+            # every part's budget is in the sentence at every stop: the memo's check sees them
+            depends=(data.source, outputs, total.read_from_data),
+            style="success-line" if presenter_mode() else "success",
+            note=noise,
+        )
         return
     if presenter_mode():  # one line on a projector; the noise in the tooltip
         st.markdown(f":green[:material/verified_user: {statement}]", help=noise)

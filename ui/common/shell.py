@@ -31,7 +31,7 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
 header[data-testid="stHeader"], [data-testid="stDecoration"] { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 100%; padding: 0.6rem 2rem 2rem 2rem; }
 [data-testid="stVerticalBlock"] { gap: 0.35rem; }
-[data-testid="stMetricValue"] { font-size: 1.6rem; }
+[data-testid="stMetricValue"], .dp-live-metric .dp-live-value { font-size: 1.6rem; }
 h1 { font-size: 1.9rem !important; padding: 0 !important; }
 [class*="__section__nav"] { position: fixed; right: 1.4rem; top: 0.55rem; z-index: 999990;
   width: auto !important; left: auto !important; }

@@ -74,8 +74,22 @@ def _metrics(s: Settings, expected: np.ndarray) -> None:
     else:
         sensitivity, scale = _("laplace.metric.sensitivity"), _("laplace.metric.scale")
     cols[0].metric(sensitivity, formatting.number(query.sensitivity))
-    cols[1].metric(scale, formatting.significant(s.scale))
-    cols[2].metric(_("laplace.metric.expected"), formatting.significant(float(np.median(expected))))
+    if s.secure:  # the release held, at the ε in use
+        cols[1].metric(scale, formatting.significant(s.scale))
+        cols[2].metric(
+            _("laplace.metric.expected"), formatting.significant(float(np.median(expected)))
+        )
+        return
+    with cols[1]:  # b and the expected error follow the ε thumb
+        live.text([s.stops], lambda e: formatting.significant(s.at(e).scale),
+                  key="laplace_scale", depends=s.identity, style="metric", label=scale)  # fmt: skip
+    with cols[2]:
+        live.text(
+            [s.stops],
+            lambda e: formatting.significant(float(np.median(noisy_answers(s.at(e))[2]))),
+            key="laplace_expected", depends=s.identity, style="metric",
+            label=_("laplace.metric.expected"),
+        )  # fmt: skip
 
 
 def _series_names(s: Settings) -> tuple[str, str]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from dp_core.guarantee import Part
+from dp_core.guarantee import Guarantee, Part
 from dp_core.release import noise_name
 from ui.common.presets import preset_buttons
 from ui.common.query_picker import QueryChoice, pick_query
@@ -35,14 +35,20 @@ def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> No
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
     choice, secure = chosen
     stops = epsilon_slider("laplace_epsilon", default=1.0)
-    parts = [Part("values", stops.value)]
-    if choice.categories is not None and choice.categories.mode == "selected":
-        parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
-    settings = Settings(choice, stops, secure, guarantee(choice.data, parts, choice.reads))
+
+    def total(epsilon: float) -> Guarantee:
+        """The guarantee at ε: the values' budget, and the categories' when chosen with DP."""
+        parts = [Part("values", epsilon)]
+        if choice.categories is not None and choice.categories.mode == "selected":
+            parts.append(Part("categories", choice.categories.epsilon, choice.categories.delta))
+        return guarantee(choice.data, parts, choice.reads)
+
+    settings = Settings(choice, stops, secure, total(stops.value))
     guarantee_box(
         choice.data,
         settings.guarantee,
         outputs=outputs(choice),
         noise=draws_caption(secure, noise_name("laplace")),
+        follows=([stops], total),
     )
     story("laplace", sections, settings)
