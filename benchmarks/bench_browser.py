@@ -178,13 +178,13 @@ def drag(browser, url: str) -> tuple[str, int, int, float, float]:
     page.mouse.move(x, y)
     page.mouse.down()
     start = page.evaluate("() => performance.now()")
-    direction, now = -1, start
-    while now - start < DRAG_SECONDS * 1000:
+    direction, began = -1, time.monotonic()
+    while time.monotonic() - began < DRAG_SECONDS:
         if not track["x"] <= x + direction * step <= track["x"] + track["width"]:
             direction = -direction
         x += direction * step
         page.mouse.move(x, y)
-        now = page.evaluate("() => performance.now()")
+    now = page.evaluate("() => performance.now()")
     page.mouse.up()
     while True:
         page.wait_for_timeout(150)

@@ -154,9 +154,14 @@ def trace_array(value) -> np.ndarray:
 def charts(at: AppTest) -> list[tuple[dict, dict]]:
     """The Vega-Lite charts on the page: (spec, {dataset name: DataFrame}) each; a chart that
     follows a slider's thumb gives its datasets as shown when the thumb is still."""
-    import pyarrow as pa
-
     from ui.common.live import shown
+
+    return [(spec, shown(data)) for spec, data in raw_charts(at)]
+
+
+def raw_charts(at: AppTest) -> list[tuple[dict, dict]]:
+    """The page's charts as sent: (spec, datasets), every stop of a live chart included."""
+    import pyarrow as pa
 
     found = []
     for element in _all_elements(at):
@@ -166,7 +171,7 @@ def charts(at: AppTest) -> list[tuple[dict, dict]]:
                 dataset.name: pa.ipc.open_stream(dataset.data.data).read_all().to_pandas()
                 for dataset in proto.datasets
             }
-            found.append((json.loads(proto.spec), shown(data)))
+            found.append((json.loads(proto.spec), data))
     return found
 
 

@@ -1,8 +1,35 @@
-"""Make the project root importable for tests run from anywhere."""
+"""Make the project root importable for tests run from anywhere; the browser tests' shared
+fixtures (a server and a chromium per test module)."""
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[str]:
+    """One server for the tests of a module that do not depend on being its first visitor."""
+    from test_browser import running_app
+
+    with running_app() as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()

@@ -7,28 +7,13 @@ from __future__ import annotations
 import json
 
 import pandas as pd
-import pyarrow as pa
 import vl_convert
-from apptest_helpers import _all_elements, rerun, widget
+from apptest_helpers import raw_charts, rerun, widget
 from streamlit.testing.v1 import AppTest
 
 from ui.common.live import shown
 
 LIVE_TRANSFORMS = 3  # calculate, lookup, filter: put first in each layer by ui.common.live
-
-
-def raw_charts(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
-    """The page's charts as sent: (spec, datasets), every stop of a live chart included."""
-    found = []
-    for element in _all_elements(at):
-        if getattr(element, "type", None) == "vega_lite_chart":
-            proto = element.proto
-            data = {
-                d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
-                for d in proto.datasets
-            }
-            found.append((json.loads(proto.spec), data))
-    return found
 
 
 def follows(spec: dict, slider: str) -> int | None:

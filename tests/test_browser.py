@@ -27,7 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ui.common.catalog import available_pages
@@ -98,23 +98,6 @@ def server() -> Iterator[str]:
     """A server of its own: for what happens at a server's very first visit."""
     with running_app() as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def app() -> Iterator[str]:
-    """One server for the tests that do not depend on being its first visitor."""
-    with running_app() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 def settled(page: Page) -> None:

@@ -6,34 +6,15 @@ server sends another; AppTest sees none of it, so these run in chromium.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import parse_qs, quote, urlparse
 
-import pytest
-from playwright.sync_api import sync_playwright
-from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, main_text, running_app, settled
+from test_browser import MAIN, main_text, settled
 
 CENSUS = (
     "laplace?lang=de&laplace_dataset=census&laplace_kind=sum"
     "&laplace_category=occupation&laplace_value=hours_per_week"
 )
 SHOPS = "customer_id,member,shop\n" + "".join(f"{i},m{i % 20},{'ABC'[i % 3]}\n" for i in range(120))
-
-
-@pytest.fixture(scope="module")
-def app() -> Iterator[str]:
-    with running_app() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 def _query(url: str) -> dict[str, str]:
