@@ -14,7 +14,17 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import ROOT, chart_data, charts, metric, open_page, rerun, texts, widget
+from apptest_helpers import (
+    ROOT,
+    chart_data,
+    charts,
+    metric,
+    open_page,
+    rerun,
+    successes,
+    texts,
+    widget,
+)
 
 from dp_core import accountants
 from dp_core.bounding import Bounding, release_sensitivity
@@ -170,7 +180,7 @@ def reveal(at, key: str) -> str:
 def typed(at, key: str, value: float) -> tuple[bool, bool]:
     widget(at.number_input, f"exercise_{key}_given").set_value(value)
     rerun(at)
-    return any(s.value == "Right." for s in at.success), any(
+    return any(s == "Right." for s in successes(at)), any(
         "Not quite" in w.value for w in at.warning
     )
 
@@ -254,7 +264,7 @@ def test_the_pipeline_states_the_pages_sensitivity_scale_and_epsilon(at, tmp_pat
     # the vector of 7 days at a cap of 3 costs 3 × 0.5 per statistic, as the guarantee says
     assert stated["count"]["epsilon"] == pytest.approx(1.5)
     assert result["guarantee"]["total"]["epsilon"] == pytest.approx(3.0)
-    assert "Guarantee: 3-DP" in at.success[0].value
+    assert "Guarantee: 3-DP" in successes(at)[0]
     assert set(result["release"]) == {"count", "sum"} and len(result["release"]["count"]) == 7
 
 

@@ -4,12 +4,13 @@ the slider, and what they show then is what the server shows after the release."
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
-from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, chart_pixels, running_app, settled
+from playwright.sync_api import Page
+from test_browser import MAIN, _shown_number, chart_pixels, settled
 
 # The page, its section (as the address names it) and the slider dragged.
 DRAGGED = [
@@ -19,30 +20,49 @@ DRAGGED = [
     ("laplace", "error", "laplace_epsilon"),
     ("laplace", "averaging", "laplace_epsilon"),
     # gaussian
+    ("gaussian", "answers", "gaussian_epsilon"),
+    ("gaussian", "sigma", "gaussian_epsilon"),
+    ("gaussian", "noise", "gaussian_epsilon"),
+    ("gaussian", "k", "gaussian_epsilon"),
+    ("gaussian", "answers", "gaussian_delta"),
+    ("gaussian", "sigma", "gaussian_delta"),
+    ("gaussian", "noise", "gaussian_delta"),
+    ("gaussian", "k", "gaussian_delta"),
     # exponential
+    ("exponential", "table", "exponential_epsilon"),
+    ("exponential", "right", "exponential_epsilon"),
+    ("exponential", "pitfall&exponential_pitfall=true", "exponential_epsilon"),
+    ("exponential", "hours", "exponential_epsilon"),
     # randomized_response
+    ("randomized_response", "coins&rr_section=coins", "rr_truth"),
+    ("randomized_response", "coins&rr_section=coins", "rr_random_yes"),
+    ("randomized_response", "error&rr_section=error", "rr_truth"),
+    ("randomized_response", "survey&rr_section=survey&rr_mode=epsilon", "rr_epsilon"),
+    ("randomized_response", "central&rr_section=central&rr_mode=epsilon", "rr_epsilon"),
     # local_frequencies
+    ("local_frequencies", "counts&lf_section=counts", "lf_epsilon"),
+    ("local_frequencies", "domain&lf_section=domain", "lf_epsilon"),
     # bounding
+    ("bounding", "answers&present=1", "bounding_epsilon"),
+    ("bounding", "tradeoff&present=1", "bounding_epsilon"),
+    ("bounding", "budget&present=1", "bounding_epsilon"),
     # attacker
+    ("attacker", "guess", "attacker_epsilon"),
+    ("attacker", "test", "attacker_epsilon"),
+    ("attacker", "releases", "attacker_epsilon"),
+    ("attacker", "releases", "attacker_k"),
     # planner
+    ("planner", "plan&present=1", "planner_epsilon"),
+    ("planner", "release&present=1", "planner_epsilon"),
+    ("planner", "wild&present=1", "planner_epsilon"),
     # home
 ]
 
 
-@pytest.fixture(scope="module")
-def app() -> Iterator[str]:
-    with running_app() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+def _address(page: Page, key: str) -> float:
+    """The value the address holds for ``key`` (NaN while it has none)."""
+    held = parse_qs(urlsplit(page.url).query).get(key, ["nan"])
+    return float(held[-1])
 
 
 def live_sentences(page: Page) -> list[str]:
@@ -87,7 +107,10 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     value = root.locator("input[type='range']").first.get_attribute("aria-valuetext")
     assert not sent, "the browser told the server before the release"
     page.mouse.up()
-    assert _wait(page, lambda: f"{slider}={value}" in page.url), (page.url, value)
+    assert _wait(page, lambda: math.isclose(_address(page, slider), _shown_number(value))), (
+        page.url,
+        value,
+    )
     settled(page)
     assert live_sentences(page) == during_words
     assert chart_pixels(page) == during_charts  # the server's drawing is the dragged one

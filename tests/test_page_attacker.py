@@ -18,6 +18,7 @@ from apptest_helpers import (
     open_page,
     rerun,
     set_widget,
+    successes,
     texts,
     widget,
 )
@@ -590,7 +591,7 @@ def calls(monkeypatch):
 
     monkeypatch.setattr(attacker_closing, "closing", counted("page", attacker_closing.closing))
     monkeypatch.setattr(
-        attacker_controls, "epsilon_input", counted("outer", attacker_controls.epsilon_input)
+        attacker_controls, "epsilon_slider", counted("outer", attacker_controls.epsilon_slider)
     )
     return counts
 
@@ -721,7 +722,7 @@ def test_the_exports_hold_the_tables_as_shown(page):
     from ui.attacker import guess as guess_section
     from ui.attacker import posteriors, releases, settings
 
-    s = settings.Settings(1.0, False, 1e-5, 0.5, get_sigma_gaussian(1.0, 1e-5))
+    s = settings.Settings(1.0, False, 1e-5, 0.5)
     chart = guess_section._posterior_chart(s, posteriors.posterior(s, s.prior))
     guess = _zip_csv(posteriors.posterior_export(s, chart))
     at_half = guess.set_index("prior (%)").loc[50.0]
@@ -755,7 +756,7 @@ def _reveal(at, key: str) -> str:
 def _verdict(at, elements, key: str, value) -> str:
     widget(elements, f"exercise_{key}_given").set_value(value)
     rerun(at)
-    return " ".join([s.value for s in at.success] + [w.value for w in at.warning])
+    return " ".join([s for s in successes(at)] + [w.value for w in at.warning])
 
 
 def test_the_posterior_exercise_states_the_highest_posterior_shown(page):

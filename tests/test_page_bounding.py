@@ -17,6 +17,7 @@ from apptest_helpers import (
     open_page,
     problems,
     rerun,
+    successes,
     texts,
     upload_file,
     widget,
@@ -88,7 +89,7 @@ def test_defaults_are_the_teaching_settings(at):
     np.testing.assert_array_equal(bars(at, 0)["True, all records"], TRUE_VISITS)
     np.testing.assert_array_equal(bars(at, 1)["True, all records"], TRUE_REVENUE)
     assert groups_shown(at) == ["1", "2", "3", "4", "5", "6", "7"]  # the public domain
-    box = at.success[0].value  # counts and sums, 4 days a visitor at 0.5 each: 2 x 2
+    box = successes(at)[0]  # counts and sums, 4 days a visitor at 0.5 each: 2 x 2
     assert "Guarantee: 4-DP" in box and "each person (`visitor_id`, with all their rows)" in box
     assert "the noisy counts and sums of the 7 days (ε = 4)" in box
     assert "numpy's floating-point draws from the seed" in box
@@ -363,7 +364,7 @@ def test_gaussian_noise_is_the_analytic_sigma(at):
     np.testing.assert_allclose(table(at, "count")["noise sd"], round(sigma, 1))
     assert f"Gaussian noise with σ = {sigma:.3g} on every day" in texts(at)
     assert metric(at, "Sensitivity of all days' sums (L2)") == "100"  # sqrt(4) x 50
-    assert "Guarantee: (4, 8×10⁻⁶)-DP" in at.success[0].value  # 2 x (4 x 0.5, 4 x 1e-6)
+    assert "Guarantee: (4, 8×10⁻⁶)-DP" in successes(at)[0]  # 2 x (4 x 0.5, 4 x 1e-6)
     section(at, BUDGET)
     assert "7 days at (ε, δ) = (0.5, 10⁻⁶) each cost (3.5, 7×10⁻⁶)" in texts(at)
     assert "cost at most (2, 4×10⁻⁶)" in texts(at)
@@ -390,7 +391,7 @@ def test_a_secure_release_uses_opendp_and_is_held_until_released_again(at):
     teaching = bars(at, 0)["Noisy (± 95% of noise)"]
     widget(at.toggle, "bounding_secure").set_value(True)
     rerun(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "OpenDP make_laplace: discrete Laplace" in box
     released = bars(at, 0)["Released (OpenDP)"]
     assert not np.array_equal(released, teaching)
@@ -404,7 +405,7 @@ def test_a_secure_release_uses_opendp_and_is_held_until_released_again(at):
     widget(at.radio, "bounding_mechanism").set_value("gaussian")
     widget(at.radio, "bounding_plan").set_value("whole week at once")
     rerun(at)
-    assert "OpenDP make_gaussian" in at.success[0].value
+    assert "OpenDP make_gaussian" in successes(at)[0]
     assert len(bars(at, 1)["Released (OpenDP)"]) == 7
     assert "needs more than the analytic σ" in texts(at)
 
@@ -415,7 +416,7 @@ def test_the_cap_and_bounds_chosen_with_dp_count_in_the_guarantee(at):
     widget(at.toggle, "bounding_private").set_value(True)
     rerun(at)
     assert not [s for s in at.slider if s.key in (CAP, BOUNDS)]  # no longer read off the data
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "the cap on contributions (ε = 0.1)" in box
     assert "the clipping bounds (ε = 0.2)" in box
     chosen = next(m.label for m in at.metric if m.label.startswith("Visitors with more than"))
@@ -445,7 +446,7 @@ def test_the_cap_and_bounds_chosen_with_dp_count_in_the_guarantee(at):
     )
     widget(at.text_input, "bounding_cap_epsilon__text").set_value("1")
     rerun(at)
-    assert "the cap on contributions (ε = 1)" in at.success[0].value
+    assert "the cap on contributions (ε = 1)" in successes(at)[0]
 
 
 @pytest.mark.parametrize(
@@ -472,13 +473,13 @@ def test_one_row_per_person_chooses_only_the_bounds_with_dp(at):
     widget(at.selectbox, "bounding_dataset").set_value("census")
     widget(at.toggle, "bounding_private").set_value(True)
     rerun(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "the clipping bounds (ε = 0.2)" in box and "cap on contributions" not in box
     assert "Guarantee: 1.2-DP" in box  # one group per person: 2 statistics x 0.5, plus 0.2
     widget(at.selectbox, "bounding_value").set_value("sex")
     rerun(at)
     assert "Nothing to choose with DP here" in texts(at)
-    assert "Guarantee: 0.5-DP" in at.success[0].value  # the counts alone
+    assert "Guarantee: 0.5-DP" in successes(at)[0]  # the counts alone
 
 
 def test_a_secure_dp_choice_is_drawn_once_per_setting(at):
@@ -602,7 +603,7 @@ def test_declared_groups_keep_the_one_person_group(at):
     widget(at.slider, CAP).set_value(3)  # every declared group
     rerun(at)
     assert not at.error
-    assert "Guarantee: 3-DP" in at.success[0].value  # 2 statistics x 0.5 x 3 groups
+    assert "Guarantee: 3-DP" in successes(at)[0]  # 2 statistics x 0.5 x 3 groups
 
 
 def test_dp_selected_groups_suppress_the_one_person_group_and_count_the_cost(at):
@@ -618,7 +619,7 @@ def test_dp_selected_groups_suppress_the_one_person_group_and_count_the_cost(at)
     assert not at.error
     assert groups_shown(at) == ["X", "Y"]  # one person: kept with probability at most δ
     assert "Rare" not in texts(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
     assert "Guarantee: (2.5, 10⁻⁶)-DP" in box  # 2 statistics x 2 groups x 0.5, plus 0.5
     assert "suppressed" in texts(at) and "l0 = 1" in texts(at)
@@ -645,9 +646,9 @@ def test_an_epsilon_step_reruns_the_fragment_not_the_page(at):
     assert not [s for s in at.selectbox if s.key == "bounding_dataset"]
     assert metric(at, "Visits dropped") == "25"
     assert "Laplace noise with scale 1 / 1 = 1 on every day" in texts(at)
-    assert "Guarantee: 8-DP" in at.success[0].value
+    assert "Guarantee: 8-DP" in successes(at)[0]
     rerun(at)
-    assert at.title and "Guarantee: 8-DP" in at.success[0].value
+    assert at.title and "Guarantee: 8-DP" in successes(at)[0]
 
 
 def test_the_trade_off_controls_rerun_only_their_section(at):
@@ -660,7 +661,7 @@ def test_the_trade_off_controls_rerun_only_their_section(at):
     assert fragment_of(at, "bounding_tradeoff_bound") == own
     widget(at.radio, "bounding_tradeoff_statistic").set_value("count")
     run_fragment(at, own)
-    assert not at.metric and not at.success and not at.slider  # nothing else was redrawn
+    assert not at.metric and not successes(at) and not at.slider  # nothing else was redrawn
     assert [next(iter(data)) for _, data in charts(at)] == ["cap_lines"]
     assert "Best cap on days: 6" in texts(at)
 

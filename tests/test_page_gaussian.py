@@ -24,6 +24,7 @@ from apptest_helpers import (
     problems,
     rerun,
     set_widget,
+    successes,
     texts,
     upload_file,
     widget,
@@ -61,7 +62,7 @@ def section(at, label: str):
 
 
 def advice(at) -> str:
-    return " ".join(s.value for s in at.success)
+    return " ".join(s for s in successes(at))
 
 
 @pytest.fixture
@@ -74,7 +75,7 @@ def test_defaults_show_sigmas_and_crossover(page):
     assert metric(page, "Noise standard deviation") == _shown(sigma) == "3.731"
     assert metric(page, "95% half-width") == _shown(Z95 * sigma)
     np.testing.assert_allclose(noisy_answers(page)["half"], Z95 * sigma, rtol=1e-9)
-    assert "Guarantee: (1, 10⁻⁵)-DP" in page.success[0].value
+    assert "Guarantee: (1, 10⁻⁵)-DP" in successes(page)[0]
     at = section(page, SIGMA)
     assert metric(at, "Analytic σ") == _shown(sigma) == "3.731"
     assert metric(at, "Classic σ") == "—"  # epsilon = 1: the classic proof does not apply
@@ -126,7 +127,7 @@ def test_classic_published_figure_at_eps_01_delta_1e4(page):
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
     assert metric(at, "Noise standard deviation") == "43.44"
     assert metric(at, "Expected |error|") == "34.66"
-    assert "Guarantee: (0.1, 10⁻⁴)-DP" in at.success[0].value
+    assert "Guarantee: (0.1, 10⁻⁴)-DP" in successes(at)[0]
     at = section(at, SIGMA)
     assert metric(at, "Classic σ") == "43.44"
     at = section(at, NOISE)  # the classic Gaussian is the one drawn
@@ -136,7 +137,7 @@ def test_classic_published_figure_at_eps_01_delta_1e4(page):
 
 def test_mechanism_switch(page):
     at = set_widget(page, page.radio, "gaussian_mechanism", "laplace")
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "Guarantee: 1-DP" in box and "the 4 noisy counts (ε = 1)" in box  # (ε, 0)
     assert "make_laplace" not in box  # teaching draws
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
@@ -144,7 +145,7 @@ def test_mechanism_switch(page):
     np.testing.assert_allclose(noisy_answers(at)["half"], math.log(20))
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")  # epsilon 1: not applicable
     assert any("only for ε below 1" in w.value for w in at.warning)
-    assert not at.success  # no release, so no guarantee
+    assert not successes(at)  # no release, so no guarantee
     assert not charts(at)  # the noisy answers are withheld, the rest stays
     assert "does not apply" in " ".join(i.value for i in at.info)
     for other in (SIGMA, NOISE, K):
@@ -203,7 +204,7 @@ def test_typed_delta_between_powers_is_used(page):
     at = set_widget(page, page.text_input, DELTA_TEXT, "3e-7")
     assert metric(at, "Noise standard deviation") == _shown(get_sigma_gaussian(1.0, 3e-7))
     assert not at.error
-    assert "Guarantee: (1, 3×10⁻⁷)-DP" in at.success[0].value
+    assert "Guarantee: (1, 3×10⁻⁷)-DP" in successes(at)[0]
 
 
 @pytest.mark.parametrize(
@@ -327,7 +328,7 @@ def test_a_link_opens_its_section_and_a_bad_delta_falls_back_to_the_default():
 def test_query_that_cannot_run_leaves_the_rest_of_the_page_working(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "own_csv")  # nothing uploaded yet
     assert "until the query above can run" in texts(at)
-    assert not at.success and not charts(at)
+    assert not successes(at) and not charts(at)
     at = section(at, SIGMA)
     assert metric(at, "Analytic σ") == "3.731"  # sensitivity 1
     at = section(at, K)
@@ -347,7 +348,7 @@ def test_clipped_mean_with_each_mechanism(page):
         assert np.all((noisy >= 0) & (noisy <= 50))  # clamped to [L, U]
         widths[mechanism] = float(metric(at, "95% half-width (median group)").replace(",", ""))
         guarantee = "Guarantee: 1-DP" if mechanism == "laplace" else "Guarantee: (1, 10⁻⁵)-DP"
-        assert guarantee in at.success[0].value
+        assert guarantee in successes(at)[0]
     # A visitor is in up to 7 daily means (L1 7, L2 sqrt 7). With half the budget on the sum,
     # whichever sum noise is smaller gives the narrower bands.
     laplace_sum_std = math.sqrt(2) * 7 * 50 / 0.5
@@ -361,7 +362,7 @@ def test_classic_mean_below_epsilon_one(page):
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
     assert "With the classic Gaussian mechanism, a noisy sum over a noisy count" in texts(at)
-    assert "Guarantee: (0.5, 10⁻⁵)-DP" in at.success[0].value
+    assert "Guarantee: (0.5, 10⁻⁵)-DP" in successes(at)[0]
 
 
 def test_predicate_count_on_the_census(page):
@@ -372,7 +373,7 @@ def test_predicate_count_on_the_census(page):
     shown = noisy_answers(at)
     assert shown.index.tolist() == ["age ≥ 40"]
     assert shown["true"].tolist() == [14_237]  # the published Adult figure
-    assert "It covers the noisy count (ε = 1, δ = 10⁻⁵)" in at.success[0].value
+    assert "It covers the noisy count (ε = 1, δ = 10⁻⁵)" in successes(at)[0]
 
 
 def test_results_table_and_download_for_each_mechanism(page):
@@ -403,7 +404,7 @@ def test_a_secure_gaussian_release_uses_opendps_sigma_and_says_so(page):
     at = set_widget(page, page.toggle, "gaussian_secure", True)
     opendp = opendp_gaussian_sigma(1.0, 1.0, 1e-5, length=4)
     assert _shown(opendp) == "4.045"  # OpenDP's zCDP conversion: above the analytic 3.731
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "OpenDP make_gaussian: discrete Gaussian" in box
     assert "OpenDP's σ = 4.045, larger than the analytic σ = 3.731 the charts use" in box
     assert metric(at, "OpenDP σ (this release)") == "4.045"
@@ -439,13 +440,13 @@ def test_a_held_release_is_redrawn_when_the_cap_changes_the_sensitivity(page):
 def test_a_secure_release_with_each_other_mechanism(page):
     at = set_widget(page, page.toggle, "gaussian_secure", True)
     at = set_widget(at, at.radio, "gaussian_mechanism", "laplace")
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "OpenDP make_laplace: discrete Laplace" in box and "Guarantee: 1-DP" in box
     assert "OpenDP's σ" not in box
     assert metric(at, "Noise standard deviation") == _shown(math.sqrt(2))
     at = set_widget(at, at.select_slider, EPS_SLIDER, 0.5)
     at = set_widget(at, at.radio, "gaussian_mechanism", "classic")
-    box = at.success[0].value
+    box = successes(at)[0]
     assert f"the classic σ = {_shown(_classic(0.5, 1e-5))}" in box
     assert metric(at, "Classic σ (used by the charts)") == _shown(_classic(0.5, 1e-5))
     assert metric(at, "OpenDP σ (this release)") == _shown(
@@ -457,7 +458,7 @@ def test_a_secure_mean_states_both_sigmas_of_both_halves(page):
     at = set_widget(page, page.selectbox, "gaussian_dataset", "restaurant")
     at = set_widget(at, at.radio, "gaussian_kind", "mean")
     at = set_widget(at, at.toggle, "gaussian_secure", True)
-    box = at.success[0].value
+    box = successes(at)[0]
     sums = opendp_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6, length=7)
     counts = opendp_gaussian_sigma(math.sqrt(7), 0.5, 5e-6, length=7)
     analytic_sums = analytic_gaussian_sigma(math.sqrt(7) * 50, 0.5, 5e-6)
@@ -504,8 +505,8 @@ def test_own_file_declared_categories_are_released_whatever_the_file_holds(page)
     assert shown.loc["Measles", "true"] == 0
     assert "1 rows hold a value that is not declared" in texts(at)
     assert "Rare" not in texts(at)  # a value outside the domain is never shown
-    assert "Guarantee: (1, 10⁻⁵)-DP" in at.success[0].value
-    assert "each person (`patient_id`, with all their rows)" in at.success[0].value
+    assert "Guarantee: (1, 10⁻⁵)-DP" in successes(at)[0]
+    assert "each person (`patient_id`, with all their rows)" in successes(at)[0]
 
 
 def test_own_file_partition_selection_hides_the_one_person_category_and_counts_its_cost(page):
@@ -520,7 +521,7 @@ def test_own_file_partition_selection_hides_the_one_person_category_and_counts_i
     shown = noisy_answers(at)
     assert "Rare" not in shown.index  # one person: kept with probability at most delta
     assert set(shown.index) == {"Flu", "Cold"}
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in box
     assert "the 2 noisy counts (ε = 1, δ = 10⁻⁵)" in box
     assert "Guarantee: (1.5, 1.1×10⁻⁵)-DP" in box
@@ -548,7 +549,7 @@ LINK = {
 def _assert_same_view(first, second) -> None:
     """The same metrics, boxes and chart data (every dataset of every chart)."""
     assert [(m.label, m.value) for m in first.metric] == [(m.label, m.value) for m in second.metric]
-    assert [s.value for s in first.success] == [s.value for s in second.success]
+    assert [s for s in successes(first)] == [s for s in successes(second)]
     first_charts, second_charts = charts(first), charts(second)
     assert len(first_charts) == len(second_charts) > 0
     for (_, one), (_, other) in zip(first_charts, second_charts, strict=True):
@@ -672,7 +673,7 @@ def _reveal(at, key: str) -> str:
 def _verdict(at, elements, key: str, given) -> str:
     widget(elements, f"exercise_{key}_given").set_value(given)
     rerun(at)
-    if any(s.value == "Right." for s in at.success):
+    if any(s == "Right." for s in successes(at)):
         return "right"
     assert any("Not quite" in w.value for w in at.warning)
     return "wrong"

@@ -19,6 +19,7 @@ from apptest_helpers import (
     open_page,
     problems,
     rerun,
+    successes,
     texts,
     upload_file,
     widget,
@@ -177,7 +178,7 @@ def test_bounding_a_path_chooses_the_cap_and_bounds_with_dp(files):
     widget(at.toggle, "bounding_private").set_value(True)
     rerun(at)
     assert not errors(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "the cap on contributions (ε = 0.1)" in box and "the clipping bounds (ε = 0.2)" in box
     chosen = next(m.value for m in at.markdown if m.value.startswith("Chosen with DP"))
     assert "90% of such draws fall in 3 to 3" in chosen  # the 90% quantile of 1..6 days
@@ -201,7 +202,7 @@ def test_bounding_groups_chosen_with_dp_for_a_path(files):
     widget(at.slider, "bounding_bounds").set_value((0.0, 150.0))
     rerun(at)
     assert not errors(at)
-    assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in at.success[0].value
+    assert "which categories are shown (ε = 0.5, δ = 10⁻⁶)" in successes(at)[0]
     assert "one of their groups, chosen at random with the seed" in texts(at)
     assert "Kept 7 of 7 categories" in texts(at)  # 300 persons and more in each day
 
@@ -250,7 +251,7 @@ def test_laplace_on_a_parquet_path_answers_as_on_the_csv_upload(files, kind, cho
     for at in pages:  # the same values typed in advance: the same answers, now a guarantee
         type_in_advance(at, "laplace", cap=6, bounds=bounds)
         assert not errors(at), errors(at)
-        shown.append((laplace_truth(at), at.success[0].value))
+        shown.append((laplace_truth(at), successes(at)[0]))
     (path_truth, path_box), (upload_truth, upload_box) = shown
     pd.testing.assert_series_equal(path_truth, upload_truth)
     pd.testing.assert_series_equal(path_truth, from_file)
@@ -291,7 +292,7 @@ def test_gaussian_counts_a_parquet_path(files):
     assert READ_CAP in statement and READ_BOUNDS not in statement and not problems(at)
     type_in_advance(at, "gaussian", cap=6)
     assert not errors(at)
-    assert "Guarantee: " in at.success[0].value
+    assert "Guarantee: " in successes(at)[0]
     bars_ = chart_data(at, "bars")
     true = bars_[bars_["series"].str.startswith("True")]["value"].to_numpy()
     np.testing.assert_array_equal(true, [300, 300, 400, 400, 450, 500, 500])

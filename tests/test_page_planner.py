@@ -23,6 +23,7 @@ from apptest_helpers import (
     open_page,
     problems,
     rerun,
+    successes,
     texts,
     upload_file,
     widget,
@@ -100,7 +101,7 @@ def test_default_plan_splits_one_epsilon_equally_over_four_statistics(at):
     assert table.loc[0, "true value"] == "32,561"  # the noise is ±12: no decimals
     assert table.loc[1, "true value"] == f"{load_dataset('census')['age'].mean():.3f}"  # ±0.078
     assert table.loc[2, "true value"] == "median 1,800 of 14"
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "Guarantee: (1, 10⁻⁶)-DP" in box
     assert "each person (`person_id`, with all their rows)" in box
     assert "the 4 statistics (ε = 1, δ = 10⁻⁶)" in box
@@ -152,7 +153,7 @@ def test_the_epsilon_slider_at_both_ends(at, epsilon, per_row):
     rerun(at)
     assert list(plan_table(at)["ε_i"]) == [per_row] * 4
     assert metric(at, "Total ε") == f"{epsilon:g}"
-    assert f"Guarantee: ({epsilon:g}, 10⁻⁶)-DP" in at.success[0].value
+    assert f"Guarantee: ({epsilon:g}, 10⁻⁶)-DP" in successes(at)[0]
     warned = "4 statistics miss their targets" in "\n".join(w.value for w in at.warning)
     assert warned == (epsilon == 0.01)
 
@@ -164,7 +165,7 @@ def test_the_delta_slider_at_both_ends(at, delta):
     plan = planner.split_budget(census_stats(default_specs()), 1.0, delta)
     sigma = plan.rows[3].scale
     assert screen_rows(at)[3][4] == f"σ = {sigma:,.0f}"
-    assert f"Guarantee: (1, 10{'⁻¹²' if delta == 1e-12 else '⁻²'})-DP" in at.success[0].value
+    assert f"Guarantee: (1, 10{'⁻¹²' if delta == 1e-12 else '⁻²'})-DP" in successes(at)[0]
 
 
 # --- budget modes ---------------------------------------------------------------------------
@@ -282,8 +283,8 @@ def test_rows_added_removed_and_edited(at):
     assert list(table["target"]) == ["±1", "±5%", "±1%", "±0.5"]
     assert list(table["δ_i"]) == ["0", "0", "5×10⁻⁷", "5×10⁻⁷"]  # δ shared by two Gaussians
     assert "clipped to [0, 100], the dataset's public bounds" in texts(at)
-    assert "Guarantee: (1, 10⁻⁶)-DP" in at.success[0].value
-    assert "the 4 statistics" in at.success[0].value
+    assert "Guarantee: (1, 10⁻⁶)-DP" in successes(at)[0]
+    assert "the 4 statistics" in successes(at)[0]
 
 
 def test_an_added_empty_row_is_ignored_and_a_nameless_row_is_named(at):
@@ -297,7 +298,7 @@ def test_an_added_empty_row_is_ignored_and_a_nameless_row_is_named(at):
 def test_a_negative_target_gives_a_message(at):
     edit(at, edited_rows={1: {"target": -0.5}})
     assert "Row 2 (“Mean age”): the target is negative (-0.5)" in errors(at)
-    assert not at.success  # no plan, no guarantee
+    assert not successes(at)  # no plan, no guarantee
 
 
 def test_a_zero_target_and_a_zero_weight_give_messages(at):
@@ -329,7 +330,7 @@ def test_a_target_no_epsilon_can_meet_gives_a_message(at):
     edit(at, edited_rows={1: {"target": 1e-5}})
     assert "“Mean age”: ±1e-05 at 95% needs ε =" in errors(at)
     assert "beyond 100" in errors(at)
-    assert not at.success
+    assert not successes(at)
 
 
 def test_a_relative_target_on_a_zero_value_gives_a_message(at):
@@ -437,7 +438,7 @@ def test_own_data_uses_the_proposed_person_and_the_declared_categories():
     assert not at.error
     assert "read from your file" not in texts(at)
     assert list(plan_table(at)["statistic"]) == ["Rows", "Rows per ward", "Mean age"]
-    assert "each person (`patient_id`, with all their rows)" in at.success[0].value
+    assert "each person (`patient_id`, with all their rows)" in successes(at)[0]
     at = section(at, "2. A simulated release")
     at.session_state["planner_shown"] = "Rows per ward"
     shown = chart_data(rerun(at), "bars")
@@ -450,7 +451,7 @@ def test_own_data_uses_the_proposed_person_and_the_declared_categories():
 def test_own_data_without_declared_categories_waits_for_them():
     at = upload_file(open_page(PAGE), PAGE, OWN)
     assert "Type the categories to release" in "\n".join(i.value for i in at.info)
-    assert not at.success
+    assert not successes(at)
 
 
 # --- fragments ------------------------------------------------------------------------------
@@ -471,5 +472,5 @@ def test_the_read_delta_reruns_only_the_accounting(at):
     widget(at.select_slider, READ_SLIDER).set_value(1e-3)
     run_fragment(at, inner)
     assert [s.key for s in at.select_slider] == [READ_SLIDER]  # not ε, not δ: not rerun
-    assert not at.success and not at.radio
+    assert not successes(at) and not at.radio
     assert [list(d) for _, d in charts(at)] == [["totals"]]

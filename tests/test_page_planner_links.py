@@ -13,7 +13,16 @@ from unittest import mock
 
 import pandas as pd
 import pytest
-from apptest_helpers import chart_data, deferred_downloads, metric, open_page, rerun, texts, widget
+from apptest_helpers import (
+    chart_data,
+    deferred_downloads,
+    metric,
+    open_page,
+    rerun,
+    successes,
+    texts,
+    widget,
+)
 
 from data.registry import DATASETS
 from ui.planner.link import decode_rows, encode_rows
@@ -101,8 +110,8 @@ def test_a_link_with_three_settings_and_a_two_row_plan_shows_what_the_controls_s
     assert screen_rows(linked) == screen_rows(built)
     assert [row[2] for row in screen_rows(linked)] == ["1.333", "0.6667"]  # weights 2 : 1
     pd.testing.assert_frame_equal(chart_data(linked, "accuracy"), chart_data(built, "accuracy"))
-    assert linked.success[0].value == built.success[0].value
-    assert "(2, 10⁻⁵)-DP" in linked.success[0].value
+    assert successes(linked)[0] == successes(built)[0]
+    assert "(2, 10⁻⁵)-DP" in successes(linked)[0]
     for key in ("planner_rows", "planner_mode", "planner_calibration", "planner_epsilon"):
         assert built.query_params[key] == linked.query_params[key], key
     assert built.query_params["planner_rows"] == TWO_ROWS  # the controls write the same link
@@ -128,7 +137,7 @@ def test_a_malformed_plan_in_the_address_opens_the_default_plan_with_a_message(r
     assert [row[0] for row in screen_rows(at)] == [
         "Persons", "Mean age", "Occupations", "Hours worked",
     ]  # fmt: skip
-    assert not at.exception and at.success  # the default plan, with its guarantee
+    assert not at.exception and successes(at)  # the default plan, with its guarantee
 
 
 def test_an_unknown_budget_rule_in_the_address_falls_back_to_an_equal_split():
@@ -240,7 +249,7 @@ def answer_verdict(at, key: str, value) -> str:
     elements = at.radio if isinstance(value, str) else at.number_input
     widget(elements, f"exercise_{key}_given").set_value(value)
     rerun(at)
-    return "right" if any(s.value == "Right." for s in at.success) else "wrong"
+    return "right" if any(s == "Right." for s in successes(at)) else "wrong"
 
 
 def test_halving_a_laplace_target_doubles_its_epsilon_as_the_table_shows():

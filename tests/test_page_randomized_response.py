@@ -18,10 +18,12 @@ from apptest_helpers import (
     download,
     errors,
     infos,
+    live_texts,
     metric,
     open_page,
     page_downloads,
     rerun,
+    successes,
     texts,
     upload_file,
     warnings,
@@ -75,12 +77,13 @@ def test_fair_coins_give_ln3_and_the_tree_shows_them(default_page):
     assert table.loc["yes", "says yes"] == "0.7500" and table.loc["no", "says yes"] == "0.2500"
     page = texts(at)
     assert "Neighbouring datasets on this page: one person's answer replaced" in page
-    assert "A *yes* is 3× as likely from a true yes" in page
+    assert "A 'yes' is 3× as likely from a true yes" in page
     assert "at most e^ε = 3×" in page
 
 
 def gamma_line(at) -> str:
-    (line,) = [m.value for m in at.markdown if m.value.startswith("**γ form**")]
+    line = live_texts(at)["rr_gamma"]["now"]
+    assert line.startswith("γ form")
     return line
 
 
@@ -94,12 +97,12 @@ def test_fair_coins_in_the_gamma_form_tell_the_truth_with_three_quarters(default
 
 def test_the_gamma_form_follows_the_coins_and_epsilon():
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(0.9)  # coin 2 fair: gamma = t / 2
+    widget(at.select_slider, "rr_truth").set_value(0.9)  # coin 2 fair: gamma = t / 2
     rerun(at)
     line = gamma_line(at)
     assert "½ + γ = 0.95" in line and "γ = 0.45" in line
     assert f"= {math.log(0.95 / 0.05):.4g}" in line
-    widget(at.slider, "rr_random_yes").set_value(0.25)  # a lopsided coin 2: one γ per answer
+    widget(at.select_slider, "rr_random_yes").set_value(0.25)  # a lopsided coin 2: one γ per answer
     rerun(at)
     line = gamma_line(at)
     p, not_q = 0.9 + 0.1 * 0.25, 1 - 0.1 * 0.25
@@ -117,7 +120,7 @@ def test_the_gamma_form_follows_the_coins_and_epsilon():
 
 
 def test_the_guarantee_is_local_and_names_the_noise(default_page):
-    box = default_page.success[0].value
+    box = successes(default_page)[0]
     assert "Guarantee: 1.099-DP" in box
     assert "each person (`person_id`, with all their rows)" in box
     assert "32,561 yes/no answers, each randomized by its own person" in box
@@ -209,26 +212,26 @@ def test_same_seed_same_answers(default_page):
 
 def test_coin_sliders_move_epsilon_and_the_tree():
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(0.9)
+    widget(at.select_slider, "rr_truth").set_value(0.9)
     rerun(at)
     assert metric(at, "ε of one answer") == f"{math.log(19):.4g}"  # (0.95 / 0.05)
     assert "t = 0.900" in tree_labels(at)
     edges = chart_data(at, "tree_edges")
     assert edges["width"].tolist()[:2] == pytest.approx([1 + 14 * 0.9, 1 + 14 * 0.1])
-    widget(at.slider, "rr_truth").set_value(0.5)
-    widget(at.slider, "rr_random_yes").set_value(0.25)
+    widget(at.select_slider, "rr_truth").set_value(0.5)
+    widget(at.select_slider, "rr_random_yes").set_value(0.25)
     rerun(at)
     assert metric(at, "ε of one answer") == f"{math.log(5):.4g}"  # P(yes|yes)/P(yes|no) = 5
 
 
 def test_always_truthful_is_exact_and_not_private():
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(1.0)
+    widget(at.select_slider, "rr_truth").set_value(1.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
     assert "ε = ∞" in warnings(at)
     assert "No guarantee: ε = ∞" in errors(at)
-    assert not at.success
+    assert not successes(at)
     section(at, SURVEY)
     assert number(metric(at, "Debiased estimate")) == 3_650
     assert metric(at, "Error") == "+0.0"
@@ -240,7 +243,7 @@ def test_always_truthful_is_exact_and_not_private():
 
 def test_never_truthful_cannot_be_estimated():
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(0.0)
+    widget(at.select_slider, "rr_truth").set_value(0.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "0"
     assert "ε = 0" in warnings(at)
@@ -255,10 +258,10 @@ def test_never_truthful_cannot_be_estimated():
 
 def test_lopsided_second_coin_is_not_private():
     at = open_page(PAGE)
-    widget(at.slider, "rr_random_yes").set_value(1.0)
+    widget(at.select_slider, "rr_random_yes").set_value(1.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
-    widget(at.slider, "rr_random_yes").set_value(0.0)
+    widget(at.select_slider, "rr_random_yes").set_value(0.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "∞"
     assert "says no (1 − y = 1.000)\noverall 0.500" in leaf_labels(at)
@@ -273,13 +276,13 @@ def test_epsilon_mode_moves_the_coins():
     widget(at.text_input, "rr_epsilon__text").input("2")
     rerun(at)
     assert metric(at, "ε of one answer") == "2"
-    assert widget(at.slider, "rr_truth").value == pytest.approx(math.tanh(1.0))
-    assert widget(at.slider, "rr_random_yes").value == 0.5
-    assert widget(at.slider, "rr_truth").disabled
+    assert widget(at.select_slider, "rr_truth").value == pytest.approx(math.tanh(1.0))
+    assert widget(at.select_slider, "rr_random_yes").value == 0.5
+    assert widget(at.select_slider, "rr_truth").disabled
     widget(at.select_slider, "rr_epsilon").set_value(0.01)
     rerun(at)
     assert metric(at, "ε of one answer") == "0.01"
-    assert "Guarantee: 0.01-DP" in at.success[0].value
+    assert "Guarantee: 0.01-DP" in successes(at)[0]
     widget(at.select_slider, "rr_epsilon").set_value(10.0)
     rerun(at)
     assert metric(at, "ε of one answer") == "10"
@@ -316,7 +319,7 @@ def test_typed_huge_epsilon_is_shown_as_asked_not_infinity(typed):
     assert not at.error
     assert metric(at, "ε of one answer") == typed
     assert "ε = ∞" not in warnings(at)
-    assert f"Guarantee: {typed}-DP" in at.success[0].value
+    assert f"Guarantee: {typed}-DP" in successes(at)[0]
     table = at.table[0].value
     eps = float(typed)
     q = 1 / (1 + math.exp(eps))  # P(yes | no) = P(no | yes) = 1 / (1 + e^eps), closed form
@@ -336,7 +339,7 @@ def test_tiny_survey_warns_and_tips_smokers_are_real():
     section(at, SURVEY)
     assert "Only 10 respondents" in warnings(at)
     assert number(metric(at, "Truth")) <= 10
-    assert "10 yes/no answers" in at.success[0].value
+    assert "10 yes/no answers" in successes(at)[0]
     section(at, CENTRAL)
     assert metric(at, "Local expected |error| at n = 10").replace(".", "").isdigit()
     assert chart_data(at, "local_now")["x"].tolist() == [10]
@@ -349,7 +352,7 @@ def test_tiny_survey_warns_and_tips_smokers_are_real():
     assert metric(at, "Truth") == "93"  # 93 smokers among 244 real bills
     assert "93 of 244 persons" in texts(at)
     assert "That is an assumption, not a fact: a bill is a party" in texts(at)
-    assert "each record (each bill is taken as one person" in at.success[0].value
+    assert "each record (each bill is taken as one person" in successes(at)[0]
 
 
 def test_the_question_offers_the_public_categories_in_their_order():
@@ -375,7 +378,7 @@ def test_a_link_opens_its_section_with_its_epsilon():
             "draw": "1",
         },
     )
-    assert "Guarantee: 2-DP" in at.success[0].value
+    assert "Guarantee: 2-DP" in successes(at)[0]
     assert metric(at, "Central Laplace") == "0.50"
 
 
@@ -390,7 +393,7 @@ def test_a_step_of_the_coins_reruns_the_fragment_not_the_page():
     assert fragment_of(at, "rr_random_yes") == outer
     assert fragment_of(at, "rr_n") == outer
     assert fragment_of(at, "rr__section") == outer  # switching tabs reruns the fragment too
-    widget(at.slider, "rr_truth").set_value(0.9)
+    widget(at.select_slider, "rr_truth").set_value(0.9)
     run_fragment(at, outer)
     assert not at.title  # the page header did not run
     assert not [s for s in at.selectbox if s.key == "rr_dataset"]
@@ -409,7 +412,7 @@ def test_opening_the_first_respondents_reruns_only_that_part():
     at.session_state["rr_first20"] = True
     run_fragment(at, own)
     assert len(at.dataframe[0].value) == 20
-    assert not at.metric and not at.slider and not charts(at)  # nothing else was redrawn
+    assert not at.metric and not at.select_slider and not charts(at)  # nothing else was redrawn
 
 
 # --- The user's own file ------------------------------------------------------------------------
@@ -478,7 +481,7 @@ def test_own_file_proposes_the_person_column_and_asks_each_person_once():
     assert "1 rows hold a value that is not declared" in page and "unsure" not in page
     assert f"{yes} of {len(persons) - 1} persons would truly say yes" in page
     assert "one person's answer replaced" not in page  # that caption is the coin game's
-    assert "each person (`person`, with all their rows)" in at.success[0].value
+    assert "each person (`person`, with all their rows)" in successes(at)[0]
     assert "partition selection by a curator does not apply" in page
 
 
@@ -576,8 +579,8 @@ def test_a_fixed_group_of_200_has_the_exact_distribution_for_that_n():
     at = group(open_page(PAGE), 200, 50)
     assert metric(at, "Truth") == "50"
     assert "50 of its 200 persons would truly say yes" in texts(at)
-    assert "200 yes/no answers" in at.success[0].value
-    assert "each respondent (one answer each)" in at.success[0].value
+    assert "200 yes/no answers" in successes(at)[0]
+    assert "each respondent (one answer each)" in successes(at)[0]
     curve = chart_data(at, "estimate_curve")
     assert curve["y"].sum() == pytest.approx(1, abs=1e-4)  # the bulk; tails below 1e-5 of the peak
     assert (curve["x"] * curve["y"]).sum() == pytest.approx(50, abs=0.05)  # unbiased
@@ -714,7 +717,7 @@ def test_a_link_made_on_the_fixed_group_reopens_on_the_same_group_and_question()
 
 def test_the_address_holds_the_coins_or_epsilon_only_while_in_use():
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(0.9)
+    widget(at.select_slider, "rr_truth").set_value(0.9)
     rerun(at)
     assert at.query_params["rr_truth"] == "0.9" and "rr_random_yes" not in at.query_params
     linked = open_page(PAGE, query={"rr_truth": "0.9", "rr_random_yes": "0.25"})
@@ -785,7 +788,7 @@ def epsilon_everywhere(at, files: dict, stem: str) -> dict[str, str]:
     return {
         "settings": settings["epsilon"],
         "guarantee": settings["guarantee"],
-        "box": at.success[0].value,
+        "box": successes(at)[0],
         "report": download(files, stem, "_report.html"),
     }
 
@@ -820,7 +823,7 @@ def open_exercise(at, key: str):
 def answer(at, key: str, given) -> str:
     at.session_state[f"exercise_{key}_given"] = given
     rerun(at)
-    return " ".join(s.value for s in at.success) + " ".join(w.value for w in at.warning)
+    return " ".join(s for s in successes(at)) + " ".join(w.value for w in at.warning)
 
 
 def test_the_fair_coins_exercise_is_what_the_page_shows():
@@ -868,7 +871,7 @@ def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
     widget(at.selectbox, "rr_column").set_value("marital_status")
     rerun(at)
     widget(at.select_slider, "rr_n").set_value(1_000)
-    widget(at.slider, "rr_truth").set_value(0.9)
+    widget(at.select_slider, "rr_truth").set_value(0.9)
     rerun(at)
     widget(at.radio, "rr_who").set_value("group")
     rerun(at)
@@ -883,8 +886,8 @@ def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
     assert widget(at.selectbox, "rr_category").value == "Sales"
     assert widget(at.select_slider, "rr_n").value == 32_561  # everyone
     assert widget(at.radio, "rr_mode").value == "coins"
-    assert widget(at.slider, "rr_truth").value == 0.5
-    assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert widget(at.select_slider, "rr_truth").value == 0.5
+    assert widget(at.select_slider, "rr_random_yes").value == 0.5
     # every value is the setting's default: the address leaves them all out
     for key in (*moved, "rr_dataset", "rr_category", "rr_mode", "rr_random_yes", "rr_epsilon"):
         assert key not in at.query_params, key
@@ -908,7 +911,7 @@ def test_the_coin_game_preset_asks_all_of_census_about_sales_with_fair_coins():
 def test_the_sales_staff_preset_asks_200_persons_who_all_say_yes():
     # shared/README (Chinese notebook): 200 sales staff, every true answer yes, fair coins
     at = group(open_page(PAGE), 400, 50)
-    widget(at.slider, "rr_random_yes").set_value(0.25)
+    widget(at.select_slider, "rr_random_yes").set_value(0.25)
     rerun(at)
     assert at.query_params["rr_group_n"] == "400"
     click_preset(at, "rr", "sales_staff")
@@ -916,8 +919,8 @@ def test_the_sales_staff_preset_asks_200_persons_who_all_say_yes():
     assert widget(at.number_input, "rr_group_n").value == 200
     assert widget(at.number_input, "rr_group_yes").value == 200
     assert widget(at.radio, "rr_mode").value == "coins"
-    assert widget(at.slider, "rr_truth").value == 0.5
-    assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert widget(at.select_slider, "rr_truth").value == 0.5
+    assert widget(at.select_slider, "rr_random_yes").value == 0.5
     assert at.query_params["rr_who"] == "group" and at.query_params["rr_group_yes"] == "200"
     for key in ("rr_group_n", "rr_random_yes", "rr_truth", "rr_mode"):  # at their defaults
         assert key not in at.query_params, key
@@ -926,7 +929,7 @@ def test_the_sales_staff_preset_asks_200_persons_who_all_say_yes():
     )
     assert metric(at, "Truth") == "200"  # the survey section stayed open
     assert "200 of its 200 persons would truly say yes" in texts(at)
-    box = at.success[0].value
+    box = successes(at)[0]
     assert "Guarantee: 1.099-DP" in box and "200 yes/no answers" in box  # ln 3, 200 asked
     said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
     assert estimate == pytest.approx(2 * (said_yes - 200 / 4), abs=0.06)
@@ -936,7 +939,7 @@ def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
     # shared/README (Spanish tutorial): the truth with probability 1/2 + gamma, gamma = 0.25
     # gives 0.75 / 0.25 and eps = ln(0.75 / 0.25). The page says it in "set ε" mode.
     at = open_page(PAGE)
-    widget(at.slider, "rr_truth").set_value(0.9)
+    widget(at.select_slider, "rr_truth").set_value(0.9)
     rerun(at)
     assert "γ = 0.45" in gamma_line(at)
     click_preset(at, "rr", "gamma")
@@ -945,7 +948,7 @@ def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
     )
     assert widget(at.radio, "rr_mode").value == "epsilon"
     assert widget(at.select_slider, "rr_epsilon").value == pytest.approx(math.log(3))
-    truth = widget(at.slider, "rr_truth")
+    truth = widget(at.select_slider, "rr_truth")
     assert truth.value == pytest.approx(0.5) and truth.proto.disabled  # the coins follow ε
     assert at.query_params["rr_mode"] == "epsilon" and "rr_truth" not in at.query_params
     assert float(at.query_params["rr_epsilon"]) == pytest.approx(math.log(0.75 / 0.25))
@@ -963,6 +966,6 @@ def test_the_gamma_preset_sets_epsilon_to_tell_the_truth_with_three_quarters():
     assert "γ = 0.25" not in gamma_line(at)
     click_preset(at, "rr", "coin_game")  # back to the coins, fair
     assert widget(at.radio, "rr_mode").value == "coins"
-    assert widget(at.slider, "rr_truth").value == 0.5
-    assert widget(at.slider, "rr_random_yes").value == 0.5
+    assert widget(at.select_slider, "rr_truth").value == 0.5
+    assert widget(at.select_slider, "rr_random_yes").value == 0.5
     assert "rr_mode" not in at.query_params and "rr_epsilon" not in at.query_params

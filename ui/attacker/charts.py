@@ -64,16 +64,21 @@ def _dashed(field: str, dashes: Sequence[list[int]]) -> dict:
     }
 
 
-def _curves(x: np.ndarray, curves: Sequence[tuple[str, np.ndarray]], columns: tuple[str, str]):
-    """One long frame of curves: x, y, the series name and its order."""
+def _curves(curves: Sequence[tuple[str, np.ndarray, np.ndarray]], columns: tuple[str, str]):
+    """One long frame of curves, each (name, x, y): x, y, the series name and its order."""
     x_name, y_name = columns
-    return pd.concat(
-        [
-            pd.DataFrame({x_name: x, y_name: y, "series": name, "order": i})
-            for i, (name, y) in enumerate(curves)
-        ],
-        ignore_index=True,
+    sizes = [len(x) for _, x, _ in curves]
+    return pd.DataFrame(
+        {
+            x_name: np.concatenate([x for _, x, _ in curves]),
+            y_name: np.concatenate([y for _, _, y in curves]),
+            "series": np.repeat([name for name, _, _ in curves], sizes),
+            "order": np.repeat(np.arange(len(curves)), sizes),
+        }
     )
+
+
+DIAGONAL = np.array([0.0, 1.0])  # a straight line needs its two ends only
 
 
 def _share(field: str, title: str, top: float = 1.0) -> dict:
@@ -114,12 +119,12 @@ def posterior(
     shown only for comparison.
     """
     curves = [
-        (_("attacker.chart.no_output"), priors),
-        (_("attacker.chart.lowest", curve=curve_label), lower),
-        (_("attacker.chart.highest", curve=curve_label), upper),
+        (_("attacker.chart.no_output"), DIAGONAL, DIAGONAL),
+        (_("attacker.chart.lowest", curve=curve_label), priors, lower),
+        (_("attacker.chart.highest", curve=curve_label), priors, upper),
     ]
     if epsilon_upper is not None:
-        curves.append((epsilon_name, epsilon_upper))
+        curves.append((epsilon_name, priors, epsilon_upper))
     markers = pd.DataFrame(
         {
             "prior": [prior_now, prior_now],
@@ -155,7 +160,7 @@ def posterior(
         rule_x("prior", "x", "label", color=TRUE_COLOR),
         datasets={
             "band": pd.DataFrame({"prior": priors, "low": lower, "high": upper}),
-            "curves": _curves(priors, curves, ("prior", "posterior")),
+            "curves": _curves(curves, ("prior", "posterior")),
             "markers": markers,
             "prior": marker(
                 prior_now, _("attacker.chart.prior_marker", prior=f"{count(prior_now * 100)}%")
@@ -174,32 +179,28 @@ def roc(
     simulated: Sequence[tuple[str, np.ndarray, np.ndarray]],
     ceiling_name: str,
 ) -> Spec:
-    """The ROC ceiling of (ε, δ)-DP over the coin flip, exact Laplace/Gaussian ROCs, and
-    simulated threshold tests as crosses (name, false positive rates, true positive rates);
-    the Laplace simulation first."""
+    """The ROC ceiling of (ε, δ)-DP over the coin flip (shaded between them), exact
+    Laplace/Gaussian ROCs, all at the false positive rates ``alphas``, and simulated threshold
+    tests as crosses (name, false positive rates, true positive rates); the Laplace simulation
+    first."""
     curves = [
-        (_("attacker.chart.coin"), alphas),
-        (ceiling_name, ceiling),
-        (_("attacker.chart.laplace_best"), laplace),
+        (_("attacker.chart.coin"), DIAGONAL, DIAGONAL),
+        (ceiling_name, alphas, ceiling),
+        (_("attacker.chart.laplace_best"), alphas, laplace),
     ]
     if gaussian is not None:
-        curves.append((_("attacker.chart.gaussian_best"), gaussian))
-    points = pd.concat(
-        [
-            pd.DataFrame({"fpr": fpr, "tpr": tpr, "series": name, "order": i})
-            for i, (name, fpr, tpr) in enumerate(simulated)
-        ],
-        ignore_index=True,
-    )
+        curves.append((_("attacker.chart.gaussian_best"), alphas, gaussian))
+    points = _curves(simulated, ("fpr", "tpr"))
     x = _share("fpr", _("attacker.chart.fpr_axis"))
+    band = layer(
+        "roc",
+        {"type": "area", "opacity": 0.10, "color": CEILING_COLOR},
+        x=x,
+        y={"field": "tpr", "type": "quantitative"},
+        y2={"field": "fpr"},  # the coin flip's diagonal
+    )
     return chart(
-        layer(
-            "roc_band",
-            {"type": "area", "opacity": 0.10, "color": CEILING_COLOR},
-            x=x,
-            y={"field": "low", "type": "quantitative"},
-            y2={"field": "high"},
-        ),
+        {**band, "transform": [{"filter": "datum.order == 1"}]},  # the ceiling's rows
         lines(
             "roc",
             x=x,
@@ -219,11 +220,7 @@ def roc(
                 {"field": "tpr", "format": ".3f"},
             ],
         ),
-        datasets={
-            "roc_band": pd.DataFrame({"fpr": alphas, "low": alphas, "high": ceiling}),
-            "roc": _curves(alphas, curves, ("fpr", "tpr")),
-            "simulated": points,
-        },
+        datasets={"roc": _curves(curves, ("fpr", "tpr")), "simulated": points},
         resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
         height=520,
     )
@@ -242,13 +239,13 @@ def composition(
     Totals that are void (NaN), infinite or 0 have no place on a log axis and are left out.
     """
     curves = [
-        (_("attacker.chart.basic"), basic),
-        (_("attacker.chart.advanced"), advanced),
-        (_("attacker.chart.optimal"), optimal),
+        (_("attacker.chart.basic"), ks, basic),
+        (_("attacker.chart.advanced"), ks, advanced),
+        (_("attacker.chart.optimal"), ks, optimal),
     ]
     if gaussian is not None:
-        curves.append((_("attacker.chart.gaussian"), gaussian))
-    frame = _curves(ks, curves, ("k", "epsilon"))
+        curves.append((_("attacker.chart.gaussian"), ks, gaussian))
+    frame = _curves(curves, ("k", "epsilon"))
     frame = frame[np.isfinite(frame["epsilon"]) & (frame["epsilon"] > 0)]
     x = quantitative("k", _("attacker.chart.k_axis"), log=True)
     return chart(

@@ -1,17 +1,21 @@
 """The attacker page's controls: ε, pure or not, δ and the attacker's prior, in a fragment
-with the open section (the page has no data to choose and no guarantee box)."""
+with the open section (the page has no data to choose and no guarantee box). The charts follow
+the ε and δ thumbs while they are dragged (ui.common.live).
+
+The prior stays a plain slider, which no chart follows: as a select_slider its 101 stops would
+rebuild the posterior chart 101 times at every ε step (0.3 s of server time, measured, against
+0.04 s today) and send its curves 101 more times for one marker's move."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dp_core import gaussian
 from ui.attacker.settings import PRIOR, PURE, Settings
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
-from ui.common.widgets import delta_input, epsilon_input
+from ui.common.widgets import delta_slider, epsilon_slider
 
 
 @st.fragment
@@ -19,12 +23,12 @@ def explore(sections: list[Section]) -> None:
     """ε, pure or not, δ, the prior, and the open section: an ε step reruns only this."""
     left, middle, right = presenter_row(1, 1, 1)
     with left:
-        epsilon = epsilon_input("attacker_epsilon", default=1.0)
+        epsilon = epsilon_slider("attacker_epsilon", default=1.0)
     with middle:
         pure = linked(
             PURE, st.toggle, _("attacker.controls.pure"), help=_("attacker.controls.pure.help")
         )
-        delta = 0.0 if pure else delta_input("attacker_delta", default=1e-5)
+        delta = None if pure else delta_slider("attacker_delta", default=1e-5)
     prior = linked(
         PRIOR,
         right.slider,
@@ -34,5 +38,4 @@ def explore(sections: list[Section]) -> None:
         step=0.01,
         format="%.2f",
     )
-    sigma = None if pure else gaussian.analytic_gaussian_sigma(1.0, epsilon, delta)
-    story("attacker", sections, Settings(epsilon, pure, delta, prior, sigma))
+    story("attacker", sections, Settings.chosen(epsilon, delta, prior))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import streamlit as st
+from scipy.special import expit
 
 from dp_core import attacks, gaussian
 from ui.attacker import charts as attacker_charts
@@ -12,25 +13,33 @@ from ui.attacker.exercises import EXERCISES
 from ui.attacker.posteriors import Posterior, posterior, posterior_export, posterior_table
 from ui.attacker.settings import Settings
 from ui.attacker.words import posterior_caveat, whole_percent
-from ui.common import charts
+from ui.common import charts, live
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.formatting import odds_factor, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.i18n import N_, _
 
-PRIORS = np.linspace(0.0, 1.0, 101)  # a 1% grid: smooth curves, a light chart to redraw
+# The curves' priors, evenly spaced in log-odds (the posterior's log-odds is the prior's ± ε,
+# so each curve's points are as evenly spread): within a pixel of the curves at every ε, with
+# 63 points (a 1% grid missed the steep ends by up to 140 pixels at ε = 10).
+PRIORS = np.concatenate([[0.0], expit(np.linspace(-10, 10, 61)), [1.0]])
 
 
 def attackers_guess(s: Settings) -> None:
-    """Section 1: the posterior bound after one output, for the prior chosen."""
-    intro = N_("attacker.guess.intro_pure") if s.pure else N_("attacker.guess.intro_delta")
-    st.markdown(_(intro, odds=odds_factor(s.epsilon)))
+    """Section 1: the posterior bound after one output, for the prior chosen; the intro and the
+    chart follow the ε thumb, the headline the ε and δ thumbs."""
+    live.text(s.stops[:1], lambda e: _intro(s.at(e)), key="attacker_guess_intro", depends=s.pure)
     now = posterior(s, s.prior)
-    _headline(s, now)
+    _headline(s)
     _posterior_metrics(s, now)
-    chart = _posterior_chart(s, now)
-    charts.show(chart, key="attacker_posterior")
+    # δ moves the chart only where 10δ reaches 1 (typed, beyond the slider): it follows ε
+    chart = live.chart(
+        s.stops[:1],
+        lambda e: _posterior_chart_at(s.at(e)),
+        key="attacker_posterior",
+        depends=(s.pure, s.bounded, s.prior),
+    )
     if s.pure:
         st.caption(_("attacker.guess.tight"))
     elif not s.certain:
@@ -43,6 +52,17 @@ def attackers_guess(s: Settings) -> None:
             st.dataframe(posterior_table(s), hide_index=True, width="stretch")
     export_buttons("attacker", None, lambda: posterior_export(s, chart), secure=False)
     section_exercises(EXERCISES, "guess", s)
+
+
+def _intro(s: Settings) -> str:
+    """What the attacker knows and what ε-DP promises: odds moved by at most e^ε."""
+    intro = N_("attacker.guess.intro_pure") if s.pure else N_("attacker.guess.intro_delta")
+    return _(intro, odds=odds_factor(s.epsilon))
+
+
+def _posterior_chart_at(s: Settings) -> charts.Spec:
+    """The posterior chart at the settings' ε, δ and prior."""
+    return _posterior_chart(s, posterior(s, s.prior))
 
 
 def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
@@ -78,38 +98,48 @@ def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
     )
 
 
-def _headline(s: Settings, now: Posterior) -> None:
-    """The sentence the section answers with: how sure the attacker can become."""
+def _headline(s: Settings) -> None:
+    """The sentence the section answers with, following the thumbs; a warning when the prior
+    is certain."""
+    if s.certain:
+        st.warning(_headline_text(s))
+    else:
+        live.text(
+            s.stops,
+            lambda *values: _headline_text(s.at(*values)),
+            key="attacker_headline",
+            depends=(s.pure, s.prior),
+        )
+
+
+def _headline_text(s: Settings) -> str:
+    """How sure the attacker can become (or that a certain prior has nothing to learn)."""
     prior = whole_percent(s.prior)
     if s.certain:
         certain = (
             N_("attacker.guess.certain_in") if s.prior == 1 else N_("attacker.guess.certain_out")
         )
-        st.warning(_(certain, prior=prior))
-    elif s.pure:
-        st.markdown(
-            _(
-                "attacker.guess.headline_pure",
-                prior=prior,
-                high=percent(now.high),
-                low=percent(now.low),
-                epsilon=s.eps_text,
-            )
+        return _(certain, prior=prior)
+    now = posterior(s, s.prior)
+    if s.pure:
+        return _(
+            "attacker.guess.headline_pure",
+            prior=prior,
+            high=percent(now.high),
+            low=percent(now.low),
+            epsilon=s.eps_text,
         )
-    elif s.bounded:
-        st.markdown(
-            _(
-                "attacker.guess.headline_delta",
-                prior=prior,
-                high=percent(now.high),
-                low=percent(now.low),
-                chance=format_delta(s.rare_chance),
-                slack_epsilon=significant(s.holding_epsilon, 4),
-                eps_high=percent(now.eps_high),
-            )
+    if s.bounded:
+        return _(
+            "attacker.guess.headline_delta",
+            prior=prior,
+            high=percent(now.high),
+            low=percent(now.low),
+            chance=format_delta(s.rare_chance),
+            slack_epsilon=significant(s.holding_epsilon, 4),
+            eps_high=percent(now.eps_high),
         )
-    else:
-        st.markdown(_("attacker.guess.headline_void", delta=s.delta_text))
+    return _("attacker.guess.headline_void", delta=s.delta_text)
 
 
 def _posterior_metrics(s: Settings, now: Posterior) -> None:

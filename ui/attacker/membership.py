@@ -1,62 +1,113 @@
 """Section 2 of the attacker page: the best membership test, the ROC ceiling (ε, δ) sets, the
-exact ROCs of the Laplace and Gaussian counts, and threshold tests simulated on them."""
+exact ROCs of the Laplace and Gaussian counts, and threshold tests simulated on them (the same
+standard draws at every ε and δ, scaled by b or σ, so a dragged thumb shows the server's
+simulation)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import streamlit as st
 
-from dp_core import attacks, laplace
+from dp_core import attacks, gaussian, laplace
 from dp_core.attacks import SimulatedAttack
 from ui.attacker import charts as attacker_charts
 from ui.attacker.settings import Settings
-from ui.common import charts
+from ui.common import charts, live
 from ui.common.formatting import count, fixed, percent, significant
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 
 TRIALS = 2000  # simulated noisy answers per world
-ALPHAS = np.unique(np.concatenate([np.linspace(0, 1, 201), np.geomspace(1e-6, 1, 100)]))
+# the exact ROCs' false positive rates: within a pixel of the curves at every ε and δ
+ALPHAS = np.unique(np.concatenate([np.linspace(0, 1, 51), np.geomspace(1e-6, 0.1, 30)]))
 # thresholds spread over each noise's range, between n and n + 1 in the middle
 Z = np.linspace(-2.5, 2.5, 11)
+Draws = tuple[np.ndarray, np.ndarray]  # standard Laplace and standard normal draws
 
 
 def membership_test(s: Settings) -> None:
-    """Section 2: the ROC ceiling, the exact Laplace/Gaussian ROCs and simulated tests."""
-    laplace_b = laplace.laplace_scale(1, s.epsilon)
-    if s.sigma is None:  # δ = 0
-        st.markdown(_("attacker.test.intro_pure", scale=significant(laplace_b, 3)))
-    else:
-        st.markdown(
-            _(
-                "attacker.test.intro_both",
-                scale=significant(laplace_b, 3),
-                sigma=significant(s.sigma, 3),
-            )
-        )
-    laplace_attack, gaussian_attack = _roc_chart(s, laplace_b)
+    """Section 2: the ROC ceiling, the exact Laplace/Gaussian ROCs and simulated tests; the
+    intro, the chart and its caption follow the ε and δ thumbs."""
+    draws = _standard_draws()
+    live.text(
+        s.stops,
+        lambda *values: _intro(s.at(*values)),
+        key="attacker_test_intro",
+        depends=s.pure,
+    )
+    live.chart(
+        s.stops,
+        lambda *values: _roc_chart(s.at(*values), draws),
+        key="attacker_roc",
+        depends=s.pure,
+    )
     _test_metrics(s)
+    live.text(
+        s.stops,
+        lambda *values: _caption(s.at(*values), draws),
+        key="attacker_test_caption",
+        depends=s.pure,
+        style="caption",
+    )
+
+
+def _intro(s: Settings) -> str:
+    """What a membership test is, and the noise of the count: Laplace's b (and the Gaussian's
+    σ when δ > 0)."""
+    scale = significant(laplace.laplace_scale(1, s.epsilon), 3)
+    if s.sigma is None:  # δ = 0
+        return _("attacker.test.intro_pure", scale=scale)
+    return _("attacker.test.intro_both", scale=scale, sigma=significant(s.sigma, 3))
+
+
+def _caption(s: Settings, draws: Draws) -> str:
+    """What the simulated tests reached (and at δ = 0, the posterior bound at a 50% prior)."""
+    laplace_attack, gaussian_attack = _simulated(s, draws)
     found = fixed(laplace_attack.best_advantage, 3)
     if gaussian_attack is None:  # δ = 0: the best accuracy is the posterior bound at 50%
         at_half = percent(float(attacks.posterior_bounds(0.5, s.epsilon)[1]))
-        st.caption(_("attacker.test.caption_pure", laplace=found, posterior=at_half))
-    else:
-        gaussian_found = fixed(gaussian_attack.best_advantage, 3)
-        st.caption(_("attacker.test.caption_both", laplace=found, gaussian=gaussian_found))
+        return _("attacker.test.caption_pure", laplace=found, posterior=at_half)
+    gaussian_found = fixed(gaussian_attack.best_advantage, 3)
+    return _("attacker.test.caption_both", laplace=found, gaussian=gaussian_found)
 
 
-def _roc_chart(s: Settings, laplace_b: float) -> tuple[SimulatedAttack, SimulatedAttack | None]:
-    """The ROC chart: the ceiling, the exact curves and the simulated threshold tests (the
-    Gaussian's only when δ > 0), which it returns."""
-    epsilon, delta, sigma = s.epsilon, s.delta, s.sigma
+def _standard_draws() -> Draws:
+    """The simulation's standard draws, (2, TRIALS) each (without Alice, with her): Laplace(0, 1)
+    and Normal(0, 1), from the page's stream at the seed and draw, the same at every ε and δ."""
     rng = page_rng("attacker", "test")
-    laplace_attack = attacks.simulate_threshold_attack(
-        rng,
-        noise="laplace",
-        scale=laplace_b,
-        thresholds=0.5 + laplace.laplace_std(laplace_b) * Z / 2,
-        trials=TRIALS,
+    return laplace.sample_laplace(rng, 1.0, (2, TRIALS)), gaussian.sample_gaussian(
+        rng, 1.0, (2, TRIALS)
     )
+
+
+def _threshold_tests(standard: np.ndarray, scale: float, thresholds: np.ndarray) -> SimulatedAttack:
+    """Threshold tests on noisy answers n + scale × standard[0] (without Alice) and
+    n + 1 + scale × standard[1] (with her), as dp_core.attacks.simulate_threshold_attack runs
+    them: "in" above n + threshold; the rates are the shares of answers above it."""
+    trials = standard.shape[1]
+    out_answers = np.sort(scale * standard[0])
+    in_answers = np.sort(scale * standard[1] + 1.0)
+    fpr = 1.0 - np.searchsorted(out_answers, thresholds, side="right") / trials
+    tpr = 1.0 - np.searchsorted(in_answers, thresholds, side="right") / trials
+    return SimulatedAttack(thresholds, fpr, tpr, trials)
+
+
+def _simulated(s: Settings, draws: Draws) -> tuple[SimulatedAttack, SimulatedAttack | None]:
+    """The simulated threshold tests on Laplace answers (b = 1/ε) and, when δ > 0, on the
+    analytic Gaussian's (σ): thresholds spread over each noise's range."""
+    b = laplace.laplace_scale(1, s.epsilon)
+    laplace_attack = _threshold_tests(draws[0], b, 0.5 + laplace.laplace_std(b) * Z / 2)
+    if s.sigma is None:
+        return laplace_attack, None
+    return laplace_attack, _threshold_tests(draws[1], s.sigma, 0.5 + s.sigma * Z)
+
+
+def _roc_chart(s: Settings, draws: Draws) -> charts.Spec:
+    """The ROC chart: the ceiling, the exact curves and the simulated threshold tests (the
+    Gaussian's only when δ > 0)."""
+    laplace_attack, gaussian_attack = _simulated(s, draws)
     simulated = [
         (
             _("attacker.chart.simulated_laplace", trials=count(TRIALS)),
@@ -64,12 +115,13 @@ def _roc_chart(s: Settings, laplace_b: float) -> tuple[SimulatedAttack, Simulate
             laplace_attack.true_positive_rate,
         )
     ]
-    gaussian_curve, gaussian_attack = None, None
-    if sigma is not None:
-        gaussian_curve = attacks.gaussian_roc(ALPHAS, 1 / sigma)
-        gaussian_attack = attacks.simulate_threshold_attack(
-            rng, noise="gaussian", scale=sigma, thresholds=0.5 + sigma * Z, trials=TRIALS
-        )
+    # the ceiling min(1, e^ε α + δ, 1 - e^-ε (1 - δ - α)) is a broken line: its corners, at
+    # α = (1 - δ) / (e^ε + 1) and 1 - δ (Kairouz, Oh & Viswanath 2015, Thm 2.1), join ALPHAS
+    corners = [(1 - s.delta) / (math.exp(s.epsilon) + 1), 1 - s.delta]
+    alphas = np.unique(np.concatenate([ALPHAS, corners]))
+    gaussian_curve = None
+    if gaussian_attack is not None:
+        gaussian_curve = attacks.gaussian_roc(alphas, 1 / s.sigma)
         simulated.append(
             (
                 _("attacker.chart.simulated_gaussian"),
@@ -82,18 +134,14 @@ def _roc_chart(s: Settings, laplace_b: float) -> tuple[SimulatedAttack, Simulate
         if s.pure
         else _("attacker.chart.ceiling", epsilon=s.eps_text, delta=s.delta_text)
     )
-    charts.show(
-        attacker_charts.roc(
-            ALPHAS,
-            attacks.roc_ceiling(ALPHAS, epsilon, delta),
-            attacks.laplace_roc(ALPHAS, epsilon),
-            gaussian_curve,
-            simulated,
-            ceiling_name,
-        ),
-        key="attacker_roc",
+    return attacker_charts.roc(
+        alphas,
+        attacks.roc_ceiling(alphas, s.epsilon, s.delta),
+        attacks.laplace_roc(alphas, s.epsilon),
+        gaussian_curve,
+        simulated,
+        ceiling_name,
     )
-    return laplace_attack, gaussian_attack
 
 
 def _test_metrics(s: Settings) -> None:

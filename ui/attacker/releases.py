@@ -17,7 +17,7 @@ from ui.attacker.exercises import EXERCISES
 from ui.attacker.settings import DELTA_PRIME, DELTA_PRIMES, K_OPTIONS, SLACK, K, Settings
 from ui.attacker.totals import GENERIC, Total, composition_totals, tightest
 from ui.attacker.words import common_settings, listed, posterior_caveat, whole_percent
-from ui.common import charts
+from ui.common import charts, live
 from ui.common.address import linked
 from ui.common.catalog import entry
 from ui.common.exercises import section_exercises
@@ -25,8 +25,9 @@ from ui.common.export import Export, export_buttons
 from ui.common.formatting import count, epsilon, fixed, number, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.i18n import N_, _
+from ui.common.live import Stops
 
-KS = np.round(np.geomspace(1, 1000, 61))
+KS = np.round(np.geomspace(1, 1000, 31))  # with the k slider's stops: smooth on log-log axes
 # each accounting's name (as in a sentence), what it holds for, and its source
 NAMES = {
     "basic": N_("attacker.accounting.basic"),
@@ -112,17 +113,32 @@ def _shown_table(r: ReleaseSettings) -> pd.DataFrame:
     return table
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=1024)
 def _composed(
-    eps: float, delta: float, k_now: int, delta_prime: float
+    eps: float, delta: float, delta_prime: float
 ) -> tuple[np.ndarray, composition.CompositionCurves]:
-    """The chart's totals over k = 1 … 1,000 (k_now included); exact, so computed once."""
-    ks = np.unique(np.concatenate([KS, [k_now]]))
+    """The chart's totals over k = 1 … 1,000 (every stop of the k slider included); exact, so
+    computed once for each (ε, δ, δ′): the ε and δ sliders' stops (31 × 11) at a few δ′."""
+    ks = np.unique(np.concatenate([KS, K_OPTIONS]))
     return ks, composition.compose_releases(eps, delta, ks, delta_prime)
 
 
-def _controls() -> tuple[int, float]:
-    """k and δ′, both kept in the address."""
+def _composition_chart(s: Settings, k_now: int, delta_prime: float) -> charts.Spec:
+    """Total ε against k by basic, advanced, optimal and (δ > 0) exact Gaussian composition,
+    k marked."""
+    ks, curves = _composed(s.epsilon, s.delta, delta_prime)
+    return attacker_charts.composition(
+        ks,
+        curves.basic_epsilon,
+        curves.advanced_epsilon,
+        curves.optimal_epsilon,
+        curves.gaussian_epsilon,
+        k_now,
+    )
+
+
+def _controls() -> tuple[Stops, float]:
+    """k (its stops, which the chart follows) and δ′, both kept in the address."""
     k_col, slack_col = st.columns([3, 2])
     with k_col:
         k_now = linked(
@@ -136,17 +152,20 @@ def _controls() -> tuple[int, float]:
             labels={d: format_delta(d) for d in DELTA_PRIMES},
             help=_("attacker.releases.delta_prime.help"),
         )
-    return int(k_now), float(delta_prime)
+    return Stops(K.key, K_OPTIONS, K_OPTIONS.index(k_now)), float(delta_prime)
 
 
 @st.fragment
 def many_releases(s: Settings) -> None:
     """Section 3: k releases by every accounting, what the total means, averaging attacks.
 
-    A fragment: moving k or δ′ reruns this section only.
+    A fragment: moving k or δ′ reruns this section only. The chart follows the ε, δ and k
+    thumbs; the table and the sentences read the privacy-loss-distribution totals (about
+    0.1 s each), too slow to draw at every stop.
     """
     st.markdown(_("attacker.releases.intro"))
-    k_now, delta_prime = _controls()
+    k_stops, delta_prime = _controls()
+    k_now = int(k_stops.value)
     r = ReleaseSettings(s, k_now, delta_prime)
     totals = {t.key: t for t in r.totals}
     void = math.isnan(totals["advanced"].epsilon)
@@ -160,16 +179,12 @@ def many_releases(s: Settings) -> None:
             )
         )
     st.dataframe(_shown_table(r), hide_index=True, width="stretch", key="attacker_totals")
-    ks, curves = _composed(s.epsilon, s.delta, k_now, delta_prime)
-    chart = attacker_charts.composition(
-        ks,
-        curves.basic_epsilon,
-        curves.advanced_epsilon,
-        curves.optimal_epsilon,
-        curves.gaussian_epsilon,
-        k_now,
+    chart = live.chart(
+        [*s.stops, k_stops],
+        lambda *values: _composition_chart(s.at(*values[:-1]), int(values[-1]), delta_prime),
+        key="attacker_composition",
+        depends=(s.pure, delta_prime),
     )
-    charts.show(chart, key="attacker_composition")
     caption = (
         N_("attacker.releases.caption_pure") if s.pure else N_("attacker.releases.caption_delta")
     )

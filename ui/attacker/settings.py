@@ -4,11 +4,12 @@ and what follows from them (the Gaussian's σ, the slack of a bound at δ > 0)."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from dp_core import attacks
+from dp_core import attacks, gaussian
 from ui.common.formatting import number
 from ui.common.formatting import power_of_ten as format_delta
+from ui.common.live import Stops
 from ui.common.setting import Choice, Flag, Number
 
 # (ε, δ)-DP: the privacy loss exceeds ε + ln(10/9) with chance at most 10 δ.
@@ -31,7 +32,31 @@ class Settings:
     pure: bool
     delta: float  # 0 when pure
     prior: float  # the attacker's chance that Alice is in, before any output
-    sigma: float | None  # analytic Gaussian σ for (ε, δ), sensitivity 1; None when pure
+    # the sliders the charts follow, at these values: ε's and δ's (ε's alone when pure; none
+    # for settings made without the page, as an export's)
+    stops: tuple[Stops, ...] = ()
+
+    @classmethod
+    def chosen(cls, epsilon: Stops, delta: Stops | None, prior: float) -> Settings:
+        """The settings at the sliders' values (``delta`` None: pure ε-DP)."""
+        d = 0.0 if delta is None else delta.value
+        stops = (epsilon,) if delta is None else (epsilon, delta)
+        return cls(epsilon.value, delta is None, d, prior, stops)
+
+    def at(self, epsilon: float, delta: float | None = None) -> Settings:
+        """The settings with ε (and δ) at other stops of their sliders (a chart that follows
+        the thumbs draws itself at each)."""
+        delta = self.delta if delta is None else delta
+        stops = (self.stops[0].at(epsilon), *(s.at(delta) for s in self.stops[1:]))
+        return replace(self, epsilon=epsilon, delta=delta, stops=stops)
+
+    @property
+    def sigma(self) -> float | None:
+        """The analytic Gaussian's σ for (ε, δ) at sensitivity 1 (Balle & Wang 2018; cached
+        by dp_core); None when pure (the page's noise is Laplace then)."""
+        if self.pure:
+            return None
+        return gaussian.analytic_gaussian_sigma(1.0, self.epsilon, self.delta)
 
     @property
     def certain(self) -> bool:

@@ -11,17 +11,18 @@ import streamlit as st
 from data import sources
 from dp_core import bounding
 from dp_core.bounding import Bounding
+from dp_core.bounding.noise import GroupNoise
 from ui.bounding import charts as bounding_charts
 from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
 from ui.bounding.declared import VIEW, VIEWS
 from ui.bounding.exercises import EXERCISES
 from ui.bounding.export import answers_table, page_export, table_caption
 from ui.bounding.metrics import metric_rows
-from ui.bounding.noisy import noise_words, released_answers
+from ui.bounding.noisy import noise_words, released_answers, standard_draws, teaching_answers
 from ui.bounding.paths import path_seed
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.exercises import section_exercises
@@ -83,31 +84,43 @@ def _series_names(s: Settings) -> tuple[str, str, str]:
     return _("bounding.series.true"), _("bounding.series.bounded"), noisy
 
 
+def chart_words(s: Settings, name: str, view: str) -> tuple[list[str], tuple[str, ...], str]:
+    """What one statistic's answers chart says (the same at every stop): the groups, its
+    series and its value axis' title."""
+    names, title = _series_names(s), s.statistics[name]
+    if view == "values":
+        return s.data.shown_labels, names, title
+    if view == "difference":
+        return s.data.shown_labels, names[1:], _("bounding.view.difference_title", statistic=title)
+    return s.data.shown_labels, names[1:], _("bounding.view.relative_title", statistic=title)
+
+
 def answers_chart(
-    s: Settings, name: str, answers: pd.DataFrame, noisy: np.ndarray, half: float, view: str
+    words: tuple[list[str], tuple[str, ...], str],
+    name: str,
+    answers: pd.DataFrame,
+    noisy: np.ndarray,
+    half: float,
+    view: str,
 ) -> charts.Spec:
-    """The answers chart of one statistic, as values or as their change from the truth."""
+    """The answers chart of one statistic, as values or as their change from the truth
+    (``words``: chart_words')."""
+    labels, names, value_title = words
     true = answers[f"true_{name}"].to_numpy(dtype=float)
     bounded = answers[f"bounded_{name}"].to_numpy(dtype=float)
-    names = _series_names(s)
-    title = s.statistics[name]
     if view == "values":
         return bounding_charts.before_after_noisy(
-            s.data.shown_labels, true, bounded, noisy, half, names=names, value_title=title
+            labels, true, bounded, noisy, half, names=names, value_title=value_title
         )
     if view == "difference":
-        value_title = _("bounding.view.difference_title", statistic=title)
         changes = (bounded - true, noisy - true)
         halves = np.full(true.shape, half)
     else:  # relative: percent of the true value (undefined where it is 0)
-        value_title = _("bounding.view.relative_title", statistic=title)
         with np.errstate(divide="ignore", invalid="ignore"):
             base = np.where(true != 0, np.abs(true), np.nan)
             changes = (100 * (bounded - true) / base, 100 * (noisy - true) / base)
             halves = 100 * half / base
-    return bounding_charts.changes(
-        s.data.shown_labels, *changes, halves, names=names[1:], value_title=value_title
-    )
+    return bounding_charts.changes(labels, *changes, halves, names=names, value_title=value_title)
 
 
 def noisy_answers(s: Settings) -> None:
@@ -127,11 +140,12 @@ def noisy_answers(s: Settings) -> None:
         release_again_button(PAGE)
     released = released_answers(s, answers)
     view = _view()
+    standard = None if s.choices.secure else standard_draws(s)
     specs = [
-        (name, _statistic(s, name, title, answers, released[name], view))
+        (name, _statistic(s, name, title, answers, released[name], view, standard))
         for name, title in s.statistics.items()
     ]
-    _summary(s, answers)
+    _summary(s, answers, secure=s.choices.secure)
     export_buttons(
         PAGE,
         s.data.data,
@@ -161,18 +175,30 @@ def _statistic(
     answers: pd.DataFrame,
     release: tuple[np.ndarray, float, str],
     view: str,
+    standard: np.ndarray | None,
 ) -> charts.Spec:
-    """One statistic's chart, the noise in words, and its table when opened; the chart."""
+    """One statistic's chart, the noise in words, and its table when opened; the chart.
+
+    A teaching draw (``standard``: its standard draws) follows the ε and δ thumbs: at each
+    stop, after bounding + that stop's scale × the same draws. A secure release stays still.
+    """
     noisy, half, release_note = release
     st.subheader(capitalised(title))
-    spec = answers_chart(s, name, answers, noisy, half, view)
-    charts.show(spec, key=f"{PAGE}_{name}s")
-    st.caption(
-        _("bounding.sentence_join").join(
-            filter(None, [noise_words(s.noises[name], s.words), release_note])
-        )
-        + _("bounding.sentence_end")
-    )
+    key, words, nouns = f"{PAGE}_{name}s", chart_words(s, name, view), s.words.nouns()
+    if standard is None:
+        spec = answers_chart(words, name, answers, noisy, half, view)
+        charts.show(spec, key=key)
+        st.caption(_noise_caption(s.noises[name], nouns, release_note))
+    else:
+
+        def chart(*values: float) -> charts.Spec:
+            noisy, half, _note = teaching_answers(s.at(*values), answers, standard)[name]
+            return answers_chart(words, name, answers, noisy, half, view)
+
+        # the answers are the data's after bounding, for the seed and draw live adds
+        spec = live.chart(s.stops, chart, key=key, depends=(s.identity, view))
+        live.text(s.stops, lambda *values: _noise_caption(s.at(*values).noises[name], nouns),
+                  key=f"{key}_caption", depends=s.identity, style="caption")  # fmt: skip
     box = st.expander(_("bounding.answers.table"), key=f"{PAGE}_table_{name}", on_change="rerun")
     if box.open:
         with box:
@@ -181,19 +207,33 @@ def _statistic(
     return spec
 
 
-def _summary(s: Settings, answers: pd.DataFrame) -> None:
-    """The records bounding dropped and the noise of each statistic, in a sentence."""
+def _noise_caption(noise: GroupNoise, nouns: dict[str, str], release_note: str = "") -> str:
+    """The noise on one statistic in words, and the secure release's note if any."""
+    return _("bounding.sentence_join").join(
+        filter(None, [noise_words(noise, nouns), release_note])
+    ) + _("bounding.sentence_end")
+
+
+def _summary(s: Settings, answers: pd.DataFrame, *, secure: bool) -> None:
+    """The records bounding dropped and the noise of each statistic, in a sentence (following
+    the ε and δ thumbs unless the release is secure)."""
     dropped = int(answers["true_count"].sum() - answers["bounded_count"].sum())
-    noise = _("bounding.list_and").join(
-        _("bounding.answers.std_of", std=formatting.readable(n.std), statistic=s.statistics[name])
-        for name, n in s.noises.items()
-    )
-    st.markdown(
-        _(
+    statistics, nouns = s.statistics, s.words.nouns()
+
+    def sentence(*values: float) -> str:
+        noise = _("bounding.list_and").join(
+            _("bounding.answers.std_of", std=formatting.readable(n.std), statistic=statistics[k])
+            for k, n in s.at(*values).noises.items()
+        )
+        return _(
             "bounding.answers.summary",
             dropped=formatting.count(dropped),
             rows=formatting.count(s.data.rows),
             noise=noise,
-            **s.words.nouns(),
+            **nouns,
         )
-    )
+
+    if secure:
+        st.markdown(sentence(*(stop.value for stop in s.stops)))
+    else:
+        live.text(s.stops, sentence, key=f"{PAGE}_summary", depends=(s.identity, dropped))

@@ -10,7 +10,7 @@ from ui.bounding.data import PAGE
 from ui.bounding.exercises import EXERCISES
 from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import N_, _
 
@@ -101,36 +101,44 @@ def budget_rows(s: Settings) -> list[tuple[str, list[tuple[float, str]], str]]:
 
 
 def what_it_costs(s: Settings) -> None:
-    """Section 4: one statistic per group, composed by the accountants; the choices on top."""
-    week, nouns = s.week, s.words.nouns()
-    gaussian = s.plan.mechanism == "gaussian"
-    per_group = spent(week.day.epsilon, week.day.delta, gaussian)
-    sequential, capped = spent(*week.sequential, gaussian), spent(*week.capped, gaussian)
-    charts.show(
-        bounding_charts.budget(budget_rows(s), x_title=_("bounding.budget.axis")),
+    """Section 4: one statistic per group, composed by the accountants; the choices on top.
+    The chart and the captions' totals follow the ε and δ thumbs."""
+    nouns = s.words.nouns()
+    depends = (s.identity, s.guarantee.parts[1:])
+    live.chart(
+        s.stops,
+        lambda *values: bounding_charts.budget(
+            budget_rows(s.at(*values)), x_title=_("bounding.budget.axis")
+        ),
         key=f"{PAGE}_budget",
+        depends=depends,
     )
-    values = {
-        "n": formatting.count(week.n_groups),
-        "per_group": per_group,
-        "sequential": sequential,
-        "capped": capped,
-        "cap": formatting.count(s.bounding.max_groups),
-        "touched": formatting.count(week.touched),
-        "joint": _joint_note(s),
-        **nouns,
-    }
-    st.markdown(
-        _("bounding.budget.summary_gaussian", **values)
-        if gaussian
-        else _("bounding.budget.summary_laplace", **values)
-    )
-    _notes(s, capped)
-    _total(s)
+
+    def summary(*values: float) -> str:
+        at = s.at(*values)
+        week, gaussian = at.week, at.plan.mechanism == "gaussian"
+        filled = {
+            "n": formatting.count(week.n_groups),
+            "per_group": spent(week.day.epsilon, week.day.delta, gaussian),
+            "sequential": spent(*week.sequential, gaussian),
+            "capped": spent(*week.capped, gaussian),
+            "cap": formatting.count(at.bounding.max_groups),
+            "touched": formatting.count(week.touched),
+            "joint": _joint_note(at),
+            **nouns,
+        }
+        if gaussian:
+            return _("bounding.budget.summary_gaussian", **filled)
+        return _("bounding.budget.summary_laplace", **filled)
+
+    live.text(s.stops, summary, key=f"{PAGE}_budget_summary", depends=depends)
+    _notes(s)
+    live.text(s.stops, lambda *values: _total(s.at(*values)), key=f"{PAGE}_budget_total",
+              depends=depends, style="caption")  # fmt: skip
     section_exercises(EXERCISES, "budget", s)
 
 
-def _notes(s: Settings, capped: str) -> None:
+def _notes(s: Settings) -> None:
     """The DP choices on top, a δ past 1, the exact composition, the accountants, two sums."""
     week, nouns = s.week, s.words.nouns()
     gaussian = s.plan.mechanism == "gaussian"
@@ -149,22 +157,32 @@ def _notes(s: Settings, capped: str) -> None:
                 **nouns,
             )
         )
-    if gaussian and week.exact_capped_epsilon is not None:
-        st.caption(
-            _(
+    if gaussian:  # the exact total of the m Gaussians a person reaches, beside basic's
+
+        def exact(*values: float) -> str:
+            week = s.at(*values).week
+            return _(
                 "bounding.budget.exact_caption",
                 exact=formatting.epsilon(week.exact_capped_epsilon),
-                capped=capped,
+                capped=spent(*week.capped, gaussian),
                 touched=formatting.count(week.touched),
             )
-        )
+
+        live.text(s.stops, exact, key=f"{PAGE}_budget_exact", depends=s.identity,
+                  style="caption")  # fmt: skip
     st.caption(_("bounding.budget.accountants"))
     if s.has_sums:
-        both = spent(2 * week.sequential[0], 2 * week.sequential[1], gaussian)
-        st.caption(_("bounding.budget.two_statistics", both=both, **nouns))
+
+        def both(*values: float) -> str:
+            week = s.at(*values).week
+            total = spent(2 * week.sequential[0], 2 * week.sequential[1], gaussian)
+            return _("bounding.budget.two_statistics", both=total, **nouns)
+
+        live.text(s.stops, both, key=f"{PAGE}_budget_both", depends=s.identity,
+                  style="caption")  # fmt: skip
 
 
-def _total(s: Settings) -> None:
+def _total(s: Settings) -> str:
     """The page's whole guarantee, and how its answers add up to it."""
     week, nouns = s.week, s.words.nouns()
     total = s.guarantee
@@ -178,6 +196,6 @@ def _total(s: Settings) -> None:
         if s.plan.joint
         else _("bounding.budget.total_capped", touched=formatting.count(week.touched), **nouns)
     )
-    st.caption(
-        _("bounding.budget.total", epsilon=formatting.epsilon(total.epsilon), delta=delta, how=how)
+    return _(
+        "bounding.budget.total", epsilon=formatting.epsilon(total.epsilon), delta=delta, how=how
     )

@@ -183,10 +183,16 @@ def tradeoff(
     ``caps``: the setting is a cap (whole numbers, a point at each).
     """
     names = [column for column in PARTS if with_selection or column != "selection_std"]
-    frame = summary.melt(id_vars=setting, value_vars=names, var_name="part", value_name="value")
-    frame = frame.rename(columns={setting: "x"})
-    frame["series"] = frame["part"].map(lambda part: _(PARTS[part][0]))
     domain = [_(PARTS[part][0]) for part in names]
+    rows = len(summary)  # the table melted: one line per part, its settings in order
+    frame = pd.DataFrame(
+        {
+            "x": np.tile(summary[setting].to_numpy(), len(names)),
+            "part": np.repeat(np.asarray(names, dtype=object), rows),
+            "value": summary[names].to_numpy(dtype=float).T.ravel(),
+            "series": np.repeat(np.asarray(domain, dtype=object), rows),
+        }
+    )
     x = quantitative(
         "x", x_title, **({"axis": WHOLE_NUMBERS, "scale": {"zero": False}} if caps else {})
     )

@@ -12,7 +12,6 @@ from dp_core.gaussian import gaussian_half_width
 from dp_core.laplace import laplace_half_width
 from ui.bounding.data import PAGE
 from ui.bounding.settings import Settings
-from ui.bounding.words import Words
 from ui.common import formatting
 from ui.common.i18n import _
 from ui.common.release import held_release
@@ -23,8 +22,8 @@ def released_answers(
     s: Settings, answers: pd.DataFrame
 ) -> dict[str, tuple[np.ndarray, float, str]]:
     """Per statistic: the noisy answers shown, their 95% half-width, and the noise in words."""
-    bounded = {name: answers[f"bounded_{name}"].to_numpy(dtype=float) for name in s.noises}
     if s.choices.secure:
+        bounded = {name: answers[f"bounded_{name}"].to_numpy(dtype=float) for name in s.noises}
         releases = held_release(
             PAGE,
             (s.data.key, s.bounding, s.plan),
@@ -45,18 +44,32 @@ def released_answers(
             )
             for name, r in releases.items()
         }
+    return teaching_answers(s, answers, standard_draws(s))
+
+
+def standard_draws(s: Settings) -> np.ndarray:
+    """The teaching draw's standard noise: one row per statistic, one value per group
+    (Laplace(1) or Normal(0, 1), from the page's seeded stream), the same at every ε."""
     rng = page_rng(PAGE, "answers")
-    gaussian = s.plan.mechanism == "gaussian"
-    standard = rng.normal(size=(2, s.n_groups)) if gaussian else rng.laplace(size=(2, s.n_groups))
-    return {  # moving ε rescales one standard draw
-        name: (bounded[name] + noise.scale * standard[i], noise.half_width, "")
+    size = (2, s.n_groups)
+    return rng.normal(size=size) if s.plan.mechanism == "gaussian" else rng.laplace(size=size)
+
+
+def teaching_answers(
+    s: Settings, answers: pd.DataFrame, standard: np.ndarray
+) -> dict[str, tuple[np.ndarray, float, str]]:
+    """Per statistic: after bounding + the noise's scale × its standard draws (so moving ε
+    or δ rescales one draw), the 95% half-width, and no note."""
+    return {
+        name: (answers[f"bounded_{name}"].to_numpy(dtype=float) + noise.scale * standard[i],
+               noise.half_width, "")
         for i, (name, noise) in enumerate(s.noises.items())
-    }
+    }  # fmt: skip
 
 
-def noise_words(noise: GroupNoise, words: Words) -> str:
-    """Laplace noise with scale 4 / 0.5 = 8, or Gaussian noise with σ = ..., in words."""
-    nouns = words.nouns()
+def noise_words(noise: GroupNoise, nouns: dict[str, str]) -> str:
+    """Laplace noise with scale 4 / 0.5 = 8, or Gaussian noise with σ = ..., in words
+    (``nouns``: the data's, Words.nouns)."""
     epsilon = formatting.number(noise.epsilon)
     if noise.mechanism != "gaussian":
         text = _(

@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -188,12 +189,15 @@ def _live(
 ) -> tuple[Spec, Spec]:
     """(the live spec, the spec at the values in use)."""
     base = build(*(s.value for s in sliders))
+    if not sliders:  # nothing to follow
+        return base, base
     memo_key = _memo_key(key, depends)
     families = [_family(sliders, j, build, base, memo_key) for j in range(len(sliders))]
     assembled = _digest(*(family_key for family_key, _, _ in families))
     spec = _SPECS.get(assembled)
     if spec is None or any(built for _, _, built in families):
-        spec = _assembled(sliders, base, [spec for _, found, _ in families for spec in found])
+        stacks = [_stack(j, *family) for j, family in enumerate(families)]
+        spec = _assembled(sliders, base, stacks)
         _SPECS.put(assembled, spec)
     if NOW not in spec["datasets"]:
         return spec, base
@@ -201,23 +205,57 @@ def _live(
     return {**spec, "datasets": {**spec["datasets"], NOW: now}}, base
 
 
-def _assembled(sliders: Sequence[Stops], base: Spec, specs: list[Spec]) -> Spec:
-    """The specs of every stop in one (see the module), without the stop in use."""
-    variants = _variants(sliders)
-    if any(_skeleton(spec) != _skeleton(base) for spec in specs):
+class _Stack:
+    """One slider's stops of a chart: whether their specs' text agree, and per dataset
+    whether every stop has the same frame and (made when first asked) the frames stacked with
+    the ``_live`` and ``_stop`` columns. Kept with the stops, so a step of another slider
+    stacks only the stops that step built."""
+
+    def __init__(self, j: int, specs: list[Spec]) -> None:
+        first = specs[0]
+        self.skeleton = _skeleton(first)
+        self.agree = all(_skeleton(spec) == self.skeleton for spec in specs)
+        self.frames = {
+            name: [spec["datasets"][name] for spec in specs] for name in first["datasets"]
+        }
+        self.same = {name: all(f.equals(fs[0]) for f in fs[1:]) for name, fs in self.frames.items()}
+        self._j = j
+        self._stacked: dict[str, pd.DataFrame] = {}
+
+    def stacked(self, name: str) -> pd.DataFrame:
+        if name not in self._stacked:
+            frames = self.frames[name]
+            rows = [len(f) for f in frames]
+            self._stacked[name] = pd.concat(frames, ignore_index=True).assign(
+                _live=self._j, _stop=np.repeat(np.arange(len(frames)), rows)
+            )
+        return self._stacked[name]
+
+
+_STACKS = _Memo()
+
+
+def _stack(j: int, family_key: str, specs: list[Spec], built: bool) -> _Stack:
+    found = None if built else _STACKS.get(family_key)
+    if found is None:
+        found = _Stack(j, specs)
+        _STACKS.put(family_key, found)
+    return found
+
+
+def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Spec:
+    """Every slider's stops in one spec (see the module), without the stop in use."""
+    skeleton = _skeleton(base)
+    if any(not stack.agree or stack.skeleton != skeleton for stack in stacks):
         return base
     datasets: dict[str, pd.DataFrame] = {}
     varying: set[str] = set()
     for name, frame in base["datasets"].items():
-        frames = [spec["datasets"][name] for spec in specs]
-        if all(f.equals(frame) for f in frames):
+        if all(stack.same[name] and stack.frames[name][0].equals(frame) for stack in stacks):
             datasets[name] = frame
             continue
         varying.add(name)
-        datasets[name] = pd.concat(
-            [f.assign(_live=j, _stop=i) for f, (j, i, _) in zip(frames, variants, strict=True)],
-            ignore_index=True,
-        )
+        datasets[name] = pd.concat([stack.stacked(name) for stack in stacks], ignore_index=True)
     if not varying:
         return base
     datasets[NOW] = pd.DataFrame({"_key": [0], "_now": [0]})
@@ -357,7 +395,7 @@ _CSS = """
   background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51); line-height: 1.6; }
 .dp-live-success .dp-live-note { margin-top: 1rem; }
 .dp-live-success-line { display: flex; gap: 0.5rem; color: rgb(23, 114, 51); line-height: 1.6; }
-.dp-live-icon { font-family: "Material Symbols Rounded"; font-size: 1.25rem; line-height: 1.6; }
+.dp-live-icon { font-family: "Material Symbols Rounded"; font-size: 1.2em; line-height: 1.333; }
 .dp-live-text code { font-size: 0.85em; padding: 0.1em 0.25em; border-radius: 0.25rem;
   background: rgba(128, 128, 128, 0.12); }
 """

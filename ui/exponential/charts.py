@@ -55,11 +55,6 @@ def _legend_by_rank(colors: Sequence[str]) -> dict:
     }
 
 
-def _ranked(frames: Sequence[pd.DataFrame]) -> list[pd.DataFrame]:
-    """Each series' frame with its rank (its place in the legend and its colour)."""
-    return [frame.assign(rank=rank) for rank, frame in enumerate(frames)]
-
-
 def _candidate_axis() -> dict:
     """Candidates down the side, in the list's order: long names stay readable."""
     return nominal("candidate", None, sort=None)
@@ -80,20 +75,16 @@ def _probability_axis() -> dict:
 def probability_bars(
     names: Sequence[str], exact: np.ndarray, sampled_share: np.ndarray, n_draws: int
 ) -> Spec:
-    """Exact probabilities as bars, the share of ``n_draws`` sampled runs as diamonds on them."""
-    exact_frame, sampled_frame = _ranked(
-        [
-            pd.DataFrame(
-                {"candidate": list(names), "p": exact, "series": _("exponential.chart.exact")}
-            ),
-            pd.DataFrame(
-                {
-                    "candidate": list(names),
-                    "p": sampled_share,
-                    "series": _("exponential.chart.sampled", n=count(n_draws)),
-                }
-            ),
-        ]
+    """Exact probabilities as bars, the share of ``n_draws`` sampled runs as diamonds on them
+    (each series' frame built whole, rank included: it is built at every stop of ε)."""
+    exact_frame, sampled_frame = (
+        pd.DataFrame({"candidate": list(names), "p": values, "series": name, "rank": rank})
+        for rank, (name, values) in enumerate(
+            [
+                (_("exponential.chart.exact"), exact),
+                (_("exponential.chart.sampled", n=count(n_draws)), sampled_share),
+            ]
+        )
     )
     p = _probability_axis()
     color = _legend_by_rank([NOISY_COLOR, ACCENT_COLOR])
@@ -157,27 +148,19 @@ def best_probability_curves(
 def pitfall_bars(
     names: Sequence[str], wrong: np.ndarray, right: np.ndarray, sensitivity: float
 ) -> Spec:
-    """Grouped bars: count ÷ largest count with Δ = 1 next to the count with its own Δ."""
-    frame = pd.concat(
-        _ranked(
-            [
-                pd.DataFrame(
-                    {
-                        "candidate": list(names),
-                        "p": wrong,
-                        "series": _("exponential.chart.pitfall_wrong"),
-                    }
-                ),
-                pd.DataFrame(
-                    {
-                        "candidate": list(names),
-                        "p": right,
-                        "series": _("exponential.chart.pitfall_right", delta=number(sensitivity)),
-                    }
-                ),
-            ]
-        ),
-        ignore_index=True,
+    """Grouped bars: count ÷ largest count with Δ = 1 next to the count with its own Δ (one
+    frame built whole, rank included: it is built at every stop of ε)."""
+    series_names = [
+        _("exponential.chart.pitfall_wrong"),
+        _("exponential.chart.pitfall_right", delta=number(sensitivity)),
+    ]
+    frame = pd.DataFrame(
+        {
+            "candidate": list(names) * 2,
+            "p": np.concatenate([wrong, right]),
+            "series": np.repeat(series_names, len(names)),
+            "rank": np.repeat([0, 1], len(names)),
+        }
     )
     return chart(
         bars(

@@ -21,9 +21,9 @@ from ui.common.release import (
 )
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_mode, settings_area
-from ui.common.widgets import epsilon_input
+from ui.common.widgets import epsilon_slider
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
-from ui.exponential.declared import MONOTONIC
+from ui.exponential.declared import EPSILON_HIGH, EPSILON_LOW, MONOTONIC
 from ui.exponential.presets import PRESETS
 from ui.exponential.settings import Settings
 
@@ -57,20 +57,20 @@ def candidate_controls() -> Candidates | None:
 @st.fragment(key=f"{PAGE}_explore")
 def explore(candidates: Candidates, sections: list[Section]) -> None:
     """ε, the monotonic switch, the guarantee and the open section: an ε step reruns only this."""
-    epsilon = epsilon_input(
+    stops = epsilon_slider(
         f"{PAGE}_epsilon",
         default=1.0,
-        minimum=0.01,
-        maximum=20.0,
+        minimum=EPSILON_LOW,
+        maximum=EPSILON_HIGH,
         allow_zero=True,
         help=_("exponential.epsilon.help"),
     )
     monotonic = linked(
         MONOTONIC, st.toggle, _("exponential.monotonic.label"), help=_("exponential.monotonic.help")
     )
-    settings = Settings(candidates, epsilon, monotonic)
+    settings = Settings(candidates, stops, monotonic)
     _guarantee(settings)
-    if epsilon == 0:
+    if settings.epsilon == 0:
         cost = _("exponential.zero.cost") if candidates.selected else ""
         st.info(
             _(

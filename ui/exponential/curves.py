@@ -19,15 +19,19 @@ from dp_core.permute_and_flip import (
     permute_and_flip_probabilities,
     permute_and_flip_probabilities_by_epsilon,
 )
-from ui.common import charts, formatting
+from ui.common import formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.widgets import log_grid
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
-from ui.exponential.declared import AXES, AXIS
+from ui.exponential.declared import AXES, AXIS, EPSILON_HIGH, EPSILON_LOW
 from ui.exponential.settings import Settings
 
-CURVE_EPSILONS = np.concatenate([[0.0], np.geomspace(1e-3, 20, 90)])
+# The ε slider's own stops among the curves' points: P(best) at a stop is read off the curves,
+# so the three numbers that follow the ε thumb cost nothing beyond the curves themselves.
+SLIDER_STOPS = (0.0, *log_grid(EPSILON_LOW, EPSILON_HIGH))
+CURVE_EPSILONS = np.union1d(np.geomspace(1e-3, EPSILON_HIGH, 56), SLIDER_STOPS)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -47,11 +51,23 @@ def best_answer_curves(
         )
 
 
-@functools.lru_cache(maxsize=64)
 def best_answer_now(
     scores: tuple[float, ...], epsilon: float, sensitivity: float, monotonic: bool
 ) -> tuple[float, float, float]:
-    """P(a true best answer) at one ε for the three mechanisms, exactly."""
+    """P(a true best answer) at one ε for the three mechanisms, exactly: the curves' values
+    at a stop of the slider, else (a typed ε) computed at that ε."""
+    if epsilon in SLIDER_STOPS:
+        index = int(np.searchsorted(CURVE_EPSILONS, epsilon))
+        curves = best_answer_curves(scores, sensitivity, monotonic)
+        return tuple(float(curve[index]) for curve in curves)
+    return _best_answer_at(scores, epsilon, sensitivity, monotonic)
+
+
+@functools.lru_cache(maxsize=64)
+def _best_answer_at(
+    scores: tuple[float, ...], epsilon: float, sensitivity: float, monotonic: bool
+) -> tuple[float, float, float]:
+    """P(a true best answer) at one ε for the three mechanisms, computed at that ε alone."""
     kwargs = {"monotonic": monotonic}
     with np.errstate(over="ignore"):  # a gap beyond -1.8e308 is -inf: weight 0
         return tuple(
@@ -70,7 +86,12 @@ def best_answer_now(
 
 @st.fragment
 def how_often_right(s: Settings) -> None:
-    """Section 3: P(best) against ε for the exponential mechanism, permute-and-flip and RNM."""
+    """Section 3: P(best) against ε for the exponential mechanism, permute-and-flip and RNM.
+
+    The marker and the three exact probabilities under the chart follow the ε thumb: at each
+    stop of the slider they are the curves' own points (best_answer_now), so following the
+    thumb adds no report-noisy-max integral to the curves'.
+    """
     c = s.candidates
     axis = linked(
         AXIS,
@@ -82,16 +103,30 @@ def how_often_right(s: Settings) -> None:
     names = exp_charts.mechanism_names()
     with st.spinner(_("exponential.curves.computing")):
         curves = best_answer_curves(c.scores, c.sensitivity, s.monotonic)
-    charts.show(
-        exp_charts.best_probability_curves(
-            CURVE_EPSILONS, dict(zip(names, curves, strict=True)), s.epsilon, log_x=axis == "log"
-        ),
-        key=f"{PAGE}_curves",
-    )
-    now = best_answer_now(c.scores, s.epsilon, c.sensitivity, s.monotonic)
-    for col, name, value in zip(st.columns(3), names, now, strict=True):
-        col.metric(
-            _("exponential.curves.metric", name=name, epsilon=formatting.number(s.epsilon)),
-            formatting.fixed(value, 4),
+        live.chart(
+            [s.stops],
+            lambda e: exp_charts.best_probability_curves(
+                CURVE_EPSILONS, dict(zip(names, curves, strict=True)), e, log_x=axis == "log"
+            ),
+            key=f"{PAGE}_curves",
+            depends=(s.identity, axis),
         )
+        for mechanism, (col, name) in enumerate(zip(st.columns(3), names, strict=True)):
+            with col:
+                live.text(
+                    [s.stops],
+                    lambda e, mechanism=mechanism: _chance(s.at(e), mechanism),
+                    key=f"{PAGE}_chance_{mechanism}",
+                    depends=s.identity,
+                    style="metric",
+                    label=name,  # the ε is the marker's, above: a label does not follow
+                )
     st.caption(_("exponential.curves.caption"))
+
+
+def _chance(s: Settings, mechanism: int) -> str:
+    """P(a true best answer) at the settings' ε for one mechanism (MECHANISMS' order)."""
+    c = s.candidates
+    return formatting.fixed(
+        best_answer_now(c.scores, s.epsilon, c.sensitivity, s.monotonic)[mechanism], 4
+    )

@@ -8,6 +8,9 @@ from data.registry import DATASETS
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Number, Span, Text
 
+# ε: a slider from 0 over ui.common.widgets.log_grid(EPSILON_LOW, EPSILON_HIGH).
+EPSILON_LOW, EPSILON_HIGH = 0.01, 20.0
+
 # Where the candidates come from: a dataset's category column, or counts typed in.
 SOURCES = {
     "data": N_("exponential.source.data"),

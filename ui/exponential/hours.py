@@ -9,7 +9,7 @@ such bound: that trap is stated beside the numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,7 @@ from dp_core import selection as sel
 from dp_core.exponential import exponential_probabilities
 from dp_core.guarantee import Part
 from dp_core.selection_scores import floored_clipped_mean_sensitivity, floored_clipped_means
-from ui.common import charts, formatting
+from ui.common import formatting, live
 from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.exercises import section_exercises
@@ -52,6 +52,19 @@ class HoursSettings:
         """Δ = (U − L) / n_min (dp_core.selection_scores.floored_clipped_mean_sensitivity)."""
         return floored_clipped_mean_sensitivity(self.lower, self.upper, self.min_group)
 
+    def at(self, epsilon: float) -> HoursSettings:
+        """The settings at another stop of the page's ε slider."""
+        return replace(self, epsilon=epsilon)
+
+    def probabilities(self, scores: np.ndarray) -> np.ndarray:
+        """P(the mechanism names each occupation): exp(ε · score / (2Δ)) normalised, the
+        score not being monotonic."""
+        return exponential_probabilities(scores, self.epsilon, self.sensitivity, monotonic=False)
+
+    def probability_of_best(self, scores: np.ndarray) -> float:
+        """P(the mechanism names an occupation with the highest score)."""
+        return float(sel.probability_of_best(self.probabilities(scores), scores))
+
 
 @dataclass(frozen=True)
 class HoursResult:
@@ -63,10 +76,6 @@ class HoursResult:
     clipped_means: np.ndarray
     scores: np.ndarray
     probabilities: np.ndarray
-
-    @property
-    def p_best(self) -> float:
-        return float(sel.probability_of_best(self.probabilities, self.scores))
 
 
 def census() -> DataChoice:
@@ -90,7 +99,7 @@ def hours_result(h: HoursSettings) -> HoursResult:
         grouped.mean().reindex(occupations).to_numpy(),
         clipped.reindex(occupations).to_numpy(),
         scores,
-        exponential_probabilities(scores, h.epsilon, h.sensitivity, monotonic=False),
+        h.probabilities(scores),
     )
 
 
@@ -122,7 +131,11 @@ def _controls(epsilon: float) -> HoursSettings | None:
 
 @st.fragment
 def average_hours(s: Settings) -> None:
-    """Section 5: the exponential mechanism with the average hours per occupation as score."""
+    """Section 5: the exponential mechanism with the average hours per occupation as score.
+
+    The sentence, P(best) and the chart follow the ε thumb (the scores do not move with ε,
+    only their probabilities); the table follows once it is let go.
+    """
     st.markdown(_("exponential.hours.intro"))
     h = _controls(s.epsilon)
     if h is None:
@@ -132,18 +145,24 @@ def average_hours(s: Settings) -> None:
     data = census()
     statement = _guarantee(data, h)
     best = int(np.argmax(result.scores))
-    st.markdown(
-        _(
-            "exponential.hours.sentence",
-            epsilon=formatting.number(h.epsilon),
-            best=names[best],
-            score=formatting.fixed(result.scores[best], 2),
-            p=formatting.fixed(result.p_best, 3),
-        )
+    depends = (h.lower, h.upper, h.min_group)
+    live.text(
+        [s.stops],
+        lambda e: _sentence(h.at(e), result.scores, names),
+        key=f"{PAGE}_hours",
+        depends=depends,
     )
     cols = st.columns(3)
     cols[0].metric(_("exponential.hours.metric.delta"), formatting.significant(h.sensitivity))
-    cols[1].metric(_("exponential.metric.p_best"), formatting.fixed(result.p_best, 3))
+    with cols[1]:
+        live.text(
+            [s.stops],
+            lambda e: formatting.fixed(h.at(e).probability_of_best(result.scores), 3),
+            key=f"{PAGE}_hours_p_best",
+            depends=depends,
+            style="metric",
+            label=_("exponential.metric.p_best"),
+        )
     cols[2].metric(_("exponential.hours.metric.best"), formatting.fixed(result.scores[best], 2))
     st.caption(
         _(
@@ -154,8 +173,12 @@ def average_hours(s: Settings) -> None:
             delta=formatting.significant(h.sensitivity),
         )
     )
-    spec = exp_charts.score_bars(names, result.probabilities)
-    charts.show(spec, key=f"{PAGE}_hours_bars")
+    spec = live.chart(
+        [s.stops],
+        lambda e: exp_charts.score_bars(names, h.at(e).probabilities(result.scores)),
+        key=f"{PAGE}_hours_bars",
+        depends=depends,
+    )
     st.table(_screen_table(result, names))
     small = [names[i] for i in np.flatnonzero(result.persons < h.min_group)]
     if small:
@@ -172,6 +195,18 @@ def average_hours(s: Settings) -> None:
         PAGE, data, lambda: _export(data, h, result, names, statement, spec), secure=False
     )
     section_exercises(EXERCISES, "hours", h)
+
+
+def _sentence(h: HoursSettings, scores: np.ndarray, names: list[str]) -> str:
+    """The section's headline: the occupation with the highest score and P(it is named)."""
+    best = int(np.argmax(scores))
+    return _(
+        "exponential.hours.sentence",
+        epsilon=formatting.number(h.epsilon),
+        best=names[best],
+        score=formatting.fixed(scores[best], 2),
+        p=formatting.fixed(h.probability_of_best(scores), 3),
+    )
 
 
 def _guarantee(data: DataChoice, h: HoursSettings) -> str:

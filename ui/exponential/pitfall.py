@@ -16,7 +16,7 @@ from dp_core.selection_scores import (
     share_of_largest_local_sensitivity,
     share_of_largest_scores,
 )
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.exponential import charts as exp_charts
@@ -39,30 +39,41 @@ def sensitivity_pitfall(s: Settings) -> None:
     except ValueError:
         st.warning(_("exponential.pitfall.no_records"))
         return
-    # Not monotonic: adding a record to the top candidate lowers every other share, so the
-    # rate is always ε / (2Δ) (Dwork & Roth 2014, remark after Thm 3.10).
-    wrong = exponential_probabilities(
-        shares, s.epsilon, SHARE_OF_LARGEST_GLOBAL_SENSITIVITY, monotonic=False
+    live.chart(
+        [s.stops],
+        lambda e: _bars(s.at(e), shares),
+        key=f"{PAGE}_pitfall_bars",
+        depends=s.identity,
     )
     log_p = s.log_probabilities()
-    right = np.exp(log_p)
-    _bars(c, wrong, right, log_p)
-    _table(c, shares, wrong, log_p)
-    st.markdown(f"{_squeeze(s, wrong, right)} {_why(c.sensitivity, local)}")
+    _table(c, shares, _wrong(s, shares), log_p)
+    live.text(
+        [s.stops], lambda e: _squeeze(s.at(e), shares), key=f"{PAGE}_squeeze", depends=s.identity
+    )
+    st.markdown(_why(c.sensitivity, local))
     st.caption(_("exponential.pitfall.caption"))
 
 
-def _bars(c: Candidates, wrong: np.ndarray, right: np.ndarray, log_p: np.ndarray) -> None:
-    """Both mechanisms' probabilities as bars, for the SHOWN most likely candidates."""
+def _wrong(s: Settings, shares: np.ndarray) -> np.ndarray:
+    """The probabilities on the shares with Δ = 1 at the settings' ε. Not monotonic: adding a
+    record to the top candidate lowers every other share, so the rate is always ε / (2Δ)
+    (Dwork & Roth 2014, remark after Thm 3.10)."""
+    return exponential_probabilities(
+        shares, s.epsilon, SHARE_OF_LARGEST_GLOBAL_SENSITIVITY, monotonic=False
+    )
+
+
+def _bars(s: Settings, shares: np.ndarray) -> charts.Spec:
+    """Both mechanisms' probabilities at the settings' ε as bars, for the SHOWN most likely
+    candidates."""
+    c, log_p = s.candidates, s.log_probabilities()
+    wrong, right = _wrong(s, shares), np.exp(log_p)
     names = c.names
     shown = np.arange(len(names))
     if len(names) > SHOWN:
         shown = np.sort(np.argsort(-log_p, kind="stable")[:SHOWN])
-    charts.show(
-        exp_charts.pitfall_bars(
-            [names[i] for i in shown], wrong[shown], right[shown], c.sensitivity
-        ),
-        key=f"{PAGE}_pitfall_bars",
+    return exp_charts.pitfall_bars(
+        [names[i] for i in shown], wrong[shown], right[shown], c.sensitivity
     )
 
 
@@ -86,9 +97,11 @@ def _table(c: Candidates, shares: np.ndarray, wrong: np.ndarray, log_p: np.ndarr
     )
 
 
-def _squeeze(s: Settings, wrong: np.ndarray, right: np.ndarray) -> str:
-    """No two probabilities differ by more than e^(ε/2); P(best) on the shares against counts."""
+def _squeeze(s: Settings, shares: np.ndarray) -> str:
+    """No two probabilities differ by more than e^(ε/2); P(best) on the shares against counts,
+    at the settings' ε."""
     scores = s.candidates.counts
+    wrong, right = _wrong(s, shares), np.exp(s.log_probabilities())
     factor = math.exp(s.epsilon / 2) if s.epsilon < 20 else math.inf
     return _(
         "exponential.pitfall.squeeze",

@@ -3,12 +3,13 @@ monotonic switch, and the probabilities that follow from them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from dp_core import selection as sel
 from dp_core.exponential import exponential_log_probabilities, exponential_probabilities
+from ui.common.live import Stops
 from ui.exponential.candidates import Candidates
 
 
@@ -17,8 +18,24 @@ class Settings:
     """What every section of the page depends on."""
 
     candidates: Candidates
-    epsilon: float
+    stops: Stops  # ε's slider: its stops and the one in use
     monotonic: bool
+
+    @property
+    def epsilon(self) -> float:
+        return self.stops.value
+
+    @property
+    def identity(self) -> tuple:
+        """What the page's charts draw from besides ε (ui.common.live keeps their stops for
+        it): the candidates as written, their scores, Δ and the rate."""
+        c = self.candidates
+        return (tuple(c.names), c.scores, c.sensitivity, self.monotonic)
+
+    def at(self, epsilon: float) -> Settings:
+        """The settings with the ε slider at another of its stops (a chart that follows the
+        thumb draws itself at each)."""
+        return replace(self, stops=self.stops.at(epsilon))
 
     @property
     def rate_name(self) -> str:

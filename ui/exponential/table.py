@@ -5,14 +5,16 @@ with the unnormalised weights; what k runs cost; the downloads."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from contextlib import nullcontext
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from dp_core import selection as sel
 from dp_core.exponential import exponential_score_shortfall_bound
-from ui.common import charts, formatting
+from ui.common import formatting, live
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
@@ -35,22 +37,36 @@ def probability_table(s: Settings) -> None:
 
     The chart comes first; its N slider sits under it, so the chart's place is kept and
     filled once N is read. On a projector the chart (with N and its captions) and the table
-    sit side by side under the metrics, so both are on the first screen.
+    sit side by side under the metrics, so both are on the first screen. The sentence, P(best),
+    the count lost, the chart and the bound's caption follow the ε thumb (the N runs come from
+    the same N uniforms at every ε: ``sampled_runs``); the bound's metric, the table and the
+    budget line follow once it is let go.
     """
     c = s.candidates
     log_p = s.log_probabilities()
-    probabilities = np.exp(log_p)
-    shortfall = _summary(s, probabilities)
+    _summary(s)
     chart_side, table_side = _chart_and_table()
     with chart_side:
         chart_place = st.container()
         n_draws = _draws_slider()
-    sampled = sel.sample_counts(page_rng(PAGE, "table"), probabilities, n_draws)
-    spec = _bars(c.names, log_p, probabilities, sampled, n_draws)
+    uniforms = _uniforms(n_draws)
+    sampled = sampled_runs(uniforms, np.exp(log_p))
     with chart_place:
-        charts.show(spec, key=f"{PAGE}_bars")
+        spec = live.chart(
+            [s.stops],
+            lambda e: _bars(s.at(e), uniforms),
+            key=f"{PAGE}_bars",
+            depends=(s.identity, n_draws),
+        )
     with chart_side:
-        _chart_captions(c.counts, probabilities, shortfall)
+        st.caption(_("exponential.table.chart_caption"))
+        live.text(
+            [s.stops],
+            lambda e: _bound_caption(s.at(e)),
+            key=f"{PAGE}_bound",
+            depends=s.identity,
+            style="caption",
+        )
     with table_side:
         _table(s, log_p, sampled, n_draws)
     runs = _budget(s, n_draws)
@@ -63,28 +79,70 @@ def probability_table(s: Settings) -> None:
     section_exercises(EXERCISES, "table", s)
 
 
-def _summary(s: Settings, probabilities: np.ndarray) -> float:
-    """The sentence and the metrics (P(best), the count lost, the bound); returns the bound."""
-    c = s.candidates
-    names, scores = c.names, c.counts
-    best = sel.best_mask(scores)
-    p_best = float(sel.probability_of_best(probabilities, scores))
-    lost = float(sel.expected_score_lost(probabilities, scores))
-    best_names = ", ".join(np.array(names)[best][:3]) + ("…" if best.sum() > 3 else "")
-    st.markdown(
-        _(
-            "exponential.table.sentence",
-            epsilon=formatting.number(s.epsilon),
-            best=best_names,
-            p=formatting.fixed(p_best, 3),
-            lost=lost_text(lost),
+def _summary(s: Settings) -> None:
+    """The sentence and the metrics: P(best) and the count lost follow the ε thumb, the
+    bound (with its "vacuous" mark and help) follows once it is let go."""
+    live.text([s.stops], lambda e: _sentence(s.at(e)), key=f"{PAGE}_sentence", depends=s.identity)
+    cols = st.columns(3)
+    with cols[0]:
+        _following_metric(
+            s,
+            "p_best",
+            _("exponential.metric.p_best"),
+            lambda at: formatting.fixed(_outcome(at)[0], 3),
         )
+    with cols[1]:
+        _following_metric(
+            s, "lost", _("exponential.metric.lost"), lambda at: lost_text(_outcome(at)[1])
+        )
+    shortfall = _shortfall(s)
+    _bound_metric(cols[2], shortfall, _vacuous(shortfall, s.candidates.counts))
+
+
+def _following_metric(s: Settings, name: str, label: str, value: Callable[[Settings], str]) -> None:
+    """A metric whose value follows the ε thumb: ``value`` at the settings of each stop."""
+    live.text(
+        [s.stops],
+        lambda e: value(s.at(e)),
+        key=f"{PAGE}_{name}",
+        depends=s.identity,
+        style="metric",
+        label=label,
     )
-    shortfall = exponential_score_shortfall_bound(
-        len(names), s.epsilon, c.sensitivity, t=T_95, n_best=int(best.sum()), monotonic=s.monotonic
+
+
+def _outcome(s: Settings) -> tuple[float, float]:
+    """P(a true best answer) and the expected count lost below the best, at the settings' ε."""
+    scores, probabilities = s.candidates.counts, np.exp(s.log_probabilities())
+    return (
+        float(sel.probability_of_best(probabilities, scores)),
+        float(sel.expected_score_lost(probabilities, scores)),
     )
-    _metrics(p_best, lost, shortfall, _vacuous(shortfall, scores))
-    return shortfall
+
+
+def _sentence(s: Settings) -> str:
+    """The section's headline: P(a true best answer) and the count lost, at the settings' ε."""
+    c = s.candidates
+    best = sel.best_mask(c.counts)
+    best_names = ", ".join(np.array(c.names)[best][:3]) + ("…" if best.sum() > 3 else "")
+    p_best, lost = _outcome(s)
+    return _(
+        "exponential.table.sentence",
+        epsilon=formatting.number(s.epsilon),
+        best=best_names,
+        p=formatting.fixed(p_best, 3),
+        lost=lost_text(lost),
+    )
+
+
+def _shortfall(s: Settings) -> float:
+    """The textbook bound: an answer this far below the best comes out at most 5% of the time
+    (exponential_score_shortfall_bound at t = ln 20)."""
+    c = s.candidates
+    n_best = int(sel.best_mask(c.counts).sum())
+    return exponential_score_shortfall_bound(
+        len(c.names), s.epsilon, c.sensitivity, t=T_95, n_best=n_best, monotonic=s.monotonic
+    )
 
 
 def _spread(scores: np.ndarray) -> float:
@@ -97,12 +155,9 @@ def _vacuous(shortfall: float, scores: np.ndarray) -> bool:
     return not math.isinf(shortfall) and shortfall > _spread(scores)
 
 
-def _metrics(p_best: float, lost: float, shortfall: float, vacuous: bool) -> None:
-    """P(a true best answer), the expected count lost, and the 95% shortfall bound."""
-    cols = st.columns(3)
-    cols[0].metric(_("exponential.metric.p_best"), formatting.fixed(p_best, 3))
-    cols[1].metric(_("exponential.metric.lost"), lost_text(lost))
-    cols[2].metric(
+def _bound_metric(column: DeltaGenerator, shortfall: float, vacuous: bool) -> None:
+    """The 95% shortfall bound, marked when it says nothing about these counts."""
+    column.metric(
         _("exponential.metric.bound"),
         _("exponential.metric.no_guarantee")
         if math.isinf(shortfall)
@@ -137,15 +192,26 @@ def _draws_slider() -> int:
     )
 
 
-def _bars(
-    names: tuple[str, ...],
-    log_p: np.ndarray,
-    probabilities: np.ndarray,
-    sampled: np.ndarray,
-    n_draws: int,
-) -> dict:
-    """The chart's spec: exact probabilities beside the share of N sampled runs, for the SHOWN
-    most likely candidates kept in the list's order."""
+def _uniforms(n_draws: int) -> np.ndarray:
+    """N standard uniforms from the page's seed and draw, sorted (``sampled_runs``)."""
+    return np.sort(page_rng(PAGE, "table").random(n_draws))
+
+
+def sampled_runs(uniforms: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """How often each candidate comes out of N runs, one run per standard uniform u (sorted):
+    run u names the first candidate r with u < P(1) + … + P(r) (inverse transform sampling),
+    so the counts are a multinomial draw, and the same uniforms give the runs at every ε."""
+    cumulative = np.cumsum(probabilities / probabilities.sum())[:-1]
+    below = np.searchsorted(uniforms, cumulative, side="left")  # runs naming one of 1 … r
+    return np.diff(np.concatenate([[0], below, [uniforms.size]]))
+
+
+def _bars(s: Settings, uniforms: np.ndarray) -> dict:
+    """The chart's spec at the settings' ε: exact probabilities beside the share of N sampled
+    runs (``sampled_runs``), for the SHOWN most likely candidates kept in the list's order."""
+    names, log_p = s.candidates.names, s.log_probabilities()
+    probabilities = np.exp(log_p)
+    sampled, n_draws = sampled_runs(uniforms, probabilities), uniforms.size
     shown = np.arange(len(names))
     if len(names) > SHOWN:
         shown = np.sort(np.argsort(-log_p, kind="stable")[:SHOWN])
@@ -154,24 +220,22 @@ def _bars(
     )
 
 
-def _chart_captions(scores: np.ndarray, probabilities: np.ndarray, shortfall: float) -> None:
-    """What the chart shows, and the bound: vacuous here, or beside the exact tail."""
-    st.caption(_("exponential.table.chart_caption"))
+def _bound_caption(s: Settings) -> str:
+    """The bound at the settings' ε: vacuous here, or beside the exact tail ("" without one)."""
+    scores, shortfall = s.candidates.counts, _shortfall(s)
     if _vacuous(shortfall, scores):
-        st.caption(
-            _(
-                "exponential.table.vacuous",
-                bound=formatting.fixed(shortfall, 1),
-                best=count_text(scores.max()),
-                worst=count_text(scores.min()),
-                spread=count_text(_spread(scores)),
-            )
+        return _(
+            "exponential.table.vacuous",
+            bound=formatting.fixed(shortfall, 1),
+            best=count_text(scores.max()),
+            worst=count_text(scores.min()),
+            spread=count_text(_spread(scores)),
         )
-    elif not math.isinf(shortfall):
-        tail = sel.probability_of_shortfall(probabilities, scores, shortfall)
-        exact = probability_text(math.log(tail)) if tail > 0 else "0"
-        bound = formatting.fixed(shortfall, 1)
-        st.caption(_("exponential.table.bound", bound=bound, exact=exact))
+    if math.isinf(shortfall):
+        return ""
+    tail = sel.probability_of_shortfall(np.exp(s.log_probabilities()), scores, shortfall)
+    exact = probability_text(math.log(tail)) if tail > 0 else "0"
+    return _("exponential.table.bound", bound=formatting.fixed(shortfall, 1), exact=exact)
 
 
 def _table(s: Settings, log_p: np.ndarray, sampled: np.ndarray, n_draws: int) -> None:

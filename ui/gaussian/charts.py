@@ -1,13 +1,16 @@
 """Charts of the Gaussian page (Vega-Lite specs, see ui.common.charts).
 
-Numbers that move with a slider (δ, ε, k, the break-even k) live in the datasets; the specs
-change only with the mechanism (the Gaussian's name), the language, and when the classic σ
-appears or goes.
+Numbers that move with a slider (δ, ε, k, the break-even k) live in the datasets, and so do the
+series' names: a legend lists the series in the data, in the order of their ``order`` column,
+so the classic σ appearing below ε = 1 or the Gaussian's name changing there (the classic one
+withheld) changes the data only. The specs change with the language alone, so every chart can
+follow the sliders' thumbs (ui.common.live).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +26,6 @@ from ui.common.charts import (
     lines,
     quantitative,
     rule_x,
-    series,
 )
 from ui.common.formatting import count
 from ui.common.i18n import N_, _
@@ -49,31 +51,48 @@ POWER_OF_TEN_LABEL = (
 )
 
 
-def _styled_lines(data: str, x: dict, y: dict, styles: Mapping[str, tuple[str, list]]) -> dict:
-    """A line per series, each with its own colour and dash, one legend for both."""
-    names = list(styles)
+def _ordered(field: str, scale_range: list, **legend: Any) -> dict:
+    """A nominal channel whose domain is the series in the data, in their ``order``: the
+    range's i-th value goes to the i-th series present, so a series that can be missing
+    comes last in ``scale_range``."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "sort": {"field": "order", "op": "min"},
+        "scale": {"range": scale_range},
+        "legend": legend,
+    }
+
+
+def _styled_lines(data: str, x: dict, y: dict, styles: Sequence[tuple[str, list]]) -> dict:
+    """A line per series, each with its own colour and dash (``styles``, in the series'
+    ``order``), one legend for both."""
     legend = {"orient": "top", "title": None, "symbolStrokeWidth": 3, "symbolSize": 500}
     return lines(
         data,
         x=x,
         y=y,
-        color=series("series", names, [color for color, _ in styles.values()], **legend),
-        strokeDash={
-            "field": "series",
-            "type": "nominal",
-            "scale": {"domain": names, "range": [dash for _, dash in styles.values()]},
-            "legend": legend,
-        },
+        color=_ordered("series", [color for color, _ in styles], **legend),
+        strokeDash=_ordered("series", [dash for _, dash in styles], **legend),
     )
 
 
-def _long(
-    x_name: str, x: np.ndarray, y_name: str, curves: Mapping[str, np.ndarray]
-) -> pd.DataFrame:
-    return pd.concat(
-        [pd.DataFrame({x_name: x, y_name: values, "series": n}) for n, values in curves.items()],
-        ignore_index=True,
-    )
+Columns = Mapping[str, np.ndarray]
+
+
+def _series_frame(parts: Sequence[tuple[int, Columns]], names: Sequence[str]) -> pd.DataFrame:
+    """The rows of several series in one frame, built from numpy arrays: each part is (the
+    series' index in ``names``, its columns). ``series`` is a categorical over ``names`` (every
+    series the chart can show) and ``order`` (the legend's) that index in one byte: a chart sent
+    at every stop of two sliders (ui.common.live) carries each name once, not on every row."""
+    lengths = [len(next(iter(columns.values()))) for _, columns in parts]
+    codes = np.repeat(np.array([index for index, _ in parts], dtype=np.int8), lengths)
+    frame = {
+        field: np.concatenate([columns[field] for _, columns in parts]) for field in parts[0][1]
+    }
+    frame["series"] = pd.Categorical.from_codes(codes, categories=list(names))
+    frame["order"] = codes
+    return pd.DataFrame(frame)
 
 
 def sigma_vs_delta(
@@ -85,32 +104,22 @@ def sigma_vs_delta(
 ) -> Spec:
     """σ against δ (log x) for both calibrations, Laplace's std flat (it needs no δ), δ marked.
 
+    ``classic`` is None where its proof does not hold (ε ≥ 1): its curve and legend go.
     ``now`` is a marker dataset (ui.common.charts.marker) at the current δ.
     """
-    analytic_name, laplace_name = (
+    names = [
         _("gaussian.chart.analytic_sigma"),
         _("gaussian.chart.laplace_std"),
-    )
-    styles = {analytic_name: (ANALYTIC_COLOR, SOLID)}
-    curves = {analytic_name: analytic}
+        _("gaussian.chart.classic_sigma"),
+    ]
+    parts = [
+        (0, {"delta": deltas, "sigma": analytic}),
+        (1, {"delta": deltas[[0, -1]], "sigma": np.full(2, laplace_std)}),
+    ]
     if classic is not None:
-        classic_name = _("gaussian.chart.classic_sigma")
-        styles[classic_name] = (CLASSIC_COLOR, DASHED)
-        curves[classic_name] = classic
-    styles[laplace_name] = (LAPLACE_COLOR, DOTTED)
-    frame = pd.concat(
-        [
-            _long("delta", deltas, "sigma", curves),
-            pd.DataFrame(
-                {
-                    "delta": [deltas[0], deltas[-1]],
-                    "sigma": [laplace_std, laplace_std],
-                    "series": laplace_name,
-                }
-            ),
-        ],
-        ignore_index=True,
-    )
+        parts.append((2, {"delta": deltas, "sigma": classic}))
+    frame = _series_frame(parts, names)
+    styles = [(ANALYTIC_COLOR, SOLID), (LAPLACE_COLOR, DOTTED), (CLASSIC_COLOR, DASHED)]
     return chart(
         _styled_lines(
             "curves",
@@ -129,23 +138,22 @@ def sigma_vs_delta(
     )
 
 
-def histogram(sorted_draws: np.ndarray, low: float, high: float, bins: int = 80) -> pd.DataFrame:
-    """A density histogram of sorted draws over [low, high]: the browser receives the bars only.
+def histogram(sorted_draws: np.ndarray, low: float, high: float, bins: int = 80) -> Columns:
+    """A density histogram of sorted draws over [low, high] (its bars' x, x2 and height y): the
+    browser receives the bars only.
 
     Binned by searching the sorted draws, so a rescaled draw is binned in microseconds.
     """
     edges = np.linspace(low, high, bins + 1)
     counts = np.diff(np.searchsorted(sorted_draws, edges, side="left"))
     width = edges[1] - edges[0]
-    return pd.DataFrame(
-        {"x": edges[:-1], "x2": edges[1:], "y": counts / (len(sorted_draws) * width)}
-    )
+    return {"x": edges[:-1], "x2": edges[1:], "y": counts / (len(sorted_draws) * width)}
 
 
 def noise_densities(
     x: np.ndarray,
     densities: Mapping[str, np.ndarray],
-    histograms: Mapping[str, pd.DataFrame],
+    histograms: Mapping[str, Columns],
     draws: int,
 ) -> Spec:
     """Laplace and Gaussian noise: exact densities over histograms of ``draws`` fresh draws.
@@ -154,20 +162,14 @@ def noise_densities(
     Laplace first.
     """
     names = list(densities)
-    colors = [LAPLACE_COLOR, ANALYTIC_COLOR][: len(names)]
     drawn = [_("gaussian.chart.drawn", name=name, draws=count(draws)) for name in names]
     exact = [_("gaussian.chart.exact", name=name) for name in names]
-    bars_frame = pd.concat(
-        [histograms[name].assign(series=label) for name, label in zip(names, drawn, strict=True)],
-        ignore_index=True,
+    bars_frame = _series_frame(list(enumerate(histograms[name] for name in names)), drawn)
+    curve = _series_frame(
+        [(i, {"x": x, "y": densities[name]}) for i, name in enumerate(names)], exact
     )
-    curve = pd.concat(
-        [
-            pd.DataFrame({"x": x, "y": densities[name], "series": label})
-            for name, label in zip(names, exact, strict=True)
-        ],
-        ignore_index=True,
-    )
+    colors = [LAPLACE_COLOR, ANALYTIC_COLOR]
+    legend = {"orient": "top", "title": None, "direction": "vertical"}
     noise_axis = quantitative("x", _("gaussian.chart.noise_axis"))
     return chart(
         bars(
@@ -175,14 +177,14 @@ def noise_densities(
             x=noise_axis,
             x2={"field": "x2"},
             y=quantitative("y", _("gaussian.chart.density_axis")),
-            color=series("series", drawn, colors, direction="vertical"),
+            color=_ordered("series", colors, **legend),
             opacity={"value": 0.35},
         ),
         lines(
             "curve",
             x=noise_axis,
             y=quantitative("y"),
-            color=series("series", exact, colors, direction="vertical"),
+            color=_ordered("series", colors, **legend),
         ),
         datasets={"histogram": bars_frame, "curve": curve},
         resolve={"scale": {"color": "independent"}},
@@ -201,18 +203,24 @@ def noise_per_statistic(
     ``curves`` is keyed "laplace", "analytic" and optionally "classic"; the markers are
     one-row datasets (empty when the break-even k is off the chart).
     """
-    palette = {
+    palette = {  # in the legend's order; "classic", which can be missing, last
         "laplace": (LAPLACE_COLOR, SOLID),
         "analytic": (ANALYTIC_COLOR, SOLID),
         "classic": (CLASSIC_COLOR, DASHED),
     }
-    names = {kind: _(K_CURVES[kind]) for kind in curves}
-    styles = {names[kind]: palette[kind] for kind in curves}
+    order = list(palette)
+    frame = _series_frame(
+        [(order.index(kind), {"k": ks, "noise": values}) for kind, values in curves.items()],
+        [_(K_CURVES[kind]) for kind in palette],
+    )
     k_axis = quantitative("k", _("gaussian.chart.k_axis"), scale={"zero": False, "nice": False})
     x = {"field": "x", "type": "quantitative"}
     return chart(
         _styled_lines(
-            "curves", k_axis, quantitative("noise", _("gaussian.chart.k_noise_axis")), styles
+            "curves",
+            k_axis,
+            quantitative("noise", _("gaussian.chart.k_noise_axis")),
+            list(palette.values()),
         ),
         rule_x("crossover", "x", "label"),
         layer(
@@ -234,7 +242,7 @@ def noise_per_statistic(
             text={"field": "label"},
         ),
         datasets={
-            "curves": _long("k", ks, "noise", {names[k]: v for k, v in curves.items()}),
+            "curves": frame,
             "crossover": crossover,
             "chosen": chosen,
         },

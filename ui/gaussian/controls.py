@@ -16,7 +16,7 @@ from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, presenter_row, settings_area
-from ui.common.widgets import delta_input, epsilon_input
+from ui.common.widgets import delta_slider, epsilon_slider
 from ui.gaussian.presets import PRESETS
 from ui.gaussian.settings import MECHANISM, MECHANISMS, Settings
 from ui.gaussian.words import outputs, sigma_sentence
@@ -42,9 +42,9 @@ def explore(chosen: tuple[QueryChoice | None, bool], sections: Sequence[Section]
     choice, secure = chosen
     left, right = presenter_row(1, 1)
     with left:
-        epsilon = epsilon_input("gaussian_epsilon", default=1.0)
+        epsilon = epsilon_slider("gaussian_epsilon", default=1.0)
     with right:
-        delta = delta_input("gaussian_delta", default=1e-5)
+        delta = delta_slider("gaussian_delta", default=1e-5)
     mechanism = linked(
         MECHANISM,
         st.radio,

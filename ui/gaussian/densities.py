@@ -4,7 +4,6 @@ over 100,000 draws of each, and how many draws fall within each 95% half-width."
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dp_core import gaussian, laplace
@@ -12,9 +11,11 @@ from ui.common import charts, formatting
 from ui.common.i18n import N_, _
 from ui.common.shell import DEFAULT_SEED, page_rng
 from ui.gaussian import charts as gaussian_charts
+from ui.gaussian import follow
 from ui.gaussian.settings import MECHANISMS, NAMES, Settings
 
 DRAWS = 100_000
+POINTS = 201  # of each exact density: the chart is sent at every stop of ε and δ
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -37,22 +38,18 @@ def _share_within(sorted_draws: np.ndarray, half_width: float) -> float:
     return float(inside / len(sorted_draws))
 
 
-def _scaled_histogram(unit_draws: np.ndarray, scale: float, reach: float) -> pd.DataFrame:
+def _scaled_histogram(
+    unit_draws: np.ndarray, scale: float, reach: float
+) -> gaussian_charts.Columns:
     """The histogram of ``scale`` times the unit draws over [-reach, reach]."""
-    frame = gaussian_charts.histogram(unit_draws, -reach / scale, reach / scale)
-    return frame.assign(x=frame["x"] * scale, x2=frame["x2"] * scale, y=frame["y"] / scale)
+    bars = gaussian_charts.histogram(unit_draws, -reach / scale, reach / scale)
+    return {"x": bars["x"] * scale, "x2": bars["x2"] * scale, "y": bars["y"] / scale}
 
 
 def noise_densities(s: Settings) -> None:
-    """Section 3: the two noises' exact densities over 100,000 fresh draws each."""
-    st.markdown(
-        _(
-            "gaussian.noise.title",
-            name=_(NAMES[s.gaussian_kind]),
-            epsilon=formatting.number(s.epsilon),
-            delta=formatting.power_of_ten(s.delta),
-        )
-    )
+    """Section 3: the two noises' exact densities over 100,000 fresh draws each, following the
+    ε and δ thumbs: the draws at scale b (or σ) are b (σ) × the same standard draws."""
+    follow.text(s, _title, key="gaussian_noise_title", style="strong")
     st.markdown(_("gaussian.noise.normal"))
     state = st.session_state
     unit_laplace, unit_normal = _unit_draws(
@@ -60,55 +57,61 @@ def noise_densities(s: Settings) -> None:
         int(state.get("draw", 0)),
         page_rng("gaussian", "noise"),
     )
-    _densities_chart(s, unit_laplace, unit_normal)
-    _shares_caption(s, unit_laplace, unit_normal)
-
-
-def _densities_chart(s: Settings, unit_laplace: np.ndarray, unit_normal: np.ndarray) -> None:
-    """Both densities over ±the 99.5% half-width of the wider noise, each over its draws."""
-    b, sigma = s.laplace_b, s.sigma
-    reach = max(laplace.laplace_half_width(b, 0.995), gaussian.gaussian_half_width(sigma, 0.995))
-    x = np.linspace(-reach, reach, 401)
-    laplace_name, gaussian_name = _("gaussian.noise.laplace"), _(MECHANISMS[s.gaussian_kind])
-    charts.show(
-        gaussian_charts.noise_densities(
-            x,
-            {
-                laplace_name: laplace.laplace_pdf(b, x),
-                gaussian_name: gaussian.gaussian_pdf(sigma, x),
-            },
-            {
-                laplace_name: _scaled_histogram(unit_laplace, b, reach),
-                gaussian_name: _scaled_histogram(unit_normal, sigma, reach),
-            },
-            DRAWS,
-        ),
-        key="gaussian_densities",
+    follow.chart(s, lambda at: _densities(at, unit_laplace, unit_normal), key="gaussian_densities")
+    follow.text(
+        s,
+        lambda at: _shares(at, unit_laplace, unit_normal),
+        key="gaussian_noise_shares",
+        style="caption",
     )
 
 
-def _shares_caption(s: Settings, unit_laplace: np.ndarray, unit_normal: np.ndarray) -> None:
+def _title(s: Settings) -> str:
+    return _(
+        "gaussian.noise.title",
+        name=_(NAMES[s.gaussian_kind]),
+        epsilon=formatting.number(s.epsilon),
+        delta=formatting.power_of_ten(s.delta),
+    )
+
+
+def _densities(s: Settings, unit_laplace: np.ndarray, unit_normal: np.ndarray) -> charts.Spec:
+    """Both densities over ±the 99.5% half-width of the wider noise, each over its draws."""
+    b, sigma = s.laplace_b, s.sigma
+    reach = max(laplace.laplace_half_width(b, 0.995), gaussian.gaussian_half_width(sigma, 0.995))
+    x = np.linspace(-reach, reach, POINTS)
+    laplace_name, gaussian_name = _("gaussian.noise.laplace"), _(MECHANISMS[s.gaussian_kind])
+    return gaussian_charts.noise_densities(
+        x,
+        {
+            laplace_name: laplace.laplace_pdf(b, x),
+            gaussian_name: gaussian.gaussian_pdf(sigma, x),
+        },
+        {
+            laplace_name: _scaled_histogram(unit_laplace, b, reach),
+            gaussian_name: _scaled_histogram(unit_normal, sigma, reach),
+        },
+        DRAWS,
+    )
+
+
+def _shares(s: Settings, unit_laplace: np.ndarray, unit_normal: np.ndarray) -> str:
     """Each noise's 95% half-width and the share of draws within it; which noise is wider."""
     b, sigma = s.laplace_b, s.sigma
     laplace_half, gaussian_half = laplace.laplace_half_width(b), gaussian.gaussian_half_width(sigma)
     laplace_std = laplace.laplace_std(b)
-    stds = {
-        "sigma": formatting.significant(sigma),
-        "laplace_std": formatting.significant(laplace_std),
-    }
     shape = (
         N_("gaussian.noise.caption_wider")
         if sigma > laplace_std
         else N_("gaussian.noise.caption_narrower")
     )
-    st.caption(
-        _(
-            shape,
-            laplace_half=formatting.significant(laplace_half),
-            laplace_share=formatting.percent(_share_within(unit_laplace, laplace_half / b)),
-            draws=formatting.count(DRAWS),
-            gaussian_half=formatting.significant(gaussian_half),
-            gaussian_share=formatting.percent(_share_within(unit_normal, gaussian_half / sigma)),
-            **stds,
-        )
+    return _(
+        shape,
+        laplace_half=formatting.significant(laplace_half),
+        laplace_share=formatting.percent(_share_within(unit_laplace, laplace_half / b)),
+        draws=formatting.count(DRAWS),
+        gaussian_half=formatting.significant(gaussian_half),
+        gaussian_share=formatting.percent(_share_within(unit_normal, gaussian_half / sigma)),
+        sigma=formatting.significant(sigma),
+        laplace_std=formatting.significant(laplace_std),
     )

@@ -4,12 +4,13 @@ what follows from them (sensitivities, b and σ, the guarantee)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from dp_core import gaussian, laplace
 from dp_core.guarantee import Guarantee, Part
 from ui.common.i18n import N_
+from ui.common.live import Stops
 from ui.common.query_picker import QueryChoice
 from ui.common.release import guarantee
 from ui.common.setting import Choice, Flag, Number
@@ -31,8 +32,8 @@ NAMES = {
 }
 
 
-@functools.lru_cache(maxsize=128)
-def _classic_sigma(l2: float, epsilon: float, delta: float) -> float | None:
+@functools.lru_cache(maxsize=1024)
+def proven_classic_sigma(l2: float, epsilon: float, delta: float) -> float | None:
     """The classic σ, or None where its proof does not hold (ε ≥ 1)."""
     try:
         return gaussian.classic_gaussian_sigma(l2, epsilon, delta)
@@ -46,9 +47,44 @@ class Settings:
 
     choice: QueryChoice | None
     mechanism: Mechanism
-    epsilon: float
-    delta: float
+    epsilon_stops: Stops  # ε's slider: its stops and the one in use
+    delta_stops: Stops  # δ's slider
     secure: bool
+
+    @property
+    def epsilon(self) -> float:
+        return self.epsilon_stops.value
+
+    @property
+    def delta(self) -> float:
+        return self.delta_stops.value
+
+    @property
+    def sliders(self) -> tuple[Stops, Stops]:
+        """The sliders a chart that follows ε and δ takes (ui.common.live), ε first."""
+        return self.epsilon_stops, self.delta_stops
+
+    def at(self, epsilon: float, delta: float) -> Settings:
+        """The settings with the sliders at other stops (a chart that follows the thumbs draws
+        itself at each)."""
+        return replace(
+            self,
+            epsilon_stops=self.epsilon_stops.at(epsilon),
+            delta_stops=self.delta_stops.at(delta),
+        )
+
+    @property
+    def identity(self) -> tuple:
+        """What the page's charts draw from besides ε and δ (ui.common.live keeps their stops
+        for it): the data, the query and its true answers, the mechanism, the kind of noise."""
+        if self.choice is None:
+            return None, self.mechanism, self.secure
+        query = self.choice.query
+        counts = None if query.counts is None else query.counts.tobytes()
+        return (self.choice.data.source, query.spec, query.per_row_sensitivity,
+                query.records_per_person, query.rows_l2, query.n_persons, tuple(query.labels),
+                query.true_values.tobytes(), counts, self.choice.value_name,
+                self.choice.description, self.mechanism, self.secure)  # fmt: skip
 
     @property
     def l1(self) -> float:
@@ -71,7 +107,7 @@ class Settings:
     @property
     def classic_sigma(self) -> float | None:
         """Dwork & Roth's σ, None for ε ≥ 1 where its proof does not hold."""
-        return _classic_sigma(self.l2, self.epsilon, self.delta)
+        return proven_classic_sigma(self.l2, self.epsilon, self.delta)
 
     @property
     def withheld(self) -> bool:

@@ -7,7 +7,8 @@ with a slider sits in a dataset, so a step swaps data and keeps the spec.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -27,13 +28,29 @@ from ui.common.charts import (
     quantitative,
     rule_x,
     series,
+    show,
 )
 from ui.common.formatting import count, fixed
-from ui.common.i18n import _
+from ui.common.i18n import _, language
+from ui.common.live import Stops
+from ui.common.live import chart as live_chart
 
 MUTED_COLOR = "#c4ccd6"
 _TREE_X = [-1.15, 3.45]
 _TREE_Y = [-2.05, 1.55]
+
+
+def follow(
+    sliders: Sequence[Stops], build: Callable[..., Spec], *, key: str, depends: Hashable
+) -> Spec:
+    """Draw ``build``'s chart following the thumbs of ``sliders`` (ui.common.live: ``build``
+    takes one value per slider, ``depends`` is what else it reads), or still without any;
+    returns the chart at the values in use."""
+    if sliders:
+        return live_chart(sliders, build, key=key, depends=depends)
+    spec = build()
+    show(spec, key=key)
+    return spec
 
 
 def _with_filter(spec: dict, condition: str) -> dict:
@@ -58,71 +75,93 @@ def coin_tree(truth_prob: float, random_yes_prob: float) -> Spec:
     fork after coin 1 carries no text.
     """
     t, y = truth_prob, random_yes_prob
-    edges, nodes = _tree_edges(t, y), _tree_nodes(t, y)
-    x, y_ = _scaled("x", _TREE_X), _scaled("y", _TREE_Y)
     return chart(
-        _tree_drawing(x, y_),
-        _tree_edge_labels(),
-        _tree_node_labels(x, y_),
-        datasets={"tree_edges": edges, "tree_nodes": nodes},
+        *_tree_layers(),
+        datasets={"tree_edges": _tree_edges(t, y), "tree_nodes": _tree_nodes(t, y)},
         height=380,
         view={"stroke": None},
     )
 
 
+@functools.cache
+def _tree_layers() -> tuple[dict, ...]:
+    """The tree's layers, the same for any coins and language (its words are in its data):
+    built once, as the tree is drawn at every stop of the coins' sliders (never modified)."""
+    x, y_ = _scaled("x", _TREE_X), _scaled("y", _TREE_Y)
+    return (*_tree_drawing(x, y_), *_tree_edge_labels(), *_tree_node_labels(x, y_))
+
+
+# The tree's places: the edges' ends, their labels' anchors halfway along them (on the outer
+# side: above a rising edge, below a falling one, so the wedge between branches stays empty)
+# and the nodes. Only widths, colours and texts change with the coins.
+_STARTS = np.array([(0.0, 0.0), (0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (1.0, -1.0)])
+_ENDS = np.array([(1.0, 1.0), (1.0, -1.0), (2.0, 1.0), (2.0, -0.4), (2.0, -1.6)])
+_EDGE_PLACES = {
+    "x": _STARTS[:, 0],
+    "y": _STARTS[:, 1],
+    "x2": _ENDS[:, 0],
+    "y2": _ENDS[:, 1],
+}
+_EDGE_LABELS = {
+    "lx": (_STARTS[:, 0] + _ENDS[:, 0]) / 2,
+    "ly": (_STARTS[:, 1] + _ENDS[:, 1]) / 2,
+    "side": np.where(_ENDS[:, 1] > _STARTS[:, 1], "above", "below").astype(object),
+}
+_NODE_PLACES = {
+    "x": np.array([0.0, 1.0, 1.0, 2.0, 2.0, 2.0]),
+    "y": np.array([0.0, 1.0, -1.0, 1.0, -0.4, -1.6]),
+    "color": np.array([TRUE_COLOR] * 3 + [ACCENT_COLOR] * 3, dtype=object),
+    "kind": np.array(["root", "above", "below", "leaf", "leaf", "leaf"], dtype=object),
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _three_decimals(value: float, language: str) -> str:
+    """fixed(value, 3) in ``language``, the session's (a key only: fixed reads it), kept: the
+    tree is drawn at every stop of the coins' sliders, and most of its numbers recur."""
+    return fixed(value, 3)
+
+
 def _tree_edges(t: float, y: float) -> pd.DataFrame:
     """The five edges: where each starts and ends, its width and colour, and its label."""
-    reach = [t, 1 - t, t, (1 - t) * y, (1 - t) * (1 - y)]
-    starts = [(0.0, 0.0), (0.0, 0.0), (1.0, 1.0), (1.0, -1.0), (1.0, -1.0)]
-    ends = [(1.0, 1.0), (1.0, -1.0), (2.0, 1.0), (2.0, -0.4), (2.0, -1.6)]
+    reach = np.array([t, 1 - t, t, (1 - t) * y, (1 - t) * (1 - y)])
+    shown = language()
     edge_text = [
-        _("local.chart.tree.t", t=fixed(t, 3)),
-        _("local.chart.tree.not_t", value=fixed(1 - t, 3)),
+        _("local.chart.tree.t", t=_three_decimals(t, shown)),
+        _("local.chart.tree.not_t", value=_three_decimals(1 - t, shown)),
         "",
         "",
         "",
     ]
     return pd.DataFrame(
         {
-            "x": [s[0] for s in starts],
-            "y": [s[1] for s in starts],
-            "x2": [e[0] for e in ends],
-            "y2": [e[1] for e in ends],
-            "width": [1 + 14 * r for r in reach],
-            "color": [NOISY_COLOR if r > 0 else MUTED_COLOR for r in reach],
-            # a label sits on the outer side of its edge, halfway (above a rising edge, below a
-            # falling one), so the wedge between the branches stays empty
-            "lx": [(s[0] + e[0]) / 2 for s, e in zip(starts, ends, strict=True)],
-            "ly": [(s[1] + e[1]) / 2 for s, e in zip(starts, ends, strict=True)],
-            "side": [
-                "above" if e[1] > s[1] else "below" for s, e in zip(starts, ends, strict=True)
-            ],
-            "text": edge_text,
+            **_EDGE_PLACES,
+            "width": 1 + 14 * reach,
+            "color": np.where(reach > 0, NOISY_COLOR, MUTED_COLOR).astype(object),
+            **_EDGE_LABELS,
+            "text": np.array(edge_text, dtype=object),
         }
     )
 
 
 def _tree_nodes(t: float, y: float) -> pd.DataFrame:
     """The six nodes: the root, coin 1's two outcomes and the three leaves, with their text."""
+    shown = language()
     leaves = [
-        _("local.chart.tree.leaf_truth", overall=fixed(t, 3)),
-        _("local.chart.tree.leaf_yes", y=fixed(y, 3), overall=fixed((1 - t) * y, 3)),
-        _("local.chart.tree.leaf_no", value=fixed(1 - y, 3), overall=fixed((1 - t) * (1 - y), 3)),
+        _("local.chart.tree.leaf_truth", overall=_three_decimals(t, shown)),
+        _(
+            "local.chart.tree.leaf_yes",
+            y=_three_decimals(y, shown),
+            overall=_three_decimals((1 - t) * y, shown),
+        ),
+        _(
+            "local.chart.tree.leaf_no",
+            value=_three_decimals(1 - y, shown),
+            overall=_three_decimals((1 - t) * (1 - y), shown),
+        ),
     ]
-    return pd.DataFrame(
-        {
-            "x": [0.0, 1.0, 1.0, 2.0, 2.0, 2.0],
-            "y": [0.0, 1.0, -1.0, 1.0, -0.4, -1.6],
-            "color": [TRUE_COLOR] * 3 + [ACCENT_COLOR] * 3,
-            "kind": ["root", "above", "below", "leaf", "leaf", "leaf"],
-            "text": [
-                _("local.chart.tree.root"),
-                _("local.chart.tree.truth"),
-                _("local.chart.tree.coin2"),
-                *leaves,
-            ],
-        }
-    )
+    text = [_("local.chart.tree.root"), _("local.chart.tree.truth"), _("local.chart.tree.coin2")]
+    return pd.DataFrame({**_NODE_PLACES, "text": np.array([*text, *leaves], dtype=object)})
 
 
 def _tree_drawing(x: dict, y_: dict) -> list[dict]:
@@ -344,10 +383,6 @@ def share_error_against_n(
     """
     names = [_("local.chart.share.exact"), _("local.chart.share.simulated")]
     colors = series("series", names, [NOISY_COLOR, SECOND_COLOR])
-    exact = pd.DataFrame({"n": n_grid, "error": 100 * standard_errors, "series": names[0]})
-    simulated = pd.DataFrame(
-        {"n": simulated_n, "error": 100 * simulated_errors, "series": names[1]}
-    )
     y = quantitative("error", _("local.chart.share.y"), log=True)
     return chart(
         lines("share_exact", x=_persons_axis(), y=y, color=colors),
@@ -360,12 +395,18 @@ def share_error_against_n(
         ),
         rule_x("share_now"),
         datasets={
-            "share_exact": exact[exact["error"] > 0],
-            "share_simulated": simulated[simulated["error"] > 0],
+            "share_exact": _positive(n_grid, 100 * standard_errors, names[0]),
+            "share_simulated": _positive(simulated_n, 100 * simulated_errors, names[1]),
             "share_now": marker(current_n, f"n = {count(current_n)}"),
         },
         height=380,
     )
+
+
+def _positive(n: np.ndarray, errors: np.ndarray, name: str) -> pd.DataFrame:
+    """A series' errors against n where they are above 0 (a log axis has no 0)."""
+    shown = errors > 0
+    return pd.DataFrame({"n": n[shown], "error": errors[shown], "series": name})
 
 
 def local_vs_central(

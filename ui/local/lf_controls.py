@@ -1,6 +1,7 @@
 """The local-frequencies page's controls: the data and the question's column (data_controls,
 rerunning the whole page), and the protocol with ε or p and q (protocol_choice and
-probabilities, drawn inside the page's fragment).
+probabilities, drawn inside the page's fragment). ε's slider is returned with its stops: the
+charts that follow its thumb are drawn at each.
 
 Every setting is declared in lf_settings and kept in the page's address by
 ui.common.address: p and q only while they set the protocol ("choose p and q"), ε only while
@@ -12,27 +13,26 @@ from __future__ import annotations
 import streamlit as st
 
 from dp_core import local_estimation, unary_encoding
-from dp_core import randomized_response as rr
 from ui.common import formatting
 from ui.common.address import linked, publish
 from ui.common.i18n import _, n_
+from ui.common.live import Stops
 from ui.common.presets import preset_buttons
 from ui.common.shell import settings_area
-from ui.common.widgets import epsilon_input
+from ui.common.widgets import epsilon_slider
 from ui.local.inputs import Respondents, pick_respondents
 from ui.local.lf_presets import PRESETS
 from ui.local.lf_settings import (
     COLUMN,
     EPSILON,
     EPSILON_FROM_PQ,
-    GRR,
     MANUAL,
-    OUE,
     PAGE,
     PROTOCOL,
     PROTOCOLS,
     P,
     Q,
+    report_probabilities,
 )
 
 
@@ -86,8 +86,9 @@ def protocol_choice() -> str:
     )
 
 
-def probabilities(protocol: str, k: int) -> tuple[float, float, float] | None:
-    """ε and the report probabilities (p, q) of the protocol; None after a message."""
+def probabilities(protocol: str, k: int) -> tuple[float, float, float, tuple[Stops, ...]] | None:
+    """ε, the report probabilities (p, q) of the protocol and the slider that sets them (ε's,
+    none while p and q are chosen); None after a message."""
     if protocol == MANUAL:
         publish(EPSILON_FROM_PQ, None)  # p and q set ε here: it leaves the address
         left, right = st.columns(2)
@@ -98,14 +99,8 @@ def probabilities(protocol: str, k: int) -> tuple[float, float, float] | None:
         if p <= q:
             st.error(_("local.lf.p_above_q", p=formatting.number(p), q=formatting.number(q)))
             return None
-        return unary_encoding.unary_encoding_epsilon(p, q), p, q
+        return unary_encoding.unary_encoding_epsilon(p, q), p, q, ()
     for chosen in (P, Q):  # ε sets them here: they leave the address
         publish(chosen, chosen.default)
-    epsilon = epsilon_input(EPSILON.key, default=EPSILON.default)
-    if protocol == GRR:
-        p, q = (float(v) for v in rr.grr_probabilities(epsilon, k))
-    elif protocol == OUE:
-        p, q = unary_encoding.optimized_unary_encoding(epsilon)
-    else:
-        p, q = unary_encoding.symmetric_unary_encoding(epsilon)
-    return epsilon, p, q
+    stops = epsilon_slider(EPSILON.key, default=EPSILON.default)
+    return stops.value, *report_probabilities(protocol, stops.value, k), (stops,)

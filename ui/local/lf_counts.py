@@ -1,5 +1,7 @@
 """Local frequencies, section 2 ("counts"): true, raw and debiased counts per category, with
-95% intervals, their table and the export."""
+95% intervals, their table and the export. The chart and the numbers in words follow ε's
+thumb while it is dragged: each stop's reports are drawn from the same stream of the page's
+seed (numpy's binomial draws move smoothly with p and q)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import streamlit as st
 
 from dp_core import laplace, local_estimation, unary_encoding
 from dp_core import randomized_response as rr
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.catalog import entry
 from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
@@ -33,12 +35,47 @@ from ui.local.lf_settings import (
 
 def counts(s: Settings) -> None:
     """Section 2: true, raw and debiased counts per category, with 95% intervals."""
-    n, k = s.n, s.k
+    n = s.n
     minimum = local_estimation.minimum_respondents(s.p, s.q, share_half_width=0.25)
     if n < minimum:
         st.warning(_("local.lf.few", n=formatting.count(n), minimum=formatting.count(minimum)))
-    drawn = draw_counts(s)
-    bars = local_charts.frequency_bars(
+
+    @functools.cache
+    def drawn_at(*epsilon: float) -> tuple[Settings, Counts]:
+        """The settings at a stop of ε's slider and their draw (each is read three times)."""
+        at = s.at(*epsilon)
+        return at, draw_counts(at)
+
+    sliders, depends = list(s.sliders), s.identity
+    bars = local_charts.follow(
+        sliders, lambda *e: _bars(*drawn_at(*e)), key="lf_counts", depends=depends
+    )
+    live.text(
+        sliders,
+        lambda *e: _sentence(*drawn_at(*e)),
+        key="lf_counts_sentence",
+        depends=depends,
+        style="strong",
+    )
+    if not s.grr:
+        live.text(
+            sliders,
+            lambda *e: _raw_sums(*drawn_at(*e)),
+            key="lf_counts_raw_sums",
+            depends=depends,
+            style="caption",
+        )
+    drawn = drawn_at(*(stops.value for stops in sliders))[1]  # the draw the chart shows
+    table = counts_table(s, drawn)
+    _counts_table(table)
+    st.caption(_("local.lf.counts.caption"))
+    export_buttons(URL, s.respondents.data, lambda: _export(s, table, bars), secure=False)
+    section_exercises(OWN_EXERCISES, "counts", s)
+
+
+def _bars(s: Settings, drawn: Counts) -> charts.Spec:
+    """Per category: the true count, the raw sum and the debiased estimate with its interval."""
+    return local_charts.frequency_bars(
         shown_labels(s),
         s.true_counts,
         drawn.raw,
@@ -46,34 +83,30 @@ def counts(s: Settings) -> None:
         (drawn.high - drawn.low) / 2,
         drawn.raw_name,
     )
-    charts.show(bars, key="lf_counts")
-    errors = drawn.estimates - s.true_counts
+
+
+def _sentence(s: Settings, drawn: Counts) -> str:
+    """How far this draw's estimates are off, what is expected, and the central error."""
     central = laplace.laplace_expected_abs_error(laplace.laplace_scale(2, s.epsilon))
-    st.markdown(
-        _(
-            "local.lf.counts.sentence",
-            n=formatting.count(n),
-            k=k,
-            epsilon=formatting.epsilon(s.epsilon),
-            off=formatting.fixed(np.mean(np.abs(errors))),
-            expected=formatting.fixed(np.mean(drawn.expected)),
-            central=formatting.fixed(central, 2),
-        )
+    return _(
+        "local.lf.counts.sentence",
+        n=formatting.count(s.n),
+        k=s.k,
+        epsilon=formatting.epsilon(s.epsilon),
+        off=formatting.fixed(np.mean(np.abs(drawn.estimates - s.true_counts))),
+        expected=formatting.fixed(np.mean(drawn.expected)),
+        central=formatting.fixed(central, 2),
     )
-    if not s.grr:
-        st.caption(
-            _(
-                "local.lf.counts.raw_sums",
-                total=formatting.count(int(drawn.raw.sum())),
-                n=formatting.count(n),
-                k=k,
-            )
-        )
-    table = counts_table(s, drawn)
-    _counts_table(table)
-    st.caption(_("local.lf.counts.caption"))
-    export_buttons(URL, s.respondents.data, lambda: _export(s, table, bars), secure=False)
-    section_exercises(OWN_EXERCISES, "counts", s)
+
+
+def _raw_sums(s: Settings, drawn: Counts) -> str:
+    """Unary encoding: the raw sums exceed n by the q-flips."""
+    return _(
+        "local.lf.counts.raw_sums",
+        total=formatting.count(int(drawn.raw.sum())),
+        n=formatting.count(s.n),
+        k=s.k,
+    )
 
 
 @st.fragment

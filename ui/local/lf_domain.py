@@ -1,5 +1,5 @@
 """Local frequencies, section 3 ("domain"): GRR against unary encoding as the number of
-categories grows."""
+categories grows; the chart and its sentence follow ε's thumb while it is dragged."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import streamlit as st
 
 from dp_core import local_estimation, unary_encoding
 from dp_core import randomized_response as rr
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.local import charts as local_charts
@@ -17,24 +17,37 @@ from ui.local.lf_settings import K_GRID, OWN_EXERCISES, Settings
 
 def domain_size(s: Settings) -> None:
     """Section 3: GRR against unary encoding as the number of categories grows."""
-    n, epsilon = s.n, s.epsilon
-    crossover = unary_encoding.grr_oue_crossover_domain_size(epsilon)
-    charts.show(
-        local_charts.variance_against_domain(K_GRID, domain_curves(n, epsilon), crossover, s.k),
-        key="lf_domain",
+    sliders, depends = list(s.sliders), (s.n, s.k)
+    local_charts.follow(sliders, lambda *e: _chart(s.at(*e)), key="lf_domain", depends=depends)
+    live.text(
+        sliders,
+        lambda *e: _sentence(s.at(*e)),
+        key="lf_domain_sentence",
+        depends=depends,
+        style="strong",
     )
-    better = _("local.lf.domain.better_grr") if s.k < crossover else _("local.lf.domain.better_oue")
-    st.markdown(
-        _(
-            "local.lf.domain.sentence",
-            epsilon=formatting.epsilon(epsilon),
-            crossover=formatting.fixed(crossover, 1),
-            k=s.k,
-            better=better,
-        )
-    )
-    st.caption(_("local.lf.domain.caption", n=formatting.count(n)))
+    st.caption(_("local.lf.domain.caption", n=formatting.count(s.n)))
     section_exercises(OWN_EXERCISES, "domain", s)
+
+
+def _chart(s: Settings) -> charts.Spec:
+    """Each protocol's standard error against k at the settings' ε, with k* and this k."""
+    crossover = unary_encoding.grr_oue_crossover_domain_size(s.epsilon)
+    curves = domain_curves(s.n, s.epsilon)
+    return local_charts.variance_against_domain(K_GRID, curves, crossover, s.k)
+
+
+def _sentence(s: Settings) -> str:
+    """Below which k GRR wins at the settings' ε, and which protocol wins at this k."""
+    crossover = unary_encoding.grr_oue_crossover_domain_size(s.epsilon)
+    better = _("local.lf.domain.better_grr") if s.k < crossover else _("local.lf.domain.better_oue")
+    return _(
+        "local.lf.domain.sentence",
+        epsilon=formatting.epsilon(s.epsilon),
+        crossover=formatting.fixed(crossover, 1),
+        k=s.k,
+        better=better,
+    )
 
 
 def domain_curves(n: int, epsilon: float) -> dict[str, np.ndarray]:

@@ -1,6 +1,7 @@
 """The local-frequencies page's constants, its declared settings (widget keys and address
 parameters) and the frozen settings every section reads (Settings: the respondents, the
-protocol, ε, p and q), with the words the sections share."""
+protocol, ε, p and q, and ε's slider), with the words the sections share. A chart that follows
+ε's thumb (ui.common.live) draws itself with the settings at each stop (``Settings.at``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from dp_core import randomized_response as rr
+from dp_core import unary_encoding
 from ui.common.i18n import N_, _
 from ui.common.labels import category_labels
+from ui.common.live import Stops
 from ui.common.setting import Choice, Number
 from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
@@ -47,10 +51,27 @@ class Settings:
     epsilon: float
     p: float
     q: float
+    sliders: tuple[Stops, ...] = ()  # ε's slider; none while p and q are chosen
 
     @property
     def grr(self) -> bool:
         return self.protocol == GRR
+
+    @property
+    def identity(self) -> tuple:
+        """What the sections' charts draw from besides ε (ui.common.live keeps their stops for
+        it): the data's column, its counts and the protocol."""
+        r = self.respondents
+        return (r.key, r.column, r.labels, self.true_counts.tobytes(), r.missing, self.protocol)
+
+    def at(self, *values: float) -> Settings:
+        """The settings with ε's slider at another stop (p and q follow from ε); with no value
+        (p and q chosen: nothing to follow), these settings."""
+        if not values:
+            return self
+        (epsilon,) = values
+        p, q = report_probabilities(self.protocol, epsilon, self.k)
+        return replace(self, epsilon=epsilon, p=p, q=q, sliders=(self.sliders[0].at(epsilon),))
 
     @property
     def labels(self) -> list[str]:
@@ -75,6 +96,17 @@ class Settings:
     @property
     def k(self) -> int:
         return len(self.respondents.labels)
+
+
+def report_probabilities(protocol: str, epsilon: float, k: int) -> tuple[float, float]:
+    """(p, q) of a protocol at ε (dp_core): GRR p = e^ε/(e^ε + k − 1), q = 1/(e^ε + k − 1);
+    OUE p = ½, q = 1/(e^ε + 1); SUE p = e^(ε/2)/(e^(ε/2) + 1), q = 1 − p."""
+    if protocol == GRR:
+        p, q = rr.grr_probabilities(epsilon, k)
+        return float(p), float(q)
+    if protocol == OUE:
+        return unary_encoding.optimized_unary_encoding(epsilon)
+    return unary_encoding.symmetric_unary_encoding(epsilon)
 
 
 def answers(s: Settings) -> str:

@@ -1,5 +1,7 @@
 """Randomized response, section 4 ("central"): the local error against a trusted curator's
-Laplace noise at the same ε."""
+Laplace noise at the same ε. In "set ε" mode the chart and its sentence follow ε's thumb while
+it is dragged; the coins' two sliders they do not follow: an exact local curve costs about
+15 ms, and each step of one coin would build it again at each of the other's 101 stops."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from dp_core import laplace, local_estimation
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.local import charts as local_charts
@@ -37,26 +39,46 @@ def local_vs_central(s: Settings) -> None:
     if math.isinf(c.epsilon):
         st.info(_("local.rr.central.infinite"))
         return
-    local_curve = local_error_curve(c.p, c.q, s.share)
-    central = laplace.laplace_expected_abs_error(laplace.laplace_scale(1, c.epsilon))
+    central = _central_error(c.epsilon)
     local_now = estimates.expected_abs_error(s.n_yes, n, c.p, c.q)
-    charts.show(
-        local_charts.local_vs_central(LOCAL_GRID, local_curve, central, n), key="rr_central"
-    )
+    sliders = s.epsilon_sliders
+    local_charts.follow(sliders, lambda *e: _chart(s.at(*e)), key="rr_central", depends=s.identity)
     cols = st.columns(3)
     cols[0].metric(
         _("local.rr.central.local", n=formatting.count(n)), formatting.fixed(local_now, 1)
     )
     cols[1].metric(_("local.rr.central.central"), formatting.fixed(central, 2))
     cols[2].metric(_("local.rr.central.ratio"), f"{formatting.fixed(local_now / central)}×")
-    st.markdown(
-        _(
-            "local.rr.central.sentence",
-            epsilon=formatting.epsilon(c.epsilon),
-            central=formatting.fixed(central, 2),
-            local=formatting.fixed(local_now, 1),
-            n=formatting.count(n),
-        )
+    live.text(
+        sliders,
+        lambda *e: _sentence(s.at(*e)),
+        key="rr_central_sentence",
+        depends=s.identity,
+        style="strong",
     )
     st.caption(_("local.rr.central.caption"))
     section_exercises(OWN_EXERCISES, "central", s)
+
+
+def _central_error(epsilon: float) -> float:
+    """E|Lap(1/ε)| = 1/ε: the central count's expected error (sensitivity 1)."""
+    return laplace.laplace_expected_abs_error(laplace.laplace_scale(1, epsilon))
+
+
+def _chart(s: Settings) -> charts.Spec:
+    """The local curve (exact, over LOCAL_GRID) against the central error, at this n."""
+    c = s.coins
+    curve = local_error_curve(c.p, c.q, s.share)
+    return local_charts.local_vs_central(LOCAL_GRID, curve, _central_error(c.epsilon), s.n)
+
+
+def _sentence(s: Settings) -> str:
+    """The section's headline: the central error against the local one at this n."""
+    c = s.coins
+    return _(
+        "local.rr.central.sentence",
+        epsilon=formatting.epsilon(c.epsilon),
+        central=formatting.fixed(_central_error(c.epsilon), 2),
+        local=formatting.fixed(estimates.expected_abs_error(s.n_yes, s.n, c.p, c.q), 1),
+        n=formatting.count(s.n),
+    )

@@ -1,5 +1,6 @@
 """Randomized response, section 1 ("coins"): the two coins as a tree, the report
-probabilities, the γ form of the teaching notebooks and ε."""
+probabilities, the γ form of the teaching notebooks and ε. The tree and the sentences beside
+it follow the thumbs of the coins' sliders (or ε's) while they are dragged."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from dp_core import randomized_response as rr
-from ui.common import charts, formatting
+from ui.common import formatting, live
+from ui.common.charts import Spec
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.local import charts as local_charts
@@ -58,30 +60,50 @@ def _gamma_form(c: Coins) -> str:
     )
 
 
+def _ratios(c: Coins) -> str:
+    """How much more likely each answer is from one truth than from the other, and ε; what
+    ε = ∞ or ε = 0 means where the ratios are not finite."""
+    if math.isinf(c.epsilon):
+        return _("local.rr.infinite")
+    if c.epsilon == 0:
+        return _("local.rr.zero")
+    return _(
+        "local.rr.ratios",
+        yes_ratio=formatting.significant(c.p / c.q),
+        no_ratio=formatting.significant(c.no_given_no / c.no_given_yes),
+        epsilon=formatting.epsilon(c.epsilon),
+        odds=formatting.odds_factor(c.epsilon),
+    )
+
+
 def coin_game(s: Settings) -> None:
     """Section 1: the two coins as a tree, the report probabilities and ε."""
     c = s.coins
     tree_col, table_col = st.columns([3, 2])
     with tree_col:
-        charts.show(local_charts.coin_tree(c.truth, c.random_yes), key="rr_tree")
+        live.chart(
+            s.sliders,
+            lambda *values: _tree(c.at(*values)),
+            key="rr_tree",
+            depends=c.mode,
+        )
     with table_col:
         st.metric(_("local.rr.metric.epsilon"), formatting.epsilon(c.epsilon))
         st.table(_probability_table(c))
-        st.markdown(_gamma_form(c))
-        if math.isinf(c.epsilon):
-            st.warning(_("local.rr.infinite"))
-        elif c.epsilon == 0:
-            st.warning(_("local.rr.zero"))
+        live.text(
+            s.sliders, lambda *values: _gamma_form(c.at(*values)), key="rr_gamma", depends=c.mode
+        )
+        if math.isinf(c.epsilon) or c.epsilon == 0:  # in its box while the coins are there
+            st.warning(_ratios(c))
         else:
-            st.markdown(
-                _(
-                    "local.rr.ratios",
-                    yes_ratio=formatting.significant(c.p / c.q),
-                    no_ratio=formatting.significant(c.no_given_no / c.no_given_yes),
-                    epsilon=formatting.epsilon(c.epsilon),
-                    odds=formatting.odds_factor(c.epsilon),
-                )
+            live.text(
+                s.sliders, lambda *values: _ratios(c.at(*values)), key="rr_ratios", depends=c.mode
             )
     st.markdown(_("local.rr.game"))
     st.caption(_("local.rr.neighbours"))
     section_exercises(OWN_EXERCISES, "coins", s)
+
+
+def _tree(c: Coins) -> Spec:
+    """The coin tree of these coins."""
+    return local_charts.coin_tree(c.truth, c.random_yes)

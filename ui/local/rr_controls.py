@@ -10,6 +10,11 @@ the game and ε only in "set ε" mode (the code sets the coins there). A setting
 not drawn keeps its value and its parameter: the dataset's column, question and sample size
 while the fixed group answers, the group's size and yes count while the dataset's persons do,
 so a link reopens on everything it held.
+
+The coins' sliders stop at 0, 0.05, ..., 1 and at the value in use (a link's, or the t that ε
+sets): the charts that follow their thumbs (ui.common.live) are drawn at each stop, and each
+step of one coin draws the other's stops again, which 1,001 or even 101 steps would make slow
+(0.01 cost 160-280 ms of server time a step).
 """
 
 from __future__ import annotations
@@ -21,17 +26,19 @@ from streamlit.delta_generator import DeltaGenerator
 
 from dp_core import randomized_response as rr
 from ui.common import formatting
-from ui.common.address import assign, linked, publish
+from ui.common.address import assign, current, linked, publish
 from ui.common.i18n import _, n_
 from ui.common.labels import category_label, category_labels
+from ui.common.live import Stops
 from ui.common.presets import preset_buttons
 from ui.common.setting import Choice, Number
 from ui.common.shell import page_rng, settings_area
-from ui.common.widgets import epsilon_input
+from ui.common.widgets import epsilon_slider
 from ui.local.inputs import pick_respondents
 from ui.local.rr_presets import PRESETS
 from ui.local.rr_settings import (
     ANSWERING,
+    COIN_STOPS,
     COLUMN,
     EPSILON,
     EPSILON_FROM_COINS,
@@ -52,6 +59,8 @@ from ui.local.rr_settings import (
     WHO,
     Coins,
     Survey,
+    coins_for_epsilon,
+    coins_from,
 )
 
 
@@ -127,19 +136,21 @@ def _survey() -> Survey | None:
 
 def _coin(
     setting: Number, area: DeltaGenerator, label: str, fixed: bool, help: str | None = None
-) -> float:
-    """A coin's chance, 0 to 1 in steps of 0.001 (disabled while ε sets it)."""
-    return linked(
+) -> Stops:
+    """A coin's chance: a select_slider over 0, 0.05, ..., 1 and the value in use (a link's
+    0.125, or the t that ε sets, is a stop of its own), disabled while ε sets it; returns its
+    stops (the charts that follow its thumb are drawn at each)."""
+    options = sorted({*COIN_STOPS, current(setting)})
+    value = linked(
         setting,
-        area.slider,
+        area.select_slider,
         label,
-        min_value=0.0,
-        max_value=1.0,
-        step=0.001,
-        format="%.3f",
+        options=options,
+        format_func=formatting.number,
         disabled=fixed,
         help=help,
     )
+    return Stops(setting.key, tuple(options), options.index(value))
 
 
 def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
@@ -147,7 +158,7 @@ def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
     mode = _choice(MODE, _("local.rr.mode.label"), MODES)
     target, coins = None, (TRUTH, RANDOM_YES)
     if mode == EPSILON_MODE:
-        target = epsilon_input(
+        target = epsilon_slider(
             EPSILON.key,
             label=_("local.input.epsilon.label"),
             default=EPSILON.default,
@@ -156,7 +167,13 @@ def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
         # The coins follow ε (disabled sliders: no thumb of the reader's to overwrite), and
         # leave the address: ε says them.
         assign(
-            dict(zip((TRUTH.key, RANDOM_YES.key), rr.coin_flip_for_epsilon(target), strict=True))
+            dict(
+                zip(
+                    (TRUTH.key, RANDOM_YES.key),
+                    rr.coin_flip_for_epsilon(target.value),
+                    strict=True,
+                )
+            )
         )
         coins = (TRUTH_FROM_EPSILON, RANDOM_YES_FROM_EPSILON)
     else:
@@ -165,14 +182,8 @@ def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
     truth = _coin(coins[0], left, _("local.rr.truth.label"), fixed, _("local.rr.truth.help"))
     random_yes = _coin(coins[1], right, _("local.rr.random_yes.label"), fixed)
     if target is not None:
-        # From ε itself: t = tanh(ε/2) loses 1 - t past ε = 30 and rounds to 1 past 38,
-        # while P(yes | no) = P(no | yes) = expit(-ε) stays positive.
-        p, q = rr.epsilon_form_report_probabilities(target)
-        epsilon = rr.report_probabilities_epsilon(p, q, no_given_yes=q, no_given_no=p)
-        return Coins(truth, random_yes, p, q, q, p, epsilon, EPSILON_MODE)
-    p, q = rr.coin_flip_report_probabilities(truth, random_yes)
-    epsilon = rr.coin_flip_epsilon(truth, random_yes)
-    return Coins(truth, random_yes, p, q, 1 - p, 1 - q, epsilon)
+        return coins_for_epsilon(target.value, sliders=(target,))
+    return coins_from(truth.value, random_yes.value, sliders=(truth, random_yes))
 
 
 def _sample_size(survey: Survey, area: DeltaGenerator) -> int:

@@ -1,6 +1,8 @@
 """The randomized-response page's constants, its declared settings (widget keys and address
 parameters) and the frozen settings every section reads: the coins (Coins), who answers
-(Survey), and both with the number asked (Settings)."""
+(Survey), and both with the number asked (Settings). The coins know the sliders that set
+them (t and y, or ε): a chart that follows their thumbs (ui.common.live) draws itself with
+the coins at each stop (``Settings.at``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import streamlit as st
 
 from dp_core import randomized_response as rr
 from ui.common.i18n import N_, _
+from ui.common.live import Stops
 from ui.common.setting import Choice, Number
 from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
@@ -30,6 +33,7 @@ N_GRID = np.unique(np.geomspace(10, 1_000_000, 41).round().astype(int))
 LOCAL_GRID = N_GRID[::2]  # the exact local error: 21 points draw its straight log-log line
 SIMULATED_N = np.array([100, 1_000, 10_000, 100_000, 1_000_000])
 SAMPLE_SIZES = (10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000)
+COIN_STOPS = tuple(i / 20 for i in range(21))  # a coin's slider: 0, 0.05, ..., 1
 
 # The page's settings. The address holds the coins only in "set the coins" mode and ε only in
 # "set ε" mode (the other is the one's consequence there, written with in_address=False). The
@@ -64,11 +68,36 @@ class Coins:
     no_given_no: float
     epsilon: float
     mode: str = COINS_MODE
+    sliders: tuple[Stops, ...] = ()  # what sets them: t's and y's sliders, or ε's
 
     @property
     def can_estimate(self) -> bool:
         """The answers say something about the truth only when p > q."""
         return self.p > self.q
+
+    def at(self, *values: float) -> Coins:
+        """The coins with their sliders at other stops (t and y, or ε)."""
+        sliders = tuple(s.at(v) for s, v in zip(self.sliders, values, strict=True))
+        if self.mode == EPSILON_MODE:
+            return coins_for_epsilon(*values, sliders=sliders)
+        return coins_from(*values, sliders=sliders)
+
+
+def coins_from(truth: float, random_yes: float, *, sliders: tuple[Stops, ...] = ()) -> Coins:
+    """The coins t and y: p = t + (1 − t) y, q = (1 − t) y and ε = max(ln p/q, ln (1−q)/(1−p))
+    (dp_core.randomized_response)."""
+    p, q = rr.coin_flip_report_probabilities(truth, random_yes)
+    epsilon = rr.coin_flip_epsilon(truth, random_yes)
+    return Coins(truth, random_yes, p, q, 1 - p, 1 - q, epsilon, COINS_MODE, sliders)
+
+
+def coins_for_epsilon(epsilon: float, *, sliders: tuple[Stops, ...] = ()) -> Coins:
+    """The coins ε sets: t = tanh(ε/2), y = ½. p = e^ε/(1 + e^ε) and q = 1 − p from ε itself:
+    t loses 1 − t past ε = 30 and rounds to 1 past 38, while q = expit(−ε) stays positive."""
+    truth, random_yes = rr.coin_flip_for_epsilon(epsilon)
+    p, q = rr.epsilon_form_report_probabilities(epsilon)
+    exact = rr.report_probabilities_epsilon(p, q, no_given_yes=q, no_given_no=p)
+    return Coins(truth, random_yes, p, q, q, p, exact, EPSILON_MODE, sliders)
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,6 +128,31 @@ class Settings:
     def share(self) -> float:
         """The true share of yes in the population asked (the data, or the group)."""
         return self.survey.population_yes / self.survey.population
+
+    @property
+    def sliders(self) -> list[Stops]:
+        """The sliders the coins follow: t and y, or ε."""
+        return list(self.coins.sliders)
+
+    @property
+    def epsilon_sliders(self) -> list[Stops]:
+        """ε's slider in "set ε" mode, none in "set the coins" mode: what a section follows
+        when its stop costs too much for two sliders of 101 stops (each step of one coin
+        builds the other's stops again)."""
+        return self.sliders if self.coins.mode == EPSILON_MODE else []
+
+    @property
+    def identity(self) -> tuple:
+        """What the sections' charts draw from besides the sliders (ui.common.live keeps their
+        stops for it): the mode and who is asked."""
+        sv = self.survey
+        asked = () if sv is None else (sv.population, sv.population_yes, self.n, self.n_yes)
+        return (self.coins.mode, *asked)
+
+    def at(self, *values: float) -> Settings:
+        """The settings with the coins' sliders at other stops; with no values (a section
+        drawn still, following no slider), these settings."""
+        return replace(self, coins=self.coins.at(*values)) if values else self
 
 
 def no_survey() -> None:

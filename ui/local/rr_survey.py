@@ -1,5 +1,10 @@
 """Randomized response, section 2 ("survey"): everyone answers through the coins; the
-debiased estimate against the truth, and the first respondents flipping their coins."""
+debiased estimate against the truth, and the first respondents flipping their coins.
+
+In "set ε" mode the estimate's distribution and the sentence above it follow ε's thumb while
+it is dragged: each stop's survey is drawn from the same stream of the page's seed. The coins'
+two sliders they do not follow: the exact distribution has hundreds of points, and each step of
+one coin would send it again at each of the other's 101 stops."""
 
 from __future__ import annotations
 
@@ -8,11 +13,12 @@ import streamlit as st
 
 from dp_core import local_estimation
 from dp_core import randomized_response as rr
-from ui.common import charts, formatting
+from ui.common import formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng
+from ui.local import charts as local_charts
 from ui.local.rr_result import (
     Result,
     distribution_chart,
@@ -21,7 +27,14 @@ from ui.local.rr_result import (
     survey_export,
     survey_result,
 )
-from ui.local.rr_settings import OWN_EXERCISES, PAGE, URL, Coins, Settings, Survey, no_survey
+from ui.local.rr_settings import (
+    OWN_EXERCISES,
+    PAGE,
+    URL,
+    Settings,
+    Survey,
+    no_survey,
+)
 
 
 def survey(s: Settings) -> None:
@@ -44,8 +57,12 @@ def _interval_text(result: Result, n: int) -> str:
     )
     if (low, high) == (result.low, result.high):
         return wald
-    return _("local.rr.interval.clipped", wald=wald, low=formatting.fixed(low),
-             high=formatting.fixed(high))  # fmt: skip
+    return _(
+        "local.rr.interval.clipped",
+        wald=wald,
+        low=formatting.fixed(low),
+        high=formatting.fixed(high),
+    )
 
 
 def _estimate(s: Settings) -> None:
@@ -54,11 +71,17 @@ def _estimate(s: Settings) -> None:
     if n < minimum:
         st.warning(_("local.rr.few", n=formatting.count(n), minimum=formatting.count(minimum)))
     result = survey_result(s)
-    relative = formatting.percent(abs(result.error) / n_yes) if n_yes else None
-    _metrics(result, n, n_yes, relative)
-    st.markdown(_undo_text(result, c, n, n_yes, relative))
-    distribution = distribution_chart(s, result)
-    charts.show(distribution, key="rr_distribution")
+    _metrics(result, n, n_yes, _relative(result, n_yes))
+    sliders = s.epsilon_sliders
+    live.text(
+        sliders, lambda *e: _undo_text(s.at(*e)), key="rr_undo", depends=s.identity, style="strong"
+    )
+    distribution = local_charts.follow(
+        sliders,
+        lambda *e: distribution_chart(s.at(*e), survey_result(s.at(*e))),
+        key="rr_distribution",
+        depends=s.identity,
+    )
     st.caption(
         _(
             "local.rr.distribution",
@@ -74,6 +97,11 @@ def _estimate(s: Settings) -> None:
         URL, survey_data(s), lambda: survey_export(s, result, distribution), secure=False
     )
     section_exercises(OWN_EXERCISES, "survey", s)
+
+
+def _relative(result: Result, n_yes: int) -> str | None:
+    """The error as a share of the truth (none when the truth is 0)."""
+    return formatting.percent(abs(result.error) / n_yes) if n_yes else None
 
 
 def _metrics(result: Result, n: int, n_yes: int, relative: str | None) -> None:
@@ -104,8 +132,12 @@ def _metrics(result: Result, n: int, n_yes: int, relative: str | None) -> None:
         area.metric(label, value, delta=note, delta_color="off", delta_arrow="off")
 
 
-def _undo_text(result: Result, c: Coins, n: int, n_yes: int, relative: str | None) -> str:
-    """How the estimate undoes the coins, and how far off it lands."""
+def _undo_text(s: Settings, result: Result | None = None) -> str:
+    """How the estimate undoes the coins, and how far off it lands (``result``: the survey of
+    these settings, drawn when not given)."""
+    c, n, n_yes = s.coins, s.n, s.n_yes
+    result = survey_result(s) if result is None else result
+    relative = _relative(result, n_yes)
     return _(
         "local.rr.undo",
         said=formatting.percent(result.tally / n),

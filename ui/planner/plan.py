@@ -12,7 +12,7 @@ from ui.common.export import Export, export_buttons
 from ui.common.i18n import _, n_
 from ui.common.release import guarantee_text, unit_words
 from ui.planner import charts as planner_charts
-from ui.planner import link, summary
+from ui.planner import follow, link, summary
 from ui.planner.cost import totals
 from ui.planner.exercises import EXERCISES
 from ui.planner.settings import PAGE, READ_DELTA, Settings
@@ -20,16 +20,10 @@ from ui.planner.table import default_rows
 
 
 def the_plan(s: Settings) -> None:
-    """Section 1: each statistic's share of the budget, noise, accuracy and a simulated release."""
+    """Section 1: each statistic's share of the budget, noise, accuracy and a simulated release;
+    the heading and the accuracy chart follow the ε and δ thumbs (the table, on release)."""
     plan = s.plan
-    total = f"ε = {formatting.epsilon(plan.epsilon)}" + (
-        f", δ = {formatting.power_of_ten(plan.delta)}" if plan.delta > 0 else ""
-    )
-    if s.mode == "targets":
-        heading = _("planner.plan.targets", total=total)
-    else:
-        heading = _("planner.plan.split", how=_(summary.HOW[s.mode]), total=total)
-    st.markdown(f"**{heading}**")
+    follow.text(s, _heading, key=f"{PAGE}_heading", style="strong")
     cols = st.columns(3)
     cols[0].metric(_("planner.metric.total_epsilon"), formatting.epsilon(plan.epsilon))
     cols[1].metric(_("planner.metric.total_delta"), formatting.power_of_ten(plan.delta))
@@ -51,11 +45,23 @@ def the_plan(s: Settings) -> None:
             n_("planner.plan.missed", "planner.plan.missed.other", len(missed), names=names),
             icon=":material/warning:",
         )
-    accuracy = planner_charts.accuracy(*summary.accuracy_frames(s))
-    charts.show(accuracy, key=f"{PAGE}_accuracy")
+    accuracy = follow.chart(
+        s, lambda at: planner_charts.accuracy(*summary.accuracy_frames(at)), key=f"{PAGE}_accuracy"
+    )
     st.caption(_("planner.plan.accuracy_note"))
     zip_button(s, released, accuracy)
     section_exercises(EXERCISES, "plan", s)
+
+
+def _heading(s: Settings) -> str:
+    """The plan in one sentence: how the budget was set, and its total."""
+    plan = s.plan
+    total = f"ε = {formatting.epsilon(plan.epsilon)}" + (
+        f", δ = {formatting.power_of_ten(plan.delta)}" if plan.delta > 0 else ""
+    )
+    if s.mode == "targets":
+        return _("planner.plan.targets", total=total)
+    return _("planner.plan.split", how=_(summary.HOW[s.mode]), total=total)
 
 
 def zip_button(s: Settings, released: dict, accuracy: charts.Spec) -> None:

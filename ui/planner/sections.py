@@ -4,23 +4,21 @@ prefixes the open section in the address (ui.workshop.listing links to it)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import streamlit as st
 
-from dp_core import planner
 from ui.common.i18n import _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
-from ui.common.widgets import delta_input, epsilon_input
+from ui.common.widgets import delta_slider, epsilon_slider
 from ui.planner.cost import what_it_costs
 from ui.planner.downloads import for_the_board
 from ui.planner.messages import planner_error
 from ui.planner.plan import the_plan
 from ui.planner.release import a_simulated_release
-from ui.planner.settings import PAGE, Controls, Settings
+from ui.planner.settings import PAGE, Controls, Settings, make_plan
 from ui.planner.wild import in_the_wild
 
 
@@ -35,38 +33,37 @@ def story_sections() -> list[Section]:
     ]
 
 
-@functools.lru_cache(maxsize=256)
-def _plan(
-    statistics: tuple[planner.Statistic, ...],
-    mode: str,
-    epsilon: float | None,
-    delta: float,
-    calibration: str,
-) -> planner.Plan:
-    if mode == "targets":
-        return planner.plan_for_targets(statistics, delta, calibration)
-    return planner.split_budget(statistics, epsilon, delta, mode, calibration)
-
-
 @st.fragment(key=f"{PAGE}_explore")
 def explore(chosen: tuple[Controls, str, str], sections: Sequence[Section]) -> None:
     """ε (and δ), the guarantee and the open section: a fragment, so a step reruns only this."""
     controls, mode, calibration = chosen
-    epsilon, delta = None, 0.0
+    epsilon = delta = None
     left, right = presenter_row(1, 1)
     if mode != "targets":
         with left:
-            epsilon = epsilon_input(
+            epsilon = epsilon_slider(
                 f"{PAGE}_epsilon", label=_("planner.epsilon.label"), default=1.0
             )
     if controls.gaussian:
         with right:
-            delta = delta_input(f"{PAGE}_delta", label=_("planner.delta.label"), default=1e-6)
+            delta = delta_slider(f"{PAGE}_delta", label=_("planner.delta.label"), default=1e-6)
     try:
-        plan = _plan(controls.statistics, mode, epsilon, delta, calibration)
+        plan = make_plan(
+            controls.statistics,
+            mode,
+            None if epsilon is None else epsilon.value,
+            0.0 if delta is None else delta.value,
+            calibration,
+        )
     except ValueError as error:
         st.error(planner_error(error), icon=":material/error:")
         return
-    s = Settings(controls, plan, mode, calibration)
-    guarantee_box(controls.data, s.guarantee, outputs=s.outputs, noise=_("planner.noise"))
+    s = Settings(controls, plan, mode, calibration, epsilon, delta)
+    guarantee_box(
+        controls.data,
+        s.guarantee,
+        outputs=s.outputs,
+        noise=_("planner.noise"),
+        follows=(s.followed, lambda *values: s.at(*values).guarantee) if s.followed else None,
+    )
     story(PAGE, sections, s)

@@ -135,14 +135,18 @@ def widest(plan: planner.Plan) -> planner.RowPlan:
     return max(plan.rows, key=lambda row: row.relative_half_width)
 
 
-def releases(s: Settings) -> dict[str, np.ndarray]:
-    """Each row's simulated release: its standard draws (seeded per row) times its noise."""
+def standard_draws(s: Settings) -> dict[str, np.ndarray]:
+    """Each row's standard draws, seeded per row: the same at every ε and δ."""
     return {
-        row.name: planner.simulate_release(
-            row, planner.standard_draws(page_rng(PAGE, f"release/{row.name}"), row)
-        )
+        row.name: planner.standard_draws(page_rng(PAGE, f"release/{row.name}"), row)
         for row in s.plan.rows
     }
+
+
+def releases(s: Settings, draws: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """Each row's simulated release: its standard draws times its noise (dp_core.planner)."""
+    draws = standard_draws(s) if draws is None else draws
+    return {row.name: planner.simulate_release(row, draws[row.name]) for row in s.plan.rows}
 
 
 def plan_table(s: Settings, released: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
@@ -319,6 +323,7 @@ def accuracy_frames(s: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
     column holds the legend's words in the reader's language.
     """
     bars, targets = [], []
+    statuses = [_(status) for status in planner_charts.STATUS]
     for row in s.plan.rows:
         if not math.isfinite(row.relative_half_width):
             continue
@@ -327,7 +332,7 @@ def accuracy_frames(s: Settings) -> tuple[pd.DataFrame, pd.DataFrame]:
             {
                 "statistic": row.name,
                 "relative": 100 * row.relative_half_width,
-                "status": _(planner_charts.STATUS[2 if met is None else (0 if met else 1)]),
+                "status": statuses[2 if met is None else (0 if met else 1)],
                 "absolute": f"±{formatting.significant(row.half_width)}",
             }
         )

@@ -11,6 +11,7 @@ from ui.common import charts, formatting
 from ui.common.i18n import N_, _
 from ui.common.release import unit_words
 from ui.planner import charts as planner_charts
+from ui.planner import follow
 from ui.planner.settings import PAGE, Settings
 
 SOURCE_HEADERS = {  # the deployments table's columns -> message ids of their headers
@@ -38,7 +39,8 @@ def _models(values: pd.Series) -> pd.Series:
 
 
 def in_the_wild(s: Settings) -> None:
-    """Section 4: published deployments' budgets, with their units, and the plan's total."""
+    """Section 4: published deployments' budgets, with their units, and the plan's total (the
+    marker and the caption follow the ε and δ thumbs)."""
     st.warning(_("planner.wild.warning"), icon=":material/warning:")
     table = load_reference("deployments")
     published = table[table["epsilon"].notna()]
@@ -52,11 +54,25 @@ def in_the_wild(s: Settings) -> None:
             "period": published["period"],
         }
     )
-    points["pad"] = 4.0 * float(max(points["epsilon"].max(), s.plan.epsilon))
-    total = formatting.epsilon(s.plan.epsilon)
-    marker = charts.marker(s.plan.epsilon, _("planner.wild.marker", epsilon=total))
-    charts.show(planner_charts.in_the_wild(points, marker), key=f"{PAGE}_wild")
-    st.caption(_("planner.wild.caption", epsilon=total, unit=unit_words(s.data)))
+
+    def chart(at: Settings) -> charts.Spec:
+        """The deployments beside the plan's total at these settings."""
+        total = at.plan.epsilon
+        label = _("planner.wild.marker", epsilon=formatting.epsilon(total))
+        shown = points.assign(pad=4.0 * float(max(points["epsilon"].max(), total)))
+        return planner_charts.in_the_wild(shown, charts.marker(total, label))
+
+    unit = unit_words(s.data)
+    follow.chart(s, chart, key=f"{PAGE}_wild")
+    follow.text(
+        s,
+        lambda at: _(
+            "planner.wild.caption", epsilon=formatting.epsilon(at.plan.epsilon), unit=unit
+        ),
+        key=f"{PAGE}_wild_caption",
+        depends=unit,
+        style="caption",
+    )
     box = st.expander(_("planner.wild.sources"), key=f"{PAGE}_sources", on_change="rerun")
     if box.open:
         with box:

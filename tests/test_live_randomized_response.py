@@ -1,0 +1,92 @@
+"""The randomized-response page's charts and sentences follow the thumbs of its sliders
+(ui.common.live): the coins' t and y in "set the coins" mode, ε in "set ε" mode. What Vega draws
+with a thumb on a stop is what the server draws once the slider is there."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import live_texts, open_page, rerun, widget
+from live_helpers import assert_thumb_shows_the_server_view, follows, raw_charts
+
+PAGE = "randomized_response"
+COINS, SURVEY, ERROR, CENTRAL = (
+    "1. The coin game",
+    "2. The survey",
+    "3. More people, smaller error",
+    "4. Local vs central at the same ε",
+)
+# Two values per slider, the second far from the fair coins' (and from ε = ln 3).
+MOVES = {
+    "rr_truth": (0.55, 0.9),
+    "rr_random_yes": (0.45, 0.1),
+    "rr_epsilon": (1.5, 6.0),
+}
+
+
+def _opened(section: str, mode: str = "coins"):
+    at = open_page(PAGE)
+    if mode == "epsilon":
+        widget(at.radio, "rr_mode").set_value("epsilon")
+        rerun(at)
+    at.session_state["rr__section"] = section
+    return rerun(at)
+
+
+@pytest.mark.parametrize("section", [COINS, ERROR])
+@pytest.mark.parametrize("slider", ["rr_truth", "rr_random_yes"])
+def test_the_coins_charts_follow_either_coin_with_the_servers_numbers(section, slider) -> None:
+    at = _opened(section)
+    for value in MOVES[slider]:
+        assert assert_thumb_shows_the_server_view(at, slider, value) >= 1
+
+
+@pytest.mark.parametrize("section", [COINS, SURVEY, ERROR, CENTRAL])
+def test_every_chart_follows_epsilon_with_the_servers_numbers(section) -> None:
+    at = _opened(section, "epsilon")
+    for value in MOVES["rr_epsilon"]:
+        assert assert_thumb_shows_the_server_view(at, "rr_epsilon", value) >= 1
+
+
+@pytest.mark.parametrize(
+    ("section", "sentence"), [(SURVEY, "rr_undo"), (CENTRAL, "rr_central_sentence")]
+)
+def test_the_costly_charts_stand_still_while_the_coins_set_the_game(section, sentence) -> None:
+    # An exact distribution or curve at each of 101 stops, built again at each step of the
+    # other coin: these two sections follow ε only.
+    at = _opened(section)
+    (spec, _data), *_ = raw_charts(at)
+    assert "params" not in spec
+    assert live_texts(at)[sentence]["texts"] == {}
+
+
+def test_a_coin_sentence_at_a_stop_is_the_servers_once_the_coin_is_there() -> None:
+    at = _opened(COINS)
+    before = live_texts(at)
+    stop = widget(at.select_slider, "rr_truth").options.index("0.9")
+    gamma = before["rr_gamma"]["texts"]["rr_truth"][stop]
+    ratios = before["rr_ratios"]["texts"]["rr_truth"][stop]
+    assert "½ + γ = 0.95" in gamma and "19× as likely" in ratios  # p = 0.95, q = 0.05
+    widget(at.select_slider, "rr_truth").set_value(0.9)
+    rerun(at)
+    assert live_texts(at)["rr_gamma"]["now"] == gamma
+    assert live_texts(at)["rr_ratios"]["now"] == ratios
+
+
+def test_an_epsilon_sentence_at_a_stop_is_the_servers_once_epsilon_is_there() -> None:
+    at = _opened(CENTRAL, "epsilon")
+    stop = widget(at.select_slider, "rr_epsilon").options.index("6")
+    sentence = live_texts(at)["rr_central_sentence"]["texts"]["rr_epsilon"][stop]
+    assert sentence.startswith("At ε = 6,")
+    widget(at.select_slider, "rr_epsilon").set_value(6.0)
+    rerun(at)
+    assert live_texts(at)["rr_central_sentence"]["now"] == sentence
+
+
+def test_a_coin_at_a_value_between_stops_is_a_stop_of_its_own() -> None:
+    # A link's coin (or the t that ε sets) between the grid's stops stays as it is.
+    at = open_page(PAGE, query={"rr_truth": "0.125"})
+    thumb = widget(at.select_slider, "rr_truth")
+    assert thumb.value == 0.125 and len(thumb.options) == 22
+    (spec, _data), *_ = raw_charts(at)
+    assert follows(spec, "rr_truth") is not None
+    assert "½ + γ = 0.5625" in live_texts(at)["rr_gamma"]["now"]  # p = 0.125 + 0.875 / 2
