@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -306,6 +306,43 @@ def chart(
     spec, base = _live(sliders, build, key, depends)
     show(spec, key=key)
     return base
+
+
+class Followed(Protocol):
+    """A page's settings whose charts follow its sliders: the sliders followed (none for a
+    chart that must stay still), everything else the settings hold (``depends``), and the
+    settings at other values of the sliders, one per slider in order."""
+
+    @property
+    def followed(self) -> Sequence[Stops]: ...
+
+    @property
+    def identity(self) -> Hashable: ...
+
+    def at(self, *values: float) -> Any: ...
+
+
+def follow_chart(
+    s: Followed, build: Callable[[Any], Spec], *, key: str, depends: Hashable = ()
+) -> Spec:
+    """``chart`` of ``build(settings)`` at every stop of the settings' sliders; ``depends``:
+    what it reads besides the settings (a section's own widgets)."""
+    return chart(s.followed, lambda *values: build(_at(s, values)), key=key,
+                 depends=(s.identity, depends))  # fmt: skip
+
+
+def follow_text(
+    s: Followed, sentence: Callable[[Any], str], *, key: str, depends: Hashable = (), **style: str
+) -> str:
+    """``text`` of ``sentence(settings)`` at every stop of the settings' sliders (``depends``
+    as for ``follow_chart``, ``style``: as for ``text``)."""
+    return text(s.followed, lambda *values: sentence(_at(s, values)), key=key,
+                depends=(s.identity, depends), **style)  # fmt: skip
+
+
+def _at(s: Followed, values: tuple[float, ...]) -> Any:
+    """The settings at ``values``; as they are when they follow no slider."""
+    return s.at(*values) if values else s
 
 
 _SCRIPT = r"""

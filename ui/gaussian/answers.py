@@ -9,12 +9,11 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked_expander
 from ui.common.export import export_buttons
 from ui.common.i18n import N_, _
 from ui.common.release import release_again_button
-from ui.gaussian import follow
 from ui.gaussian.results import (
     Answers,
     group_labels,
@@ -50,7 +49,7 @@ def noisy_vs_true(s: Settings) -> None:
     if s.secure:
         st.markdown(f"**{_headline(s, answers)}**")
     else:
-        follow.text(
+        live.follow_text(
             s, lambda at: _teaching_headline(at, draw), key="gaussian_within", style="strong"
         )
     if s.choice.query.kind == "mean":
@@ -182,7 +181,7 @@ def _answers_chart(
         spec = _answers_spec(s, answers)
         charts.show(spec, key="gaussian_answers")
         return spec
-    return follow.chart(s, lambda at: _teaching_chart(at, draw), key="gaussian_answers")
+    return live.follow_chart(s, lambda at: _teaching_chart(at, draw), key="gaussian_answers")
 
 
 def _teaching_chart(s: Settings, draw: Callable[[Settings], Answers]) -> charts.Spec:

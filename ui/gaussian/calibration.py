@@ -9,11 +9,10 @@ import numpy as np
 import streamlit as st
 
 from dp_core import gaussian, laplace
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _, language
 from ui.gaussian import charts as gaussian_charts
-from ui.gaussian import follow
 from ui.gaussian.exercises import EXERCISES
 from ui.gaussian.settings import Settings, proven_classic_sigma
 from ui.gaussian.words import sigma_sentence
@@ -51,18 +50,18 @@ def _epsilons_bought(s: Settings) -> dict[tuple[float, float], float]:
 def classic_vs_analytic(s: Settings) -> None:
     """Section 2: how much noise each calibration needs, and σ against δ; the sentences and the
     chart follow the ε and δ thumbs."""
-    follow.text(s, _intro, key="gaussian_sigma_intro")
+    live.follow_text(s, _intro, key="gaussian_sigma_intro")
     _metrics(s)
     bought = _epsilons_bought(s)
-    follow.text(
+    live.follow_text(
         s, lambda at: _overshoot(at, bought), key="gaussian_sigma_overshoot", style="caption"
     )
-    follow.text(s, _rho, key="gaussian_sigma_rho", style="caption")
+    live.follow_text(s, _rho, key="gaussian_sigma_rho", style="caption")
     if s.secure and s.choice is not None and s.noise == "gaussian" and not s.withheld:
         st.caption(sigma_sentence(s))  # the secure release's σ: at the values in use only
-    follow.text(s, _chart_title, key="gaussian_sigma_title", style="strong")
-    follow.chart(s, _sigma_spec, key="gaussian_sigma_delta")
-    follow.text(s, _growth, key="gaussian_sigma_growth", style="caption")
+    live.follow_text(s, _chart_title, key="gaussian_sigma_title", style="strong")
+    live.follow_chart(s, _sigma_spec, key="gaussian_sigma_delta")
+    live.follow_text(s, _growth, key="gaussian_sigma_growth", style="caption")
     section_exercises(EXERCISES, "sigma", s)
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dp_core import gaussian
-from ui.common import formatting
+from ui.common import formatting, live
 from ui.common.i18n import _
-from ui.gaussian import follow
 from ui.gaussian.settings import NAMES, Settings
 
 
@@ -16,10 +15,10 @@ def what_delta_means(s: Settings) -> None:
     """Section 5: δ in plain words, precisely (the privacy-loss tail), and δ against 1/n; the
     numbers follow the ε and δ thumbs."""
     st.markdown(_("gaussian.delta.plain"))
-    follow.text(s, _precise, key="gaussian_delta_precise")
+    live.follow_text(s, _precise, key="gaussian_delta_precise")
     n = s.choice.query.n_persons if s.choice is not None else None
     if n:
-        follow.text(s, lambda at: _rule_of_thumb(at.delta, n), key="gaussian_delta_rule")
+        live.follow_text(s, lambda at: _rule_of_thumb(at.delta, n), key="gaussian_delta_rule")
         if not _smaller(s.delta, n):  # a warning box: drawn at the values in use
             st.warning(
                 _("gaussian.delta.warning", **_rule_values(s.delta, n)), icon=":material/warning:"

@@ -7,11 +7,10 @@ import numpy as np
 import streamlit as st
 
 from dp_core import gaussian, laplace
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.i18n import N_, _
 from ui.common.shell import DEFAULT_SEED, page_rng
 from ui.gaussian import charts as gaussian_charts
-from ui.gaussian import follow
 from ui.gaussian.settings import MECHANISMS, NAMES, Settings
 
 DRAWS = 100_000
@@ -49,7 +48,7 @@ def _scaled_histogram(
 def noise_densities(s: Settings) -> None:
     """Section 3: the two noises' exact densities over 100,000 fresh draws each, following the
     ε and δ thumbs: the draws at scale b (or σ) are b (σ) × the same standard draws."""
-    follow.text(s, _title, key="gaussian_noise_title", style="strong")
+    live.follow_text(s, _title, key="gaussian_noise_title", style="strong")
     st.markdown(_("gaussian.noise.normal"))
     state = st.session_state
     unit_laplace, unit_normal = _unit_draws(
@@ -57,8 +56,10 @@ def noise_densities(s: Settings) -> None:
         int(state.get("draw", 0)),
         page_rng("gaussian", "noise"),
     )
-    follow.chart(s, lambda at: _densities(at, unit_laplace, unit_normal), key="gaussian_densities")
-    follow.text(
+    live.follow_chart(
+        s, lambda at: _densities(at, unit_laplace, unit_normal), key="gaussian_densities"
+    )
+    live.follow_text(
         s,
         lambda at: _shares(at, unit_laplace, unit_normal),
         key="gaussian_noise_shares",

@@ -10,12 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from dp_core import gaussian
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _, language
 from ui.gaussian import charts as gaussian_charts
-from ui.gaussian import follow
 from ui.gaussian.exercises import EXERCISES
 from ui.gaussian.settings import K, Settings, proven_classic_sigma
 
@@ -35,8 +34,10 @@ def k_statistics(s: Settings) -> None:
     cols[0].metric(_("gaussian.k.break_even"), formatting.fixed(crossover, 2))
     cols[1].metric(_("gaussian.k.first"), str(gaussian.first_k_gaussian_wins(crossover)))
     chosen = charts.marker(k_now, f"k = {k_now}")
-    follow.chart(s, lambda at: _k_chart(at, k_now, chosen), key="gaussian_k_chart", depends=k_now)
-    follow.text(s, _k_caption, key="gaussian_k_caption", style="caption")
+    live.follow_chart(
+        s, lambda at: _k_chart(at, k_now, chosen), key="gaussian_k_chart", depends=k_now
+    )
+    live.follow_text(s, _k_caption, key="gaussian_k_caption", style="caption")
     section_exercises(EXERCISES, "k", s)
 
 

@@ -60,7 +60,7 @@ class Settings:
         return self.delta_stops.value
 
     @property
-    def sliders(self) -> tuple[Stops, Stops]:
+    def followed(self) -> tuple[Stops, Stops]:
         """The sliders a chart that follows ε and δ takes (ui.common.live), ε first."""
         return self.epsilon_stops, self.delta_stops
 

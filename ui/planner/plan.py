@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.catalog import entry
 from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _, n_
 from ui.common.release import guarantee_text, unit_words
 from ui.planner import charts as planner_charts
-from ui.planner import follow, link, summary
+from ui.planner import link, summary
 from ui.planner.cost import totals
 from ui.planner.exercises import EXERCISES
 from ui.planner.settings import PAGE, READ_DELTA, Settings
@@ -23,7 +23,7 @@ def the_plan(s: Settings) -> None:
     """Section 1: each statistic's share of the budget, noise, accuracy and a simulated release;
     the heading and the accuracy chart follow the ε and δ thumbs (the table, on release)."""
     plan = s.plan
-    follow.text(s, _heading, key=f"{PAGE}_heading", style="strong")
+    live.follow_text(s, _heading, key=f"{PAGE}_heading", style="strong")
     cols = st.columns(3)
     cols[0].metric(_("planner.metric.total_epsilon"), formatting.epsilon(plan.epsilon))
     cols[1].metric(_("planner.metric.total_delta"), formatting.power_of_ten(plan.delta))
@@ -45,7 +45,7 @@ def the_plan(s: Settings) -> None:
             n_("planner.plan.missed", "planner.plan.missed.other", len(missed), names=names),
             icon=":material/warning:",
         )
-    accuracy = follow.chart(
+    accuracy = live.follow_chart(
         s, lambda at: planner_charts.accuracy(*summary.accuracy_frames(at)), key=f"{PAGE}_accuracy"
     )
     st.caption(_("planner.plan.accuracy_note"))

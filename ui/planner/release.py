@@ -8,11 +8,11 @@ from dataclasses import replace
 import streamlit as st
 
 from dp_core import planner
-from ui.common import charts
+from ui.common import charts, live
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.labels import category_labels
-from ui.planner import follow, summary
+from ui.planner import summary
 from ui.planner.declared import SHOWN
 from ui.planner.settings import PAGE, Settings
 
@@ -56,7 +56,7 @@ def a_simulated_release(s: Settings) -> None:
             value_title=stat.spec.name,
         )
 
-    follow.chart(s, chart, key=f"{PAGE}_release", depends=index)
+    live.follow_chart(s, chart, key=f"{PAGE}_release", depends=index)
     st.caption(_("planner.release.note"))
     box = st.expander(_("planner.release.values"), key=f"{PAGE}_values", on_change="rerun")
     if box.open:

@@ -7,11 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from data.registry import load_reference
-from ui.common import charts, formatting
+from ui.common import charts, formatting, live
 from ui.common.i18n import N_, _
 from ui.common.release import unit_words
 from ui.planner import charts as planner_charts
-from ui.planner import follow
 from ui.planner.settings import PAGE, Settings
 
 SOURCE_HEADERS = {  # the deployments table's columns -> message ids of their headers
@@ -63,8 +62,8 @@ def in_the_wild(s: Settings) -> None:
         return planner_charts.in_the_wild(shown, charts.marker(total, label))
 
     unit = unit_words(s.data)
-    follow.chart(s, chart, key=f"{PAGE}_wild")
-    follow.text(
+    live.follow_chart(s, chart, key=f"{PAGE}_wild")
+    live.follow_text(
         s,
         lambda at: _(
             "planner.wild.caption", epsilon=formatting.epsilon(at.plan.epsilon), unit=unit
