@@ -77,6 +77,19 @@ DRAWS = """(index) => {
   requestAnimationFrame(frame);
 }"""
 DRAG_SECONDS = 1.5
+# What --drag drags on each page: a view with a chart that follows its main slider (the
+# query string) and that slider's key.
+DRAGGED = {
+    "home": ("", "home_epsilon"),
+    "laplace": ("laplace_section=noise", "laplace_epsilon"),
+    "gaussian": ("gaussian_section=answers", "gaussian_epsilon"),
+    "exponential": ("exponential_section=table", "exponential_epsilon"),
+    "randomized_response": ("rr_section=coins", "rr_random_yes"),
+    "local_frequencies": ("lf_section=counts", "lf_epsilon"),
+    "bounding": ("bounding_section=answers", "bounding_epsilon"),
+    "attacker": ("attacker_section=releases", "attacker_epsilon"),
+    "planner": ("planner_section=plan", "planner_epsilon"),
+}
 
 
 def free_port() -> int:
@@ -160,16 +173,20 @@ def measure(
     return results
 
 
-def drag(browser, url: str) -> tuple[str, int, int, float, float]:
-    """Drag the first slider's thumb for DRAG_SECONDS: (slider, value changes, chart frames,
-    seconds dragged, mouse-up to last change in ms)."""
+def drag(browser, url: str, key: str | None = None) -> tuple[str, int, int, float, float]:
+    """Drag a slider's thumb (``key``'s, else the first) for DRAG_SECONDS: (slider, value
+    changes, chart frames, seconds dragged, mouse-up to last change in ms)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(url)
     settle(page)
-    slider = page.locator("[data-testid='stMain'] [data-testid='stSlider']").first
+    container = f".st-key-{key} " if key else ""
+    slider = page.locator(f"[data-testid='stMain'] {container}[data-testid='stSlider']").first
     name = (slider.inner_text().split("\n") or ["?"])[0][:40]
     slider.scroll_into_view_if_needed()
-    page.evaluate(DRAWS, 0)
+    index = page.locator(SLIDERS).evaluate_all(
+        "(all, key) => all.findIndex((s) => !key || s.closest('.st-key-' + key))", key
+    )
+    page.evaluate(DRAWS, index)
     stops = int(slider.locator("input[type='range']").get_attribute("max")) + 1
     track = slider.locator("[data-testid='stSliderTickBar']").bounding_box()
     thumb = slider.locator("[data-testid='stSliderThumbValue']").bounding_box()
@@ -243,7 +260,11 @@ def drags(browser, entries, steps: int) -> None:
     print(f"  {'page':<20} {'slider':<32} {'values/s':>9} {'charts/s':>9} {'up':>8} {'/ key':>6}")
     with server("app.py") as (app_url, _):
         for entry in entries:
-            name, changes, frames, seconds, up = drag(browser, f"{app_url}/{entry.url_path}")
+            if entry.url_path not in DRAGGED:  # a page without a slider
+                continue
+            query, key = DRAGGED[entry.url_path]
+            url = f"{app_url}/{entry.url_path}?{query}"
+            name, changes, frames, seconds, up = drag(browser, url, key)
             print(f"  {entry.url_path:<20} {name:<32} {changes / seconds:9.1f} "
                   f"{frames / seconds:9.1f} {up:6.0f} ms {up / bare:5.2f}x")  # fmt: skip
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")

@@ -227,7 +227,8 @@ class _Stack:
             frames = self.frames[name]
             rows = [len(f) for f in frames]
             self._stacked[name] = pd.concat(frames, ignore_index=True).assign(
-                _live=self._j, _stop=np.repeat(np.arange(len(frames)), rows)
+                _live=np.int8(self._j),
+                _stop=np.repeat(np.arange(len(frames), dtype=np.int16), rows),
             )
         return self._stacked[name]
 
@@ -255,7 +256,10 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
             datasets[name] = frame
             continue
         varying.add(name)
-        datasets[name] = pd.concat([stack.stacked(name) for stack in stacks], ignore_index=True)
+        stacked = pd.concat([stack.stacked(name) for stack in stacks], ignore_index=True)
+        # Words repeat from stop to stop: sent once each (Arrow dictionaries), not per row.
+        words = stacked.select_dtypes(include=["object", "string"]).columns
+        datasets[name] = stacked.astype({column: "category" for column in words})
     if not varying:
         return base
     datasets[NOW] = pd.DataFrame({"_key": [0], "_now": [0]})
@@ -294,6 +298,8 @@ def shown(datasets: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         if "_stop" in frame:
             frame = frame[(frame["_live"] == 0) & (frame["_stop"] == now)]
             frame = frame.drop(columns=["_live", "_stop"]).reset_index(drop=True)
+            words = frame.select_dtypes(include="category").columns
+            frame = frame.astype({c: frame[c].cat.categories.dtype for c in words})
         out[name] = frame
     return out
 

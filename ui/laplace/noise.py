@@ -30,7 +30,7 @@ def noise_itself(s: Settings) -> None:
 
     def chart(epsilon: float) -> charts.Spec:
         scale = s.at(epsilon).scale
-        x = np.linspace(-SPAN * scale, SPAN * scale, 401)
+        x = np.linspace(-SPAN * scale, SPAN * scale, 201)
         density = laplace.laplace_pdf(scale, x)
         edges, heights = unit_edges * scale, unit_heights / scale
         return laplace_charts.density_with_draws(
