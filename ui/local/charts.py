@@ -8,7 +8,7 @@ with a slider sits in a dataset, so a step swaps data and keeps the spec.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,29 +28,13 @@ from ui.common.charts import (
     quantitative,
     rule_x,
     series,
-    show,
 )
 from ui.common.formatting import count, fixed
 from ui.common.i18n import _, language
-from ui.common.live import Stops
-from ui.common.live import chart as live_chart
 
 MUTED_COLOR = "#c4ccd6"
 _TREE_X = [-1.15, 3.45]
 _TREE_Y = [-2.05, 1.55]
-
-
-def follow(
-    sliders: Sequence[Stops], build: Callable[..., Spec], *, key: str, depends: Hashable
-) -> Spec:
-    """Draw ``build``'s chart following the thumbs of ``sliders`` (ui.common.live: ``build``
-    takes one value per slider, ``depends`` is what else it reads), or still without any;
-    returns the chart at the values in use."""
-    if sliders:
-        return live_chart(sliders, build, key=key, depends=depends)
-    spec = build()
-    show(spec, key=key)
-    return spec
 
 
 def _with_filter(spec: dict, condition: str) -> dict:

@@ -47,9 +47,7 @@ def counts(s: Settings) -> None:
         return at, draw_counts(at)
 
     sliders, depends = list(s.sliders), s.identity
-    bars = local_charts.follow(
-        sliders, lambda *e: _bars(*drawn_at(*e)), key="lf_counts", depends=depends
-    )
+    bars = live.chart(sliders, lambda *e: _bars(*drawn_at(*e)), key="lf_counts", depends=depends)
     live.text(
         sliders,
         lambda *e: _sentence(*drawn_at(*e)),

@@ -18,7 +18,7 @@ from ui.local.lf_settings import K_GRID, OWN_EXERCISES, Settings
 def domain_size(s: Settings) -> None:
     """Section 3: GRR against unary encoding as the number of categories grows."""
     sliders, depends = list(s.sliders), (s.n, s.k)
-    local_charts.follow(sliders, lambda *e: _chart(s.at(*e)), key="lf_domain", depends=depends)
+    live.chart(sliders, lambda *e: _chart(s.at(*e)), key="lf_domain", depends=depends)
     live.text(
         sliders,
         lambda *e: _sentence(s.at(*e)),

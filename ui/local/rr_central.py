@@ -42,7 +42,7 @@ def local_vs_central(s: Settings) -> None:
     central = _central_error(c.epsilon)
     local_now = estimates.expected_abs_error(s.n_yes, n, c.p, c.q)
     sliders = s.epsilon_sliders
-    local_charts.follow(sliders, lambda *e: _chart(s.at(*e)), key="rr_central", depends=s.identity)
+    live.chart(sliders, lambda *e: _chart(s.at(*e)), key="rr_central", depends=s.identity)
     cols = st.columns(3)
     cols[0].metric(
         _("local.rr.central.local", n=formatting.count(n)), formatting.fixed(local_now, 1)

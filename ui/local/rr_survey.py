@@ -18,7 +18,6 @@ from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng
-from ui.local import charts as local_charts
 from ui.local.rr_result import (
     Result,
     distribution_chart,
@@ -76,7 +75,7 @@ def _estimate(s: Settings) -> None:
     live.text(
         sliders, lambda *e: _undo_text(s.at(*e)), key="rr_undo", depends=s.identity, style="strong"
     )
-    distribution = local_charts.follow(
+    distribution = live.chart(
         sliders,
         lambda *e: distribution_chart(s.at(*e), survey_result(s.at(*e))),
         key="rr_distribution",
