@@ -11,7 +11,7 @@ import vl_convert
 from apptest_helpers import raw_charts, rerun, widget
 from streamlit.testing.v1 import AppTest
 
-from ui.common.live import shown
+from ui.common.live import PICKED, shown
 
 LIVE_TRANSFORMS = 3  # calculate, lookup, filter: put first in each layer by ui.common.live
 
@@ -43,7 +43,7 @@ def _plain(value):
     if not isinstance(value, dict):
         return value
     out = {k: _plain(v) for k, v in value.items() if k != "params"}
-    params = [p for p in value.get("params", []) if not p["name"].startswith("dp_live")]
+    params = [p for p in value.get("params", []) if not p["name"].startswith(("dp_live", PICKED))]
     if params:
         out["params"] = params
     transforms = value.get("transform", [])

@@ -5,11 +5,11 @@ Streamlit sends a slider's value to the server when the mouse is released; until
 would stand still. But a select_slider has a few dozen stops, so the page can send, with each
 chart, the chart at every stop: ``build`` is called once per stop (the same code that draws the
 chart for the value in use), the datasets that differ between stops are sent once with a
-``_stop`` column, and every layer keeps the rows of the stop shown. Which stop is shown is a
-Vega parameter bound to the slider's element container (``.st-key-<key>``): the ``dp_live``
-script, mounted once a page, watches each slider's thumb (its hidden range input, whose value
-is the stop's index) and announces every new stop to that container with a ``dp-live`` event,
-while the mouse is still down. The browser computes nothing: it picks dp_core's own numbers,
+``_stop`` column (numbered across the sliders' stops), and every layer keeps the rows of the
+stop shown. Which stop is shown is a Vega parameter bound to the slider's element container
+(``.st-key-<key>``): the ``dp_live`` script, mounted once a page, watches each slider's thumb
+(its hidden range input, whose value is the stop's index) and announces every new stop to that
+container with a ``dp-live`` event, while the mouse is still down. The browser computes nothing: it picks dp_core's own numbers,
 so what it shows during a drag is what the server shows after it.
 
 When the server's rerun has finished, the script clears the parameters and the charts show the
@@ -81,17 +81,23 @@ def _param(j: int) -> str:
     return f"dp_live{j}"
 
 
-def _stop_filter(count: int) -> str:
-    """The Vega expression keeping the rows of the stop shown: the dragged slider's, else the
-    server's (slider 0 at ``_now``)."""
-    shown = "datum._live == 0 && datum._stop == datum._now"
-    for j in reversed(range(count)):
+PICKED = "dp_picked"  # the ``_stop`` of the dragged slider's thumb, -1 when none is dragged
+
+
+def _offsets(sliders: Sequence[Stops]) -> list[int]:
+    """Where each slider's stops start among the stops of all: a row's ``_stop`` is its
+    stop's index plus its slider's offset (slider 0 at its stop in use: the server's view)."""
+    return [0, *np.cumsum([len(s.values) for s in sliders[:-1]]).tolist()]
+
+
+def _picked(sliders: Sequence[Stops]) -> str:
+    """The Vega expression for ``PICKED``, evaluated once a step, so that the filter run on
+    every row is one comparison."""
+    picked = "-1"
+    for j, offset in reversed(list(enumerate(_offsets(sliders)))):
         live = _param(j)
-        shown = (
-            f"({live} !== '' && isValid({live}) ? "
-            f"datum._live == {j} && datum._stop == toNumber({live}) : {shown})"
-        )
-    return shown
+        picked = f"({live} !== '' && isValid({live}) ? {offset} + toNumber({live}) : {picked})"
+    return picked
 
 
 def _filtered(value: Any, varying: set[str], transforms: list[dict]) -> Any:
@@ -196,7 +202,7 @@ def _live(
     assembled = _digest(*(family_key for family_key, _, _ in families))
     spec = _SPECS.get(assembled)
     if spec is None or any(built for _, _, built in families):
-        stacks = [_stack(j, *family) for j, family in enumerate(families)]
+        stacks = [_stack(*family) for family in families]
         spec = _assembled(sliders, base, stacks)
         _SPECS.put(assembled, spec)
     if NOW not in spec["datasets"]:
@@ -208,10 +214,10 @@ def _live(
 class _Stack:
     """One slider's stops of a chart: whether their specs' text agree, and per dataset
     whether every stop has the same frame and (made when first asked) the frames stacked with
-    the ``_live`` and ``_stop`` columns. Kept with the stops, so a step of another slider
+    a ``_stop`` column (the stop's index). Kept with the stops, so a step of another slider
     stacks only the stops that step built."""
 
-    def __init__(self, j: int, specs: list[Spec]) -> None:
+    def __init__(self, specs: list[Spec]) -> None:
         first = specs[0]
         self.skeleton = _skeleton(first)
         self.agree = all(_skeleton(spec) == self.skeleton for spec in specs)
@@ -219,7 +225,6 @@ class _Stack:
             name: [spec["datasets"][name] for spec in specs] for name in first["datasets"]
         }
         self.same = {name: all(f.equals(fs[0]) for f in fs[1:]) for name, fs in self.frames.items()}
-        self._j = j
         self._stacked: dict[str, pd.DataFrame] = {}
 
     def stacked(self, name: str) -> pd.DataFrame:
@@ -227,8 +232,7 @@ class _Stack:
             frames = self.frames[name]
             rows = [len(f) for f in frames]
             self._stacked[name] = pd.concat(frames, ignore_index=True).assign(
-                _live=np.int8(self._j),
-                _stop=np.repeat(np.arange(len(frames), dtype=np.int16), rows),
+                _stop=np.repeat(np.arange(len(frames), dtype=np.int16), rows)
             )
         return self._stacked[name]
 
@@ -236,10 +240,10 @@ class _Stack:
 _STACKS = _Memo()
 
 
-def _stack(j: int, family_key: str, specs: list[Spec], built: bool) -> _Stack:
+def _stack(family_key: str, specs: list[Spec], built: bool) -> _Stack:
     found = None if built else _STACKS.get(family_key)
     if found is None:
-        found = _Stack(j, specs)
+        found = _Stack(specs)
         _STACKS.put(family_key, found)
     return found
 
@@ -256,7 +260,9 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
             datasets[name] = frame
             continue
         varying.add(name)
-        stacked = pd.concat([stack.stacked(name) for stack in stacks], ignore_index=True)
+        parts = [stack.stacked(name) for stack in stacks]
+        stacked = pd.concat(parts, ignore_index=True)
+        stacked["_stop"] += np.repeat(_offsets(sliders), [len(p) for p in parts]).astype(np.int16)
         # Words repeat from stop to stop: sent once each (Arrow dictionaries), not per row.
         words = stacked.select_dtypes(include=["object", "string"]).columns
         datasets[name] = stacked.astype({column: "category" for column in words})
@@ -266,13 +272,13 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
     transforms = [
         {"calculate": "0", "as": "_key"},
         {"lookup": "_key", "from": {"data": {"name": NOW}, "key": "_key", "fields": ["_now"]}},
-        {"filter": _stop_filter(len(sliders))},
+        {"filter": f"datum._stop == ({PICKED} < 0 ? datum._now : {PICKED})"},
     ]
     spec = _filtered(base, varying, transforms)
     params = [
         {"name": _param(j), "value": "", "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
         for j, s in enumerate(sliders)
-    ]
+    ] + [{"name": PICKED, "expr": _picked(sliders)}]
     # Vega lays a chart out again on a parameter's change only when told to: without this, a
     # y axis whose labels widen during a drag is clipped (Streamlit's autosize otherwise).
     autosize = {"type": "fit-x" if "vconcat" in spec else "fit", "contains": "padding"}
@@ -296,8 +302,7 @@ def shown(datasets: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         if name == NOW:
             continue
         if "_stop" in frame:
-            frame = frame[(frame["_live"] == 0) & (frame["_stop"] == now)]
-            frame = frame.drop(columns=["_live", "_stop"]).reset_index(drop=True)
+            frame = frame[frame["_stop"] == now].drop(columns="_stop").reset_index(drop=True)
             words = frame.select_dtypes(include="category").columns
             frame = frame.astype({c: frame[c].cat.categories.dtype for c in words})
         out[name] = frame
