@@ -9,8 +9,9 @@ chart for the value in use), the datasets that differ between stops are sent onc
 stop shown. Which stop is shown is a Vega parameter bound to the slider's element container
 (``.st-key-<key>``): the ``dp_live`` script, mounted once a page, watches each slider's thumb
 (its hidden range input, whose value is the stop's index) and announces every new stop to that
-container with a ``dp-live`` event, while the mouse is still down. The browser computes nothing: it picks dp_core's own numbers,
-so what it shows during a drag is what the server shows after it.
+container with a ``dp-live`` event, while the mouse is still down. The browser computes
+nothing: it picks dp_core's own numbers, so what it shows during a drag is what the server
+shows after it.
 
 When the server's rerun has finished, the script clears the parameters and the charts show the
 stop the server used (``_now``, a one-row dataset looked up by every layer): a chart whose
