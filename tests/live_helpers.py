@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui.common.live import PICKED, shown
 
-LIVE_TRANSFORMS = 3  # calculate, lookup, filter: put first in each layer by ui.common.live
+LIVE_TRANSFORMS = 5  # put first in each layer by ui.common.live (_picking)
 
 
 def follows(spec: dict, slider: str) -> int | None:
@@ -33,6 +33,7 @@ def svg(spec: dict, datasets: dict[str, pd.DataFrame]) -> str:
     still chart: a live chart's own autosize only tells Vega to lay out again as it moves)."""
     full = {k: v for k, v in spec.items() if k != "autosize"}
     full |= {"width": 600, "datasets": {n: _records(f) for n, f in datasets.items()}}
+    full["config"] = {**spec.get("config", {}), "aria": False}  # a live chart's canvas has none
     return vl_convert.vegalite_to_svg(full)
 
 
@@ -48,6 +49,7 @@ def _plain(value):
         out["params"] = params
     transforms = value.get("transform", [])
     if transforms[:1] == [{"calculate": "0", "as": "_key"}]:
+        out["data"] = transforms[3]["from"]["data"]  # the dataset its positions look rows up in
         rest = transforms[LIVE_TRANSFORMS:]
         out.pop("transform")
         if rest:

@@ -265,9 +265,13 @@ def show(spec: Spec, *, key: str) -> None:
         spec = _y_titles_wrapped(_legends_right({**spec, "height": projector_height(spec)}))
         if _presenter(spec).get("x_axis"):
             spec = _x_axes(spec, _presenter(spec)["x_axis"])
+    # The presenter's notes stay here; Vega-Embed's options (a live chart's renderer) go on.
+    usermeta = {k: v for k, v in spec.get("usermeta", {}).items() if k == "embedOptions"}
     spec = {name: value for name, value in spec.items() if name != "usermeta"}
+    if usermeta:
+        spec["usermeta"] = usermeta
     st.vega_lite_chart(
-        spec={**spec, "config": _config(presenter)},
+        spec={**spec, "config": {**_config(presenter), **spec.get("config", {})}},
         width="stretch",
         key=key,
     )

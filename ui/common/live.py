@@ -101,14 +101,33 @@ def _picked(sliders: Sequence[Stops]) -> str:
     return picked
 
 
-def _filtered(value: Any, varying: set[str], transforms: list[dict]) -> Any:
-    """The spec with ``transforms`` first in every layer that draws a varying dataset."""
+def _picking(name: str, frame: pd.DataFrame, rows: int) -> list[dict]:
+    """The transforms that turn a sequence of ``rows`` positions into the rows of the stop
+    shown of the stacked dataset ``name`` (``frame``): each position looks its row up by
+    ``_row`` (stop × rows + position), so a step costs a few hundred lookups, not a pass over
+    every stop's rows; a stop with fewer rows leaves positions without one, dropped."""
+    fields = [c for c in frame.columns if c != "_row"]
+    return [
+        {"calculate": "0", "as": "_key"},
+        {"lookup": "_key", "from": {"data": {"name": NOW}, "key": "_key", "fields": ["_now"]}},
+        {"calculate": f"({PICKED} < 0 ? datum._now : {PICKED}) * {rows} + datum._pos",
+         "as": "_row"},
+        {"lookup": "_row", "from": {"data": {"name": name}, "key": "_row", "fields": fields}},
+        {"filter": "isValid(datum._stop)"},
+    ]  # fmt: skip
+
+
+def _picked_in(value: Any, varying: dict[str, tuple[int, list[dict]]]) -> Any:
+    """The spec with every view that draws a varying dataset drawing instead its positions
+    (a sequence) and the transforms that pick the stop shown's row at each."""
     if isinstance(value, list):
-        return [_filtered(item, varying, transforms) for item in value]
+        return [_picked_in(item, varying) for item in value]
     if not isinstance(value, dict):
         return value
-    out = {k: _filtered(v, varying, transforms) for k, v in value.items() if k != "datasets"}
+    out = {k: _picked_in(v, varying) for k, v in value.items() if k != "datasets"}
     if isinstance(value.get("data"), dict) and value["data"].get("name") in varying:
+        rows, transforms = varying[value["data"]["name"]]
+        out["data"] = {"sequence": {"start": 0, "stop": rows, "as": "_pos"}}
         out["transform"] = transforms + list(value.get("transform", []))
     return out
 
@@ -255,27 +274,25 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
     if any(not stack.agree or stack.skeleton != skeleton for stack in stacks):
         return base
     datasets: dict[str, pd.DataFrame] = {}
-    varying: set[str] = set()
+    varying: dict[str, tuple[int, list[dict]]] = {}
     for name, frame in base["datasets"].items():
         if all(stack.same[name] and stack.frames[name][0].equals(frame) for stack in stacks):
             datasets[name] = frame
             continue
-        varying.add(name)
         parts = [stack.stacked(name) for stack in stacks]
         stacked = pd.concat(parts, ignore_index=True)
         stacked["_stop"] += np.repeat(_offsets(sliders), [len(p) for p in parts]).astype(np.int16)
+        position = stacked.groupby("_stop").cumcount().to_numpy()
+        rows = int(position.max()) + 1 if len(position) else 0
+        stacked["_row"] = stacked["_stop"].to_numpy(np.int32) * rows + position
         # Words repeat from stop to stop: sent once each (Arrow dictionaries), not per row.
         words = stacked.select_dtypes(include=["object", "string"]).columns
         datasets[name] = stacked.astype({column: "category" for column in words})
+        varying[name] = (rows, _picking(name, stacked, rows))
     if not varying:
         return base
     datasets[NOW] = pd.DataFrame({"_key": [0], "_now": [0]})
-    transforms = [
-        {"calculate": "0", "as": "_key"},
-        {"lookup": "_key", "from": {"data": {"name": NOW}, "key": "_key", "fields": ["_now"]}},
-        {"filter": f"datum._stop == ({PICKED} < 0 ? datum._now : {PICKED})"},
-    ]
-    spec = _filtered(base, varying, transforms)
+    spec = _picked_in(base, varying)
     params = [
         {"name": _param(j), "value": "", "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
         for j, s in enumerate(sliders)
@@ -283,9 +300,15 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
     # Vega lays a chart out again on a parameter's change only when told to: without this, a
     # y axis whose labels widen during a drag is clipped (Streamlit's autosize otherwise).
     autosize = {"type": "fit-x" if "vconcat" in spec else "fit", "contains": "padding"}
+    # Drawn on a canvas: as SVG, every step would change hundreds of elements of the page
+    # (style, layout and the tab panel's scans for focusable elements at each one). A canvas
+    # shows no ARIA descriptions, which Vega would otherwise write for every mark at each step.
+    usermeta = {**spec.get("usermeta", {}), "embedOptions": {"renderer": "canvas"}}
     return {
         "autosize": {**autosize, "resize": True},
         **spec,
+        "usermeta": usermeta,
+        "config": {**spec.get("config", {}), "aria": False},
         "params": params + list(spec.get("params", [])),
         "datasets": datasets,
     }
@@ -303,7 +326,8 @@ def shown(datasets: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
         if name == NOW:
             continue
         if "_stop" in frame:
-            frame = frame[frame["_stop"] == now].drop(columns="_stop").reset_index(drop=True)
+            frame = frame[frame["_stop"] == now].drop(columns=["_stop", "_row"])
+            frame = frame.reset_index(drop=True)
             words = frame.select_dtypes(include="category").columns
             frame = frame.astype({c: frame[c].cat.categories.dtype for c in words})
         out[name] = frame

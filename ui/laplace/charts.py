@@ -55,6 +55,7 @@ def density_with_draws(
             x=noise_axis,
             x2={"field": "x2"},
             y=quantitative("y", _("laplace.chart.density")),
+            y2={"datum": 0},  # from the axis up: with x2 alone, Vega-Lite draws thin floating bars
             color=series("series", [fresh], [NOISY_COLOR]),
             opacity={"value": 0.35},
         ),
