@@ -18,7 +18,8 @@ of the slider per move, back and forth across the track (as fast as the browser 
 moves), then releases it. It counts the thumb's value changes and the animation frames in
 which a chart was drawn (a canvas drawn or an SVG chart's DOM changed) during the drag, and
 the time from mouse-up to the last change in the main area (DOM or canvas) once the page
-has been quiet for 800 ms. Figures are printed, not asserted.
+has been quiet for 800 ms; the median of three drags per page. Figures are printed, not
+asserted.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ DRAWS = """(index) => {
   requestAnimationFrame(frame);
 }"""
 DRAG_SECONDS = 1.5
+DRAGS = 3  # drags per page: the median is printed (one drag varies by a third run to run)
 # What --drag drags on each page: a view with a chart that follows its main slider (the
 # query string) and that slider's key.
 DRAGGED = {
@@ -255,7 +257,8 @@ def drags(browser, entries, steps: int) -> None:
     with server("benchmarks/bare_page.py") as (bare_url, bare_pid):
         ((_, bare, _, _),) = measure(browser, bare_url, bare_pid, steps, 1)
         _, _, _, _, bare_up = drag(browser, bare_url)
-    print(f"Drag of the first slider for {DRAG_SECONDS} s, one stop per mouse move (chromium)")
+    print(f"Drag of the first slider for {DRAG_SECONDS} s, one stop per mouse move (chromium), "
+          f"median of {DRAGS} drags")  # fmt: skip
     print(f"  bare page: key step {bare:.0f} ms, mouse-up to last change {bare_up:.0f} ms")
     print(f"  {'page':<20} {'slider':<32} {'values/s':>9} {'charts/s':>9} {'up':>8} {'/ key':>6}")
     with server("app.py") as (app_url, _):
@@ -264,9 +267,13 @@ def drags(browser, entries, steps: int) -> None:
                 continue
             query, key = DRAGGED[entry.url_path]
             url = f"{app_url}/{entry.url_path}?{query}"
-            name, changes, frames, seconds, up = drag(browser, url, key)
-            print(f"  {entry.url_path:<20} {name:<32} {changes / seconds:9.1f} "
-                  f"{frames / seconds:9.1f} {up:6.0f} ms {up / bare:5.2f}x")  # fmt: skip
+            runs = [drag(browser, url, key) for _ in range(DRAGS)]
+            name = runs[0][0]
+            values = statistics.median(changes / seconds for _, changes, _, seconds, _ in runs)
+            charts = statistics.median(frames / seconds for _, _, frames, seconds, _ in runs)
+            up = statistics.median(up for *_, up in runs)
+            print(f"  {entry.url_path:<20} {name:<32} {values:9.1f} "
+                  f"{charts:9.1f} {up:6.0f} ms {up / bare:5.2f}x")  # fmt: skip
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")
 
 

@@ -257,8 +257,10 @@ def _y_titles_wrapped(value: Any) -> Any:
     return value
 
 
-def show(spec: Spec, *, key: str) -> None:
-    """Draw a chart at the page's width; presenter mode labels it in 22 px type."""
+def show(spec: Spec, *, key: str, steady: bool = False) -> None:
+    """Draw a chart at the page's width; presenter mode labels it in 22 px type. ``steady``:
+    numbers on a y axis get room for seven characters, so that a live chart's plot keeps its
+    place (and Vega its layout) as the labels change during a drag."""
     presenter = presenter_mode()
     if presenter and "height" in spec:  # a section and its chart on one 1080-pixel screen,
         # its legends beside the plot rather than above it (the screen is wide, not tall)
@@ -270,8 +272,12 @@ def show(spec: Spec, *, key: str) -> None:
     spec = {name: value for name, value in spec.items() if name != "usermeta"}
     if usermeta:
         spec["usermeta"] = usermeta
+    config = {**_config(presenter), **spec.get("config", {})}
+    if steady:
+        size = PRESENTER_FONT_SIZE if presenter else FONT_SIZE
+        config["axisYQuantitative"] = {"minExtent": 4 * size}  # "−0.0005", "100,000"
     st.vega_lite_chart(
-        spec={**spec, "config": {**_config(presenter), **spec.get("config", {})}},
+        spec={**spec, "config": config},
         width="stretch",
         key=key,
     )

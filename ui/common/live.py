@@ -298,7 +298,7 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
         for j, s in enumerate(sliders)
     ] + [{"name": PICKED, "expr": _picked(sliders)}]
     # Vega lays a chart out again on a parameter's change only when told to: without this, a
-    # y axis whose labels widen during a drag is clipped (Streamlit's autosize otherwise).
+    # y axis whose labels grow wider than the room ``show`` gives them is clipped.
     autosize = {"type": "fit-x" if "vconcat" in spec else "fit", "contains": "padding"}
     # Drawn on a canvas: as SVG, every step would change hundreds of elements of the page
     # (style, layout and the tab panel's scans for focusable elements at each one). A canvas
@@ -340,7 +340,7 @@ def chart(
     """Draw ``build``'s chart so that it follows the sliders' thumbs (``depends``: as for
     ``live_spec``); returns the chart at the values in use (for exports and the report)."""
     spec, base = _live(sliders, build, key, depends)
-    show(spec, key=key)
+    show(spec, key=key, steady=NOW in spec["datasets"])
     return base
 
 
