@@ -154,9 +154,18 @@ def trace_array(value) -> np.ndarray:
 def charts(at: AppTest) -> list[tuple[dict, dict]]:
     """The Vega-Lite charts on the page: (spec, {dataset name: DataFrame}) each; a chart that
     follows a slider's thumb gives its datasets as shown when the thumb is still."""
-    from ui.common.live import shown
+    from ui.common.live import follows, shown
 
-    return [(spec, shown(data)) for spec, data in raw_charts(at)]
+    return [
+        (spec, shown(data, still_stop(at, follows(spec)[0])) if follows(spec) else data)
+        for spec, data in raw_charts(at)
+    ]
+
+
+def still_stop(at: AppTest, slider: str) -> int:
+    """The stop a select_slider is on after the last run (its hidden range input's value)."""
+    thumb = widget(at.select_slider, slider)
+    return thumb.options.index(thumb.format_func(thumb.value))
 
 
 def raw_charts(at: AppTest) -> list[tuple[dict, dict]]:

@@ -8,12 +8,13 @@ import json
 
 import pandas as pd
 import vl_convert
-from apptest_helpers import raw_charts, rerun, widget
+from apptest_helpers import raw_charts, rerun, still_stop, widget
 from streamlit.testing.v1 import AppTest
 
+from ui.common import live
 from ui.common.live import PICKED, shown
 
-LIVE_TRANSFORMS = 5  # put first in each layer by ui.common.live (_picking)
+LIVE_TRANSFORMS = 3  # put first in each layer by ui.common.live (_picking)
 
 
 def follows(spec: dict, slider: str) -> int | None:
@@ -48,8 +49,8 @@ def _plain(value):
     if params:
         out["params"] = params
     transforms = value.get("transform", [])
-    if transforms[:1] == [{"calculate": "0", "as": "_key"}]:
-        out["data"] = transforms[3]["from"]["data"]  # the dataset its positions look rows up in
+    if transforms[:1] and transforms[0].get("as") == "_row":
+        out["data"] = transforms[1]["from"]["data"]  # the dataset its positions look rows up in
         rest = transforms[LIVE_TRANSFORMS:]
         out.pop("transform")
         if rest:
@@ -58,10 +59,20 @@ def _plain(value):
 
 
 def dragged(spec: dict, datasets: dict[str, pd.DataFrame], slider: str, stop: int) -> str:
-    """The live chart as the browser draws it while ``slider``'s thumb is on ``stop``."""
+    """The live chart as the browser draws it while ``slider``'s thumb is on ``stop`` (the
+    dp_live script announces a moving thumb's stop as -(stop + 1))."""
     index = follows(spec, slider)
     params = [dict(p) for p in spec["params"]]
-    params[index]["value"] = str(stop)
+    params[index]["value"] = -stop - 1
+    return svg({**spec, "params": params}, datasets)
+
+
+def still(spec: dict, datasets: dict[str, pd.DataFrame], stops: list[int]) -> str:
+    """The live chart as the browser draws it with no thumb moving, the sliders it follows
+    at ``stops`` (as the dp_live script announces them after a run)."""
+    params = [dict(p) for p in spec["params"]]
+    for param, stop in zip(params, stops, strict=False):
+        param["value"] = stop
     return svg({**spec, "params": params}, datasets)
 
 
@@ -77,7 +88,8 @@ def assert_thumb_shows_the_server_view(at: AppTest, slider: str, value) -> int:
     after = [(s, d) for s, d in raw_charts(at) if follows(s, slider) is not None]
     assert len(before) == len(after)
     for (live_spec, live_data), (server_spec, server_data) in zip(before, after, strict=True):
+        first = live.follows(server_spec)[0]
         assert dragged(live_spec, live_data, slider, stop) == svg(
-            _plain(server_spec), shown(server_data)
+            _plain(server_spec), shown(server_data, still_stop(at, first))
         )
     return len(before)

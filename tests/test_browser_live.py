@@ -4,11 +4,14 @@ the slider, and what they show then is what the server shows after the release."
 
 from __future__ import annotations
 
+import base64
+import io
 import math
 import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from PIL import Image, ImageChops
 from playwright.sync_api import Page
 from test_browser import MAIN, _shown_number, chart_pixels, settled
 
@@ -84,4 +87,23 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     settled(page)
     assert live_sentences(page) == during_words
     assert chart_pixels(page) == during_charts  # the server's drawing is the dragged one
+    page.reload()  # a fresh page at that address: its charts at the slider's stop, at rest
+    settled(page)
+    assert _wait(page, lambda: all(map(_alike, chart_pixels(page), during_charts))), (
+        "a fresh page does not draw the slider's stop"
+    )
     page.close()
+
+
+def _alike(one: str, other: str) -> bool:
+    """Whether two charts' canvases (data URLs) draw the same: a chart laid out anew differs
+    from one that moved there only by faint antialiasing at a few edges, while a stop apart
+    changes hundreds of pixels (0.07% of the bounding chart, the least moved)."""
+    images = [
+        Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("RGB")
+        for url in (one, other)
+    ]
+    if images[0].size != images[1].size:
+        return False
+    strong = ImageChops.difference(*images).convert("L").point(lambda v: 255 if v > 32 else 0)
+    return strong.histogram()[255] < 1e-4 * images[0].size[0] * images[0].size[1]

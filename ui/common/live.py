@@ -13,9 +13,12 @@ container with a ``dp-live`` event, while the mouse is still down. The browser c
 nothing: it picks dp_core's own numbers, so what it shows during a drag is what the server
 shows after it.
 
-When the server's rerun has finished, the script clears the parameters and the charts show the
-stop the server used (``_now``, a one-row dataset looked up by every layer): a chart whose
-binding was lost (a slider drawn again) shows the server's value, never a stale one.
+The same parameter holds the slider's stop when no thumb is moving: the script announces every
+slider's stop when the page is drawn and again when a server run has finished, as a number;
+a thumb moved since the last run is announced as -(stop + 1), and the charts show its slider's
+stops while it is. Nothing in a chart names the stop in use, so a step sends the same chart
+again, which Streamlit keeps (its message cache) and Vega leaves as it is: the browser draws
+only what changed.
 
 A page's numbers follow the same way (``text``): the sentence for every stop, the script shows
 the one the thumb is on.
@@ -40,7 +43,6 @@ import streamlit as st
 from ui.common.charts import Spec, show
 from ui.common.i18n import language
 
-NOW = "dp_now"  # the dataset holding the stop the server used
 EVENT = "dp-live"  # what the script dispatches on a slider's container at each new stop
 
 
@@ -82,7 +84,7 @@ def _param(j: int) -> str:
     return f"dp_live{j}"
 
 
-PICKED = "dp_picked"  # the ``_stop`` of the dragged slider's thumb, -1 when none is dragged
+PICKED = "dp_picked"  # the ``_stop`` shown (see ``_picked``)
 
 
 def _offsets(sliders: Sequence[Stops]) -> list[int]:
@@ -92,12 +94,14 @@ def _offsets(sliders: Sequence[Stops]) -> list[int]:
 
 
 def _picked(sliders: Sequence[Stops]) -> str:
-    """The Vega expression for ``PICKED``, evaluated once a step, so that the filter run on
-    every row is one comparison."""
-    picked = "-1"
+    """The Vega expression for ``PICKED``, evaluated once a step: the stop of the first slider
+    whose thumb moved (announced as -(stop + 1)), else slider 0's stop, else -1 (nothing is
+    drawn before the script has announced the sliders)."""
+    first = _param(0)
+    picked = f"(isValid({first}) ? {first} : -1)"
     for j, offset in reversed(list(enumerate(_offsets(sliders)))):
         live = _param(j)
-        picked = f"({live} !== '' && isValid({live}) ? {offset} + toNumber({live}) : {picked})"
+        picked = f"(isValid({live}) && {live} < 0 ? {offset - 1} - {live} : {picked})"
     return picked
 
 
@@ -108,13 +112,10 @@ def _picking(name: str, frame: pd.DataFrame, rows: int) -> list[dict]:
     every stop's rows; a stop with fewer rows leaves positions without one, dropped."""
     fields = [c for c in frame.columns if c != "_row"]
     return [
-        {"calculate": "0", "as": "_key"},
-        {"lookup": "_key", "from": {"data": {"name": NOW}, "key": "_key", "fields": ["_now"]}},
-        {"calculate": f"({PICKED} < 0 ? datum._now : {PICKED}) * {rows} + datum._pos",
-         "as": "_row"},
+        {"calculate": f"{PICKED} * {rows} + datum._pos", "as": "_row"},
         {"lookup": "_row", "from": {"data": {"name": name}, "key": "_row", "fields": fields}},
         {"filter": "isValid(datum._stop)"},
-    ]  # fmt: skip
+    ]
 
 
 def _picked_in(value: Any, varying: dict[str, tuple[int, list[dict]]]) -> Any:
@@ -225,10 +226,7 @@ def _live(
         stacks = [_stack(*family) for family in families]
         spec = _assembled(sliders, base, stacks)
         _SPECS.put(assembled, spec)
-    if NOW not in spec["datasets"]:
-        return spec, base
-    now = pd.DataFrame({"_key": [0], "_now": [sliders[0].index]})
-    return {**spec, "datasets": {**spec["datasets"], NOW: now}}, base
+    return spec, base
 
 
 class _Stack:
@@ -291,10 +289,9 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
         varying[name] = (rows, _picking(name, stacked, rows))
     if not varying:
         return base
-    datasets[NOW] = pd.DataFrame({"_key": [0], "_now": [0]})
     spec = _picked_in(base, varying)
     params = [
-        {"name": _param(j), "value": "", "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
+        {"name": _param(j), "value": None, "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
         for j, s in enumerate(sliders)
     ] + [{"name": PICKED, "expr": _picked(sliders)}]
     # Vega lays a chart out again on a parameter's change only when told to: without this, a
@@ -314,19 +311,24 @@ def _assembled(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Sp
     }
 
 
-def shown(datasets: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """A live spec's datasets as the page shows them when no thumb is moving (the server's
-    stop), without the columns that pick it: what the Vega filter keeps (tested through
-    vl-convert in tests/test_live.py)."""
-    if NOW not in datasets:
-        return datasets
-    now = int(datasets[NOW]["_now"].iloc[0])
+def follows(spec: Spec) -> list[str]:
+    """The keys of the sliders a spec follows, in order (none for a still chart)."""
+    params = spec.get("params", [])
+    return [p["bind"]["element"].removeprefix(".st-key-") for p in params if _live_param(p)]
+
+
+def _live_param(param: dict) -> bool:
+    return param["name"].startswith("dp_live") and "bind" in param
+
+
+def shown(datasets: dict[str, pd.DataFrame], stop: int) -> dict[str, pd.DataFrame]:
+    """A live spec's datasets as the page shows them when no thumb is moving (its first
+    slider at ``stop``, the server's), without the columns that pick it: what Vega keeps
+    (tested through vl-convert in tests/test_live.py)."""
     out = {}
     for name, frame in datasets.items():
-        if name == NOW:
-            continue
         if "_stop" in frame:
-            frame = frame[frame["_stop"] == now].drop(columns=["_stop", "_row"])
+            frame = frame[frame["_stop"] == stop].drop(columns=["_stop", "_row"])
             frame = frame.reset_index(drop=True)
             words = frame.select_dtypes(include="category").columns
             frame = frame.astype({c: frame[c].cat.categories.dtype for c in words})
@@ -340,7 +342,7 @@ def chart(
     """Draw ``build``'s chart so that it follows the sliders' thumbs (``depends``: as for
     ``live_spec``); returns the chart at the values in use (for exports and the report)."""
     spec, base = _live(sliders, build, key, depends)
-    show(spec, key=key, steady=NOW in spec["datasets"])
+    show(spec, key=key, steady=bool(follows(spec)))
     return base
 
 
@@ -388,32 +390,40 @@ export default function ({ parentElement, data }) {
     let pressed = false;
     document.addEventListener("pointerdown", () => { pressed = true; }, true);
     document.addEventListener("pointerup", () => { pressed = false; }, true);
-    // A slider's stop to the charts bound to its container, and to the sentences.
+    // A slider's stop (-(stop + 1) while its thumb moves) to the charts bound to its
+    // container, and to the sentences (the server's own while no thumb moves).
     const announce = (box, value) => {
+      if (box.value === value) return;
       box.value = value;
       box.dispatchEvent(new Event("dp-live"));
       const key = [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
       for (const root of document.querySelectorAll(".dp-live-text")) {
         const texts = JSON.parse(root.dataset.texts)[key];
         if (texts === undefined) continue;
-        paint(root, value === "" ? root.dataset.now : texts[Number(value)]);
+        paint(root, value < 0 ? texts[-value - 1] : root.dataset.now);
       }
     };
+    const box = (input) => input.closest("[class*='st-key-']");
+    const ranges = (node) =>
+      node.querySelectorAll ? node.querySelectorAll("input[type='range']") : [];
+    // Every slider where it is: when the page is drawn and after each server run.
+    const still = (inputs) => {
+      for (const input of inputs) if (box(input)) announce(box(input), Number(input.value));
+    };
     new MutationObserver((records) => {
-      for (const { target } of records) {
-        if (target.tagName !== "INPUT" || target.type !== "range") continue;
-        const box = target.closest("[class*='st-key-']");
-        if (box && box.value !== target.value) announce(box, target.value);
+      for (const { type, target, addedNodes } of records) {
+        if (type === "childList") for (const node of addedNodes) still(ranges(node));
+        else if (target.tagName === "INPUT" && target.type === "range" && box(target))
+          announce(box(target), -Number(target.value) - 1);
       }
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["value"] });
-    // The server's run has painted: back to the stops it used (see ui.common.live).
+    }).observe(document.body,
+      { subtree: true, childList: true, attributes: true, attributeFilter: ["value"] });
     const app = document.querySelector("[data-testid='stApp']");
     new MutationObserver(() => {
       if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
-      for (const box of document.querySelectorAll("[class*='st-key-']")) {
-        if (box.value !== undefined && box.value !== "") announce(box, "");
-      }
+      still(ranges(document));
     }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+    still(ranges(document));
   }
   if (!data) return;  // the script alone (relay)
   let root = parentElement.querySelector(".dp-live-text");
