@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import weakref
 from pathlib import Path
 from unittest import mock
 
@@ -35,6 +36,7 @@ def open_page(
         at.switch_page(f"pages/{url_path}.py")
         at.run()
     assert not at.exception, at.exception
+    _remember(at)
     return at
 
 
@@ -70,6 +72,7 @@ def rerun(at: AppTest) -> AppTest:
     """Run again and fail on any exception the page raised."""
     at.run()
     assert not at.exception, at.exception
+    _remember(at)
     return at
 
 
@@ -163,9 +166,22 @@ def charts(at: AppTest) -> list[tuple[dict, dict]]:
 
 
 def still_stop(at: AppTest, slider: str) -> int:
-    """The stop a select_slider is on after the last run (its hidden range input's value)."""
-    thumb = widget(at.select_slider, slider)
-    return thumb.options.index(thumb.format_func(thumb.value))
+    """The stop a select_slider is on after the last run (its hidden range input's value);
+    after a fragment's run that did not draw it, its options as the last full run drew them
+    (remembered by ``rerun`` and ``open_page``) and its value in the session state."""
+    _remember(at)
+    options, label = _SLIDERS[at][slider]
+    return options.index(label(at.session_state[slider]))
+
+
+# Each AppTest's select_sliders as last drawn: key -> (options, the label of a value).
+_SLIDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _remember(at: AppTest) -> None:
+    found = _SLIDERS.setdefault(at, {})
+    for thumb in at.select_slider:
+        found[thumb.key] = (list(thumb.options), thumb.format_func)
 
 
 def raw_charts(at: AppTest) -> list[tuple[dict, dict]]:

@@ -5,7 +5,7 @@ with a thumb on a stop is what the server draws once the slider is there."""
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import live_texts, open_page, rerun, widget
+from apptest_helpers import errors, live_texts, open_page, rerun, successes, widget
 from live_helpers import assert_thumb_shows_the_server_view, follows, raw_charts
 
 PAGE = "randomized_response"
@@ -90,3 +90,29 @@ def test_a_coin_at_a_value_between_stops_is_a_stop_of_its_own() -> None:
     (spec, _data), *_ = raw_charts(at)
     assert follows(spec, "rr_truth") is not None
     assert "½ + γ = 0.5625" in live_texts(at)["rr_gamma"]["now"]  # p = 0.125 + 0.875 / 2
+
+
+@pytest.mark.parametrize(("slider", "value"), [("rr_truth", 0.9), ("rr_random_yes", 0.1)])
+def test_the_guarantee_follows_either_coin_with_the_servers_words(slider, value) -> None:
+    """The box says what the server says once the coin is there, mid-drag (not the ε in use)."""
+    at = _opened(COINS)
+    thumb = widget(at.select_slider, slider)
+    found = live_texts(at)["rr_truth_guarantee"]
+    dragged = found["texts"][slider][thumb.options.index(thumb.format_func(value))]
+    assert dragged != found["now"]
+    at.session_state[slider] = value
+    rerun(at)
+    assert live_texts(at)["rr_truth_guarantee"]["now"] == dragged
+    assert dragged in successes(at)[0]
+
+
+def test_where_the_coins_give_no_guarantee_the_box_says_so_in_red() -> None:
+    """t = 1 (always the truth): an error box at that stop, as the server draws it there."""
+    at = _opened(COINS)
+    thumb = widget(at.select_slider, "rr_truth")
+    texts = live_texts(at)["rr_truth_guarantee"]["texts"]["rr_truth"]
+    style, sentence = texts[thumb.options.index(thumb.format_func(1.0))]
+    assert style == "error" and "No guarantee: ε = ∞" in sentence
+    at.session_state["rr_truth"] = 1.0
+    rerun(at)
+    assert sentence in errors(at) and not successes(at)

@@ -70,6 +70,7 @@ def explore(chosen: tuple[BoundingData, Choices], sections: Sequence[Section]) -
         outputs=outputs(data, statistics),
         noise=noise,
         follows=(stops, lambda *values: settings.at(*values).guarantee),
+        depends=settings.identity,
     )
     story(PAGE, sections, settings)
     pipeline.opendp_box(settings)

@@ -400,7 +400,7 @@ export default function ({ parentElement, data }) {
       for (const root of document.querySelectorAll(".dp-live-text")) {
         const texts = JSON.parse(root.dataset.texts)[key];
         if (texts === undefined) continue;
-        paint(root, value < 0 ? texts[-value - 1] : root.dataset.now);
+        paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
       }
     };
     const box = (input) => input.closest("[class*='st-key-']");
@@ -427,22 +427,13 @@ export default function ({ parentElement, data }) {
   }
   if (!data) return;  // the script alone (relay)
   let root = parentElement.querySelector(".dp-live-text");
-  if (!root || root.dataset.style !== data.style) {
-    if (root) root.remove();
+  if (!root) {
     root = document.createElement("div");
-    root.className = `dp-live-text dp-live-${data.style || "plain"}`;
-    root.dataset.style = data.style;
-    root.innerHTML = LAYOUTS[data.style] || LAYOUTS[""];
     parentElement.appendChild(root);
   }
-  root.dataset.now = data.now;
-  root.dataset.texts = JSON.stringify(data.texts);
-  paint(root, data.now);
-  const label = root.querySelector(".dp-live-label");
-  if (label) label.innerHTML = markdown(data.label || "");
-  const note = root.querySelector(".dp-live-note");
-  if (note) note.innerHTML = markdown(data.note || "");
-  if (data.style === "success-line") root.title = data.note || "";
+  Object.assign(root.dataset, { base: data.style, label: data.label || "",
+    note: data.note || "", now: JSON.stringify(data.now), texts: JSON.stringify(data.texts) });
+  paint(root, data.now, true);
 }
 
 const LAYOUTS = {
@@ -454,6 +445,9 @@ const LAYOUTS = {
     '<div><div class="dp-live-value"></div><div class="dp-live-note"></div></div>',
   "success-line":
     '<span class="dp-live-icon">verified_user</span><span class="dp-live-value"></span>',
+  info: '<span class="dp-live-icon">verified_user</span><div class="dp-live-value"></div>',
+  warning: '<span class="dp-live-icon">warning</span><div class="dp-live-value"></div>',
+  error: '<span class="dp-live-icon">gpp_bad</span><div class="dp-live-value"></div>',
 };
 
 // The catalogue's sentences use **bold** and `code` only.
@@ -463,7 +457,20 @@ function markdown(text) {
     .replace(/\n\n/g, "<br>");
 }
 
-function paint(root, text) {
+// A sentence, or [style, sentence] for a stop drawn in a box of its own (an error where
+// there is no guarantee); drawn again in full when its style changes or the server sent it.
+function paint(root, said, sent = false) {
+  const [style, text] = Array.isArray(said) ? said : [root.dataset.base, said];
+  if (sent || root.dataset.style !== style) {
+    root.dataset.style = style;
+    root.className = `dp-live-text dp-live-${style || "plain"}`;
+    root.innerHTML = LAYOUTS[style] || LAYOUTS[""];
+    const label = root.querySelector(".dp-live-label");
+    if (label) label.innerHTML = markdown(root.dataset.label);
+    const note = root.querySelector(".dp-live-note");
+    if (note) note.innerHTML = markdown(root.dataset.note);
+    root.title = style === "success-line" ? root.dataset.note : "";
+  }
   root.querySelector(".dp-live-value").innerHTML = markdown(text);
 }
 """
@@ -477,6 +484,11 @@ _CSS = """
 .dp-live-success { display: flex; gap: 0.75rem; padding: 1rem; border-radius: 0.5rem;
   background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51); line-height: 1.6; }
 .dp-live-success .dp-live-note { margin-top: 1rem; }
+.dp-live-info, .dp-live-warning, .dp-live-error { display: flex; gap: 0.75rem;
+  padding: 1rem; border-radius: 0.5rem; line-height: 1.6; }
+.dp-live-info { background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128); }
+.dp-live-warning { background: rgba(255, 189, 69, 0.2); color: rgb(146, 108, 5); }
+.dp-live-error { background: rgba(255, 43, 43, 0.09); color: rgb(125, 53, 59); }
 .dp-live-success-line { display: flex; gap: 0.5rem; color: rgb(23, 114, 51); line-height: 1.6; }
 .dp-live-icon { font-family: "Material Symbols Rounded"; font-size: 1.2em; line-height: 1.333; }
 .dp-live-text code { font-size: 0.85em; padding: 0.1em 0.25em; border-radius: 0.25rem;
@@ -490,9 +502,14 @@ def relay() -> None:
     _COMPONENT(key="dp_live_relay", data=None)
 
 
+# A sentence, or (style, sentence) for one drawn in a box of its own at some stops: "info",
+# "warning", or "error" where there is no guarantee to give.
+Said = str | tuple[str, str]
+
+
 def texts(
-    sliders: Sequence[Stops], sentence: Callable[..., str], *, key: str, depends: Hashable = ()
-) -> dict[str, list[str]]:
+    sliders: Sequence[Stops], sentence: Callable[..., Said], *, key: str, depends: Hashable = ()
+) -> dict[str, list[Said]]:
     """``sentence(*values)`` at every stop of every slider, by the slider's key (kept for the
     same ``depends``, as ``live_spec``'s charts are)."""
     now = sentence(*(s.value for s in sliders))
@@ -502,19 +519,20 @@ def texts(
 
 def text(
     sliders: Sequence[Stops],
-    sentence: Callable[..., str],
+    sentence: Callable[..., Said],
     *,
     key: str,
     depends: Hashable = (),
     style: str = "",
     label: str = "",
     note: str = "",
-) -> str:
+) -> Said:
     """A sentence that follows the sliders' thumbs (``sentence`` takes one value per slider,
     ``depends`` is everything else it reads); returns it at the values in use. It may hold
     **bold** and `code`. ``style``: "" (a paragraph), "strong", "caption", "metric" (the
     sentence is the value under ``label``, as st.metric draws it), "success" (a guarantee
-    box, ``note`` below it) or "success-line" (the same in one line, ``note`` on hover)."""
+    box, ``note`` below it) or "success-line" (the same in one line, ``note`` on hover); a
+    stop whose ``sentence`` is (style, sentence) is drawn in that style instead (``Said``)."""
     now, memo_key = sentence(*(s.value for s in sliders)), _memo_key(key, depends)
     found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
     data = {"now": now, "texts": found, "style": style, "label": label, "note": note}

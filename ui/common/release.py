@@ -136,37 +136,82 @@ def guarantee_text(data: DataChoice, total: Guarantee, *, outputs: str) -> str:
     return _("common.guarantee", **values)
 
 
+def said_guarantee(data: DataChoice, total: Guarantee, *, outputs: str, noise: str) -> live.Said:
+    """The guarantee label at a stop of a live box (``guarantee_box``); where there is no
+    guarantee, the statement that says so in an error box, as the server draws it."""
+    statement = guarantee_text(data, total, outputs=outputs)
+    if total.differentially_private:
+        return statement
+    return "error", statement if presenter_mode() else f"{statement}\n\n{noise}"  # a projector
+
+
+def _said_at(
+    data: DataChoice, found: Guarantee | tuple[str, str], *, outputs: str, noise: str
+) -> live.Said:
+    if isinstance(found, tuple):
+        return found
+    return said_guarantee(data, found, outputs=outputs, noise=noise)
+
+
 def guarantee_box(
     data: DataChoice,
     total: Guarantee,
     *,
     outputs: str,
     noise: str,
-    follows: tuple[Sequence[Stops], Callable[..., Guarantee]] | None = None,
+    follows: tuple[Sequence[Stops], Callable[..., Guarantee | tuple[str, str]]] | None = None,
+    depends: Hashable = (),
 ) -> None:
     """The guarantee label: unit, outputs covered, each part's budget and the noise used.
 
     ``follows``: the page's sliders and the guarantee at given values of them, for a label
-    that follows their thumbs while they are dragged (ui.common.live).
+    that follows their thumbs while they are dragged (ui.common.live); at a stop where the
+    page draws another box instead (a warning), (style, sentence) for it; ``depends``: what
+    else that reads (as for ui.common.live.text). Where the values in use give no guarantee,
+    the server's box stands still.
     """
-    statement = guarantee_text(data, total, outputs=outputs)
-    if not total.differentially_private:  # never shown as a guarantee, not even in one line
-        shown = statement if presenter_mode() else f"{statement}\n\n{noise}"  # room on a projector
-        st.error(shown, icon=":material/gpp_bad:")
+    follow = None
+    if follows is not None:
+        sliders, at = follows
+        follow = sliders, lambda *v: _said_at(data, at(*v), outputs=outputs, noise=noise)
+    said_box(
+        said_guarantee(data, total, outputs=outputs, noise=noise),
+        noise=noise,
+        follows=follow,
+        # every part's budget is in the sentence at every stop: the memo's check sees them
+        depends=(data.source, outputs, total.read_from_data, depends),
+    )
+
+
+def said_box(
+    said: live.Said,
+    *,
+    noise: str,
+    follows: tuple[Sequence[Stops], Callable[..., live.Said]] | None = None,
+    depends: Hashable = (),
+) -> None:
+    """A guarantee's box from its sentence: red (or blue) where there is no guarantee, which
+    stands still; else green, with the noise used, and following the sliders' thumbs when
+    ``follows`` gives them and the sentence at given values of them (``depends``: what else
+    that sentence reads)."""
+    if isinstance(said, tuple):  # never shown as a guarantee, not even in one line
+        style, sentence = said
+        icon = ":material/gpp_bad:" if style == "error" else ":material/verified_user:"
+        (st.error if style == "error" else st.info)(sentence, icon=icon)
         return
+    presenter = presenter_mode()
     if follows is not None:
         sliders, at = follows
         live.text(
             sliders,
-            lambda *values: guarantee_text(data, at(*values), outputs=outputs),
+            at,
             key=f"{sliders[0].key}_guarantee",
-            # every part's budget is in the sentence at every stop: the memo's check sees them
-            depends=(data.source, outputs, total.read_from_data),
-            style="success-line" if presenter_mode() else "success",
+            depends=(depends, noise, presenter),
+            style="success-line" if presenter else "success",
             note=noise,
         )
         return
-    if presenter_mode():  # one line on a projector; the noise in the tooltip
-        st.markdown(f":green[:material/verified_user: {statement}]", help=noise)
+    if presenter:  # one line on a projector; the noise in the tooltip
+        st.markdown(f":green[:material/verified_user: {said}]", help=noise)
         return
-    st.success(f"{statement}\n\n{noise}", icon=":material/verified_user:")
+    st.success(f"{said}\n\n{noise}", icon=":material/verified_user:")

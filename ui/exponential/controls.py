@@ -10,24 +10,24 @@ from dp_core.guarantee import Part
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.live import Said
 from ui.common.presets import preset_buttons
 from ui.common.release import (
     READ_WORDS,
     guarantee,
-    guarantee_box,
     guarantee_text,
+    said_box,
+    said_guarantee,
     sentences,
     unit_words,
 )
 from ui.common.sections import Section, story
-from ui.common.shell import presenter_mode, settings_area
+from ui.common.shell import settings_area
 from ui.common.widgets import epsilon_slider
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
 from ui.exponential.declared import EPSILON_HIGH, EPSILON_LOW, MONOTONIC
 from ui.exponential.presets import PRESETS
 from ui.exponential.settings import Settings
-
-ICON = ":material/verified_user:"
 
 
 def candidate_controls() -> Candidates | None:
@@ -91,10 +91,6 @@ def _parts(s: Settings) -> list[Part]:
     return parts
 
 
-def _draws() -> str:
-    return _("exponential.guarantee.draws")
-
-
 def guarantee_sentence(s: Settings) -> str:
     """The guarantee in one sentence (the box's statement, and the export's)."""
     c, eps = s.candidates, formatting.number(s.epsilon)
@@ -112,27 +108,29 @@ def guarantee_sentence(s: Settings) -> str:
 
 
 def _guarantee(s: Settings) -> None:
-    """The selection is ε-DP (the exponential mechanism) for the data's unit, plus a DP choice."""
+    """The selection is ε-DP (the exponential mechanism) for the data's unit, plus a DP choice;
+    the box follows the ε thumb."""
     c = s.candidates
-    parts = _parts(s) if c.data is not None else []
-    if not parts and "categories" in c.reads:
-        st.error(guarantee_sentence(s), icon=":material/gpp_bad:")
-        return
-    if not parts:
-        _statement(guarantee_sentence(s), _draws())
-        return
-    zero = _("exponential.guarantee.zero_selection") if s.epsilon == 0 else ""
-    guarantee_box(
-        c.data,
-        guarantee(c.data, parts, c.reads),
-        outputs=_("exponential.outputs"),
-        noise=_draws() + zero,
+    chosen = c.selected and (c.selected.epsilon, c.selected.delta)
+    said_box(
+        _said(s),
+        noise=_("exponential.guarantee.draws"),
+        follows=((s.stops,), lambda epsilon: _said(s.at(epsilon))),
+        depends=(s.identity, c.data and c.data.source, c.reads, chosen),
     )
 
 
-def _statement(statement: str, draws: str) -> None:
-    """A guarantee in guarantee_box's form, where there is no Guarantee to compose."""
-    if presenter_mode():  # one line on a projector; the draws in the tooltip
-        st.markdown(f":green[{ICON} {statement}]", help=draws)
-        return
-    st.success(f"{statement}\n\n{draws}", icon=ICON)
+def _said(s: Settings) -> Said:
+    """The guarantee box's sentence at the settings' ε (ui.common.release.said_box)."""
+    c = s.candidates
+    parts = _parts(s) if c.data is not None else []
+    if not parts and "categories" in c.reads:
+        return "error", guarantee_sentence(s)
+    if not parts:  # no Guarantee to compose: the sentence alone
+        return guarantee_sentence(s)
+    total = guarantee(c.data, parts, c.reads)
+    draws = _("exponential.guarantee.draws")
+    said = said_guarantee(c.data, total, outputs=_("exponential.outputs"), noise=draws)
+    if s.epsilon == 0 and isinstance(said, str):  # only the DP choice of the candidates spends
+        return said + _("exponential.guarantee.zero_selection")
+    return said

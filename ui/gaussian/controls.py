@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from dp_core.guarantee import Guarantee
 from dp_core.release import noise_name
 from ui.common import formatting
 from ui.common.address import linked
@@ -63,12 +64,25 @@ def _guarantee(s: Settings) -> None:
         st.caption(_("gaussian.no_query"))
         return
     if s.withheld:
-        st.warning(
-            _("gaussian.withheld", epsilon=formatting.number(s.epsilon)),
-            icon=":material/warning:",
-        )
+        st.warning(_at(s)[1], icon=":material/warning:")
         return
     noise = draws_caption(s.secure, noise_name(s.noise))
     if s.secure and s.noise == "gaussian":  # its own paragraph: a sentence of another page
         noise += "\n\n" + sigma_sentence(s)
-    guarantee_box(s.choice.data, s.guarantee, outputs=outputs(s), noise=noise)
+    # The secure release's σ sentence is of the values in use: that box waits for the release.
+    follows = None if s.secure else (s.followed, lambda *values: _at(s.at(*values)))
+    guarantee_box(
+        s.choice.data,
+        s.guarantee,
+        outputs=outputs(s),
+        noise=noise,
+        follows=follows,
+        depends=s.identity,  # the mechanism: where the classic σ is withheld
+    )
+
+
+def _at(s: Settings) -> Guarantee | tuple[str, str]:
+    """The guarantee box at other stops: the guarantee, or the warning where it is withheld."""
+    if s.withheld:
+        return "warning", _("gaussian.withheld", epsilon=formatting.number(s.epsilon))
+    return s.guarantee

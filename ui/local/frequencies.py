@@ -46,6 +46,7 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
         count=s.n,
         answers=answers(s),
         reads=respondents.reads,
+        follows=(s.sliders, lambda *values: s.at(*values).epsilon) if s.sliders else None,
     )
     story(PAGE, sections, s)
 

@@ -9,16 +9,22 @@ those of a dataset (the unit of privacy as the data picker states it) or a descr
 from __future__ import annotations
 
 import math
-
-import streamlit as st
+from collections.abc import Callable, Sequence
 
 from dp_core.guarantee import Part
+from ui.common import live
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import count as grouped
 from ui.common.formatting import epsilon_bound
 from ui.common.i18n import _
-from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
-from ui.common.shell import presenter_mode
+from ui.common.live import Stops
+from ui.common.release import (
+    guarantee,
+    guarantee_text,
+    said_box,
+    said_guarantee,
+    unit_words,
+)
 
 
 def local_unit(data: DataChoice | None) -> str:
@@ -59,21 +65,40 @@ def local_guarantee_box(
     count: int,
     answers: str,
     reads: tuple[str, ...] = (),
+    follows: tuple[Sequence[Stops], Callable[..., float]] | None = None,
 ) -> None:
-    """The guarantee of the survey's answers (local DP), or why there is none."""
-    if math.isinf(epsilon):
-        st.error(_("local.guarantee.infinite"), icon=":material/gpp_bad:")
-        return
-    if epsilon == 0:
-        st.info(_("local.guarantee.zero"), icon=":material/verified_user:")
-        return
+    """The guarantee of the survey's answers (local DP), or why there is none. ``follows``:
+    the sliders that set ε and ε at given values of them, for a box that follows their
+    thumbs (ui.common.live)."""
     noise = _("local.guarantee.noise")
+    follow = None
+    if follows is not None:
+        sliders, at = follows
+        follow = sliders, lambda *v: _said(data, at(*v), count, answers, reads, noise)
+    said_box(
+        _said(data, epsilon, count, answers, reads, noise),
+        noise=noise,
+        follows=follow,
+        depends=(None if data is None else data.source, count, answers, reads),
+    )
+
+
+def _said(
+    data: DataChoice | None,
+    epsilon: float,
+    count: int,
+    answers: str,
+    reads: tuple[str, ...],
+    noise: str,
+) -> live.Said:
+    """The guarantee at ε: its label, an error box where the answers are the truth (ε = ∞),
+    an information box where they say nothing (ε = 0)."""
+    if math.isinf(epsilon):
+        return "error", _("local.guarantee.infinite")
+    if epsilon == 0:
+        return "info", _("local.guarantee.zero")
+    outputs = _outputs(count, answers)
     if data is not None:
         total = guarantee(data, [Part("values", epsilon)], reads)
-        guarantee_box(data, total, outputs=_outputs(count, answers), noise=noise)
-        return
-    statement = local_guarantee_text(None, epsilon, count=count, answers=answers)
-    if presenter_mode():  # one line on a projector; the noise in the tooltip
-        st.markdown(f":green[:material/verified_user: {statement}]", help=noise)
-        return
-    st.success(f"{statement}\n\n{noise}", icon=":material/verified_user:")
+        return said_guarantee(data, total, outputs=outputs, noise=noise)
+    return local_guarantee_text(None, epsilon, count=count, answers=answers)

@@ -44,6 +44,9 @@ def explore(survey: Survey | None, sections: list[Section]) -> None:
             count=n,
             answers=_("local.rr.answers"),
             reads=() if survey.group else survey.respondents.reads,
+            follows=(coins.sliders, lambda *values: coins.at(*values).epsilon)
+            if coins.sliders
+            else None,
         )
     story(PAGE, sections, Settings(coins, survey, n, n_yes))
 

@@ -88,20 +88,40 @@ def coin_game(s: Settings) -> None:
             depends=c.mode,
         )
     with table_col:
-        st.metric(_("local.rr.metric.epsilon"), formatting.epsilon(c.epsilon))
+        live.text(
+            s.sliders,
+            lambda *values: formatting.epsilon(c.at(*values).epsilon),
+            key="rr_epsilon_metric",
+            depends=c.mode,
+            style="metric",
+            label=_("local.rr.metric.epsilon"),
+        )
         st.table(_probability_table(c))
         live.text(
             s.sliders, lambda *values: _gamma_form(c.at(*values)), key="rr_gamma", depends=c.mode
         )
-        if math.isinf(c.epsilon) or c.epsilon == 0:  # in its box while the coins are there
+        if _extreme(c):  # in its box while the coins are there
             st.warning(_ratios(c))
         else:
             live.text(
-                s.sliders, lambda *values: _ratios(c.at(*values)), key="rr_ratios", depends=c.mode
+                s.sliders,
+                lambda *values: _said_ratios(c.at(*values)),
+                key="rr_ratios",
+                depends=c.mode,
             )
     st.markdown(_("local.rr.game"))
     st.caption(_("local.rr.neighbours"))
     section_exercises(OWN_EXERCISES, "coins", s)
+
+
+def _extreme(c: Coins) -> bool:
+    """ε = ∞ (an answer gives its person away) or 0 (the answers say nothing)."""
+    return math.isinf(c.epsilon) or c.epsilon == 0
+
+
+def _said_ratios(c: Coins) -> live.Said:
+    """The ratios' sentence, in a warning box where ε is ∞ or 0 (as the server draws it)."""
+    return ("warning", _ratios(c)) if _extreme(c) else _ratios(c)
 
 
 def _tree(c: Coins) -> Spec:

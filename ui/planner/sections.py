@@ -65,5 +65,6 @@ def explore(chosen: tuple[Controls, str, str], sections: Sequence[Section]) -> N
         outputs=s.outputs,
         noise=_("planner.noise"),
         follows=(s.followed, lambda *values: s.at(*values).guarantee) if s.followed else None,
+        depends=s.identity,
     )
     story(PAGE, sections, s)
