@@ -105,6 +105,8 @@ def test_the_answers_headline_says_why_there_are_none_where_the_classic_sigma_is
     assert at_stop.empty  # the chart's axes without answers while the thumb is there
     at.session_state[EPSILON] = 2.0
     rerun(at)
-    assert dragged in [i.value for i in at.info]  # the server's message once ε = 2 is in use
-    assert dragged.startswith("No noisy answers: the classic calibration does not apply")
+    style, sentence = dragged
+    assert style == "info"  # in the box the server draws once ε = 2 is in use
+    assert sentence in [i.value for i in at.info]
+    assert sentence.startswith("No noisy answers: the classic calibration does not apply")
     assert not raw_charts(at)  # and the server draws no chart there

@@ -55,7 +55,7 @@ def noisy_vs_true(s: Settings) -> None:
     if s.choice.query.kind == "mean":
         _mean_metrics(s, answers)
     else:
-        _metrics(s, answers)
+        _metrics(s, answers, draw)
     if s.secure:
         release_again_button("gaussian")
     answers_chart = _answers_chart(s, answers, draw)
@@ -101,11 +101,11 @@ def _drawn_once(s: Settings, answers: Answers) -> Callable[[Settings], Answers]:
     return draw
 
 
-def _teaching_headline(s: Settings, draw: Callable[[Settings], Answers]) -> str:
+def _teaching_headline(s: Settings, draw: Callable[[Settings], Answers]) -> live.Said:
     """The headline with teaching draws at the settings' ε and δ; where the classic σ is
-    withheld (a thumb at ε ≥ 1), why there are no answers."""
+    withheld (a thumb at ε ≥ 1), why there are no answers, in the box the server draws."""
     if s.withheld:
-        return _("gaussian.answers.withheld")
+        return "info", _("gaussian.answers.withheld")
     return _headline(s, draw(s))
 
 
@@ -148,25 +148,38 @@ def _mean_metrics(s: Settings, answers: Answers) -> None:
     st.caption(_(halves))
 
 
-def _metrics(s: Settings, answers: Answers) -> None:
+def _metrics(s: Settings, answers: Answers, draw: Callable[[Settings], Answers]) -> None:
     """The noise behind the band every answer shares: its std (and OpenDP's σ), the expected
-    |error| and the 95% half-width."""
+    |error| and the 95% half-width; with teaching draws they follow the ε and δ thumbs (a dash
+    where the classic σ is withheld)."""
     opendp = s.secure and s.noise == "gaussian"
     cols = st.columns(4 if opendp else 3)
     std_label = _("gaussian.answers.opendp_sigma") if opendp else _("gaussian.answers.std")
-    cols[0].metric(std_label, formatting.significant(answers.std, 4))
     if opendp:
         cols[1].metric(
             _(CHART_SIGMA[s.gaussian_kind]),
             formatting.significant(s.sigma, 4),
             help=_("gaussian.answers.opendp_help"),
         )
-    cols[-2].metric(
-        _("gaussian.answers.expected"), formatting.significant(float(answers.expected[0]), 4)
-    )
-    cols[-1].metric(
-        _("gaussian.answers.half"), formatting.significant(float(answers.half_widths[0]), 4)
-    )
+    shown = [
+        (cols[0], std_label, lambda found: found.std, "std"),
+        (cols[-2], _("gaussian.answers.expected"), lambda found: found.expected[0], "expected"),
+        (cols[-1], _("gaussian.answers.half"), lambda found: found.half_widths[0], "half"),
+    ]
+    for col, label, value, key in shown:
+        if s.secure:
+            col.metric(label, formatting.significant(float(value(answers)), 4))
+            continue
+        with col:
+            live.follow_text(
+                s,
+                lambda at, value=value: (
+                    "—" if at.withheld else formatting.significant(float(value(draw(at))), 4)
+                ),
+                key=f"gaussian_metric_{key}",
+                style="metric",
+                label=label,
+            )
 
 
 def _answers_chart(
