@@ -25,7 +25,8 @@ def test_a_census_link_keeps_its_settings_through_reruns_and_a_toggle(app, brows
     page = browser.new_page(viewport={"width": 1400, "height": 2000})
     page.goto(f"{app}/{CENSUS}")
     settled(page)
-    assert "Volkszählung" in main_text(page) and "Führungskräfte" in main_text(page)
+    # the census, and its occupation column's smallest category named in German ("Try this")
+    assert "Volkszählung" in main_text(page) and "Streitkräfte (Armed-Forces)" in main_text(page)
     page.get_by_role("button", name="Neues Rauschen ziehen").click()  # a full rerun
     settled(page)
     page.locator(f"{MAIN} [data-testid='stCheckbox']").first.click()  # the secure toggle

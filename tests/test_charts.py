@@ -92,8 +92,20 @@ def _text_width(text: str, size: float) -> float:
 
 
 def _page_charts(at) -> list[tuple[dict, dict, int]]:
-    """(spec, {dataset: DataFrame}, columns sharing its row) of each chart on the page."""
+    """(spec, {dataset: DataFrame}, columns sharing its row) of each chart on the page; a
+    chart that follows sliders at their stops, as the dp_live script announces them."""
     import pyarrow as pa
+    from apptest_helpers import still_stop
+
+    from ui.common.live import follows
+
+    def at_rest(spec: dict) -> dict:
+        stops = iter([still_stop(at, key) for key in follows(spec)])
+        params = [
+            {**p, "value": next(stops)} if p["name"].startswith("dp_live") else p
+            for p in spec.get("params", [])
+        ]
+        return {**spec, "params": params} if params else spec
 
     found = []
 
@@ -108,7 +120,7 @@ def _page_charts(at) -> list[tuple[dict, dict, int]]:
                 d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
                 for d in node.proto.datasets
             }
-            found.append((json.loads(node.proto.spec), data, columns))
+            found.append((at_rest(json.loads(node.proto.spec)), data, columns))
 
     walk(at._tree, 1)
     return found
