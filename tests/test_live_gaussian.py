@@ -106,7 +106,7 @@ def test_the_answers_headline_says_why_there_are_none_where_the_classic_sigma_is
     at.session_state[EPSILON] = 2.0
     rerun(at)
     style, sentence = dragged
-    assert style == "info"  # in the box the server draws once ε = 2 is in use
+    assert style == "notice"  # in the box the server draws once ε = 2 is in use (st.info)
     assert sentence in [i.value for i in at.info]
     assert sentence.startswith("No noisy answers: the classic calibration does not apply")
     assert not raw_charts(at)  # and the server draws no chart there

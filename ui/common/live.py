@@ -446,6 +446,7 @@ const LAYOUTS = {
   "success-line":
     '<span class="dp-live-icon">verified_user</span><span class="dp-live-value"></span>',
   info: '<span class="dp-live-icon">verified_user</span><div class="dp-live-value"></div>',
+  notice: '<div class="dp-live-value"></div>',
   warning: '<span class="dp-live-icon">warning</span><div class="dp-live-value"></div>',
   error: '<span class="dp-live-icon">gpp_bad</span><div class="dp-live-value"></div>',
 };
@@ -484,9 +485,9 @@ _CSS = """
 .dp-live-success { display: flex; gap: 0.75rem; padding: 1rem; border-radius: 0.5rem;
   background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51); line-height: 1.6; }
 .dp-live-success .dp-live-note { margin-top: 1rem; }
-.dp-live-info, .dp-live-warning, .dp-live-error { display: flex; gap: 0.75rem;
-  padding: 1rem; border-radius: 0.5rem; line-height: 1.6; }
-.dp-live-info { background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128); }
+.dp-live-info, .dp-live-notice, .dp-live-warning, .dp-live-error { display: flex;
+  gap: 0.75rem; padding: 1rem; border-radius: 0.5rem; line-height: 1.6; }
+.dp-live-info, .dp-live-notice { background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128); }
 .dp-live-warning { background: rgba(255, 189, 69, 0.2); color: rgb(146, 108, 5); }
 .dp-live-error { background: rgba(255, 43, 43, 0.09); color: rgb(125, 53, 59); }
 .dp-live-success-line { display: flex; gap: 0.5rem; color: rgb(23, 114, 51); line-height: 1.6; }
@@ -502,8 +503,9 @@ def relay() -> None:
     _COMPONENT(key="dp_live_relay", data=None)
 
 
-# A sentence, or (style, sentence) for one drawn in a box of its own at some stops: "info",
-# "warning", or "error" where there is no guarantee to give.
+# A sentence, or (style, sentence) for one drawn in a box of its own at some stops: "notice"
+# (st.info), "info" (the same with a guarantee's icon), "warning", or "error" where there is
+# no guarantee to give.
 Said = str | tuple[str, str]
 
 

@@ -183,6 +183,15 @@ def guarantee_box(
     )
 
 
+# The box and icon of each live.Said style a guarantee may take (ui.common.live draws the same).
+_BOXES = {
+    "error": (st.error, ":material/gpp_bad:"),
+    "warning": (st.warning, ":material/warning:"),
+    "info": (st.info, ":material/verified_user:"),
+    "notice": (st.info, None),
+}
+
+
 def said_box(
     said: live.Said,
     *,
@@ -196,8 +205,8 @@ def said_box(
     that sentence reads)."""
     if isinstance(said, tuple):  # never shown as a guarantee, not even in one line
         style, sentence = said
-        icon = ":material/gpp_bad:" if style == "error" else ":material/verified_user:"
-        (st.error if style == "error" else st.info)(sentence, icon=icon)
+        box, icon = _BOXES[style]
+        box(sentence, icon=icon)
         return
     presenter = presenter_mode()
     if follows is not None:

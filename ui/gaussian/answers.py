@@ -105,7 +105,7 @@ def _teaching_headline(s: Settings, draw: Callable[[Settings], Answers]) -> live
     """The headline with teaching draws at the settings' ε and δ; where the classic σ is
     withheld (a thumb at ε ≥ 1), why there are no answers, in the box the server draws."""
     if s.withheld:
-        return "info", _("gaussian.answers.withheld")
+        return "notice", _("gaussian.answers.withheld")
     return _headline(s, draw(s))
 
 
