@@ -7,14 +7,8 @@ from __future__ import annotations
 import pytest
 from apptest_helpers import errors, live_texts, open_page, rerun, successes, widget
 from live_helpers import assert_thumb_shows_the_server_view, follows, raw_charts
+from test_page_randomized_response import CENTRAL, COINS, ERROR, PAGE, SURVEY
 
-PAGE = "randomized_response"
-COINS, SURVEY, ERROR, CENTRAL = (
-    "1. The coin game",
-    "2. The survey",
-    "3. More people, smaller error",
-    "4. Local vs central at the same ε",
-)
 # Two values per slider, the second far from the fair coins' (and from ε = ln 3).
 MOVES = {
     "rr_truth": (0.55, 0.9),

@@ -99,27 +99,24 @@ def _posterior_chart(s: Settings, now: Posterior) -> charts.Spec:
 
 
 def _headline(s: Settings) -> None:
-    """The sentence the section answers with, following the thumbs; a warning when the prior
-    is certain."""
-    if s.certain:
-        st.warning(_headline_text(s))
-    else:
-        live.text(
-            s.stops,
-            lambda *values: _headline_text(s.at(*values)),
-            key="attacker_headline",
-            depends=(s.pure, s.prior),
-        )
+    """The sentence the section answers with, following the thumbs."""
+    live.text(
+        s.stops,
+        lambda *values: _headline_text(s.at(*values)),
+        key="attacker_headline",
+        depends=(s.pure, s.prior),
+    )
 
 
-def _headline_text(s: Settings) -> str:
-    """How sure the attacker can become (or that a certain prior has nothing to learn)."""
+def _headline_text(s: Settings) -> live.Said:
+    """How sure the attacker can become (or, in a warning, that a certain prior has nothing
+    to learn)."""
     prior = whole_percent(s.prior)
     if s.certain:
         certain = (
             N_("attacker.guess.certain_in") if s.prior == 1 else N_("attacker.guess.certain_out")
         )
-        return _(certain, prior=prior)
+        return "warning", _(certain, prior=prior)
     now = posterior(s, s.prior)
     if s.pure:
         return _(

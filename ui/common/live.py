@@ -509,6 +509,26 @@ def relay() -> None:
 Said = str | tuple[str, str]
 
 
+# Where the server draws a sentence with a style of its own: Streamlit's box and icon (the
+# dp_live script draws the same at a stop mid-drag).
+_BOXES = {
+    "error": (st.error, ":material/gpp_bad:"),
+    "warning": (st.warning, None),
+    "info": (st.info, ":material/verified_user:"),
+    "notice": (st.info, None),
+}
+
+
+def box(said: Said) -> bool:
+    """Draw ``said`` in Streamlit's box if it has a style of its own; False for a sentence."""
+    if not isinstance(said, tuple):
+        return False
+    style, sentence = said
+    draw, icon = _BOXES[style]
+    draw(sentence, icon=icon)
+    return True
+
+
 def texts(
     sliders: Sequence[Stops], sentence: Callable[..., Said], *, key: str, depends: Hashable = ()
 ) -> dict[str, list[Said]]:
@@ -534,8 +554,11 @@ def text(
     **bold** and `code`. ``style``: "" (a paragraph), "strong", "caption", "metric" (the
     sentence is the value under ``label``, as st.metric draws it), "success" (a guarantee
     box, ``note`` below it) or "success-line" (the same in one line, ``note`` on hover); a
-    stop whose ``sentence`` is (style, sentence) is drawn in that style instead (``Said``)."""
+    stop whose ``sentence`` is (style, sentence) is drawn in that style instead (``Said``).
+    At the values in use such a sentence is Streamlit's own box, which stands still."""
     now, memo_key = sentence(*(s.value for s in sliders)), _memo_key(key, depends)
+    if box(now):
+        return now
     found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
     data = {"now": now, "texts": found, "style": style, "label": label, "note": note}
     _COMPONENT(key=key, data=data)

@@ -183,15 +183,6 @@ def guarantee_box(
     )
 
 
-# The box and icon of each live.Said style a guarantee may take (ui.common.live draws the same).
-_BOXES = {
-    "error": (st.error, ":material/gpp_bad:"),
-    "warning": (st.warning, ":material/warning:"),
-    "info": (st.info, ":material/verified_user:"),
-    "notice": (st.info, None),
-}
-
-
 def said_box(
     said: live.Said,
     *,
@@ -203,10 +194,7 @@ def said_box(
     stands still; else green, with the noise used, and following the sliders' thumbs when
     ``follows`` gives them and the sentence at given values of them (``depends``: what else
     that sentence reads)."""
-    if isinstance(said, tuple):  # never shown as a guarantee, not even in one line
-        style, sentence = said
-        box, icon = _BOXES[style]
-        box(sentence, icon=icon)
+    if live.box(said):  # never shown as a guarantee, not even in one line
         return
     presenter = presenter_mode()
     if follows is not None:

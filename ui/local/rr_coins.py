@@ -100,28 +100,18 @@ def coin_game(s: Settings) -> None:
         live.text(
             s.sliders, lambda *values: _gamma_form(c.at(*values)), key="rr_gamma", depends=c.mode
         )
-        if _extreme(c):  # in its box while the coins are there
-            st.warning(_ratios(c))
-        else:
-            live.text(
-                s.sliders,
-                lambda *values: _said_ratios(c.at(*values)),
-                key="rr_ratios",
-                depends=c.mode,
-            )
+        live.text(
+            s.sliders, lambda *values: _said_ratios(c.at(*values)), key="rr_ratios", depends=c.mode
+        )
     st.markdown(_("local.rr.game"))
     st.caption(_("local.rr.neighbours"))
     section_exercises(OWN_EXERCISES, "coins", s)
 
 
-def _extreme(c: Coins) -> bool:
-    """ε = ∞ (an answer gives its person away) or 0 (the answers say nothing)."""
-    return math.isinf(c.epsilon) or c.epsilon == 0
-
-
 def _said_ratios(c: Coins) -> live.Said:
-    """The ratios' sentence, in a warning box where ε is ∞ or 0 (as the server draws it)."""
-    return ("warning", _ratios(c)) if _extreme(c) else _ratios(c)
+    """The ratios' sentence; in a warning box where ε is ∞ (an answer gives its person away)
+    or 0 (the answers say nothing)."""
+    return ("warning", _ratios(c)) if math.isinf(c.epsilon) or c.epsilon == 0 else _ratios(c)
 
 
 def _tree(c: Coins) -> Spec:
