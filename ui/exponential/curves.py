@@ -113,11 +113,10 @@ def how_often_right(s: Settings) -> None:
         )
         for mechanism, (col, name) in enumerate(zip(st.columns(3), names, strict=True)):
             with col:
-                live.text(
-                    [s.stops],
-                    lambda e, mechanism=mechanism: _chance(s.at(e), mechanism),
+                live.follow_text(
+                    s,
+                    lambda at, mechanism=mechanism: _chance(at, mechanism),
                     key=f"{PAGE}_chance_{mechanism}",
-                    depends=s.identity,
                     style="metric",
                     label=name,  # the ε is the marker's, above: a label does not follow
                 )

@@ -39,17 +39,10 @@ def sensitivity_pitfall(s: Settings) -> None:
     except ValueError:
         st.warning(_("exponential.pitfall.no_records"))
         return
-    live.chart(
-        [s.stops],
-        lambda e: _bars(s.at(e), shares),
-        key=f"{PAGE}_pitfall_bars",
-        depends=s.identity,
-    )
+    live.follow_chart(s, lambda at: _bars(at, shares), key=f"{PAGE}_pitfall_bars")
     log_p = s.log_probabilities()
     _table(c, shares, _wrong(s, shares), log_p)
-    live.text(
-        [s.stops], lambda e: _squeeze(s.at(e), shares), key=f"{PAGE}_squeeze", depends=s.identity
-    )
+    live.follow_text(s, lambda at: _squeeze(at, shares), key=f"{PAGE}_squeeze")
     st.markdown(_why(c.sensitivity, local))
     st.caption(_("exponential.pitfall.caption"))
 

@@ -26,6 +26,11 @@ class Settings:
         return self.stops.value
 
     @property
+    def followed(self) -> tuple[Stops]:
+        """The slider a chart that follows ε takes (ui.common.live)."""
+        return (self.stops,)
+
+    @property
     def identity(self) -> tuple:
         """What the page's charts draw from besides ε (ui.common.live keeps their stops for
         it): the candidates as written, their scores, Δ and the rate."""

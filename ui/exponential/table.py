@@ -5,7 +5,6 @@ with the unnormalised weights; what k runs cost; the downloads."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from contextlib import nullcontext
 
 import numpy as np
@@ -52,21 +51,11 @@ def probability_table(s: Settings) -> None:
     uniforms = _uniforms(n_draws)
     sampled = sampled_runs(uniforms, np.exp(log_p))
     with chart_place:
-        spec = live.chart(
-            [s.stops],
-            lambda e: _bars(s.at(e), uniforms),
-            key=f"{PAGE}_bars",
-            depends=(s.identity, n_draws),
-        )
+        spec = live.follow_chart(s, lambda at: _bars(at, uniforms), key=f"{PAGE}_bars",
+                                 depends=n_draws)  # fmt: skip
     with chart_side:
         st.caption(_("exponential.table.chart_caption"))
-        live.text(
-            [s.stops],
-            lambda e: _bound_caption(s.at(e)),
-            key=f"{PAGE}_bound",
-            depends=s.identity,
-            style="caption",
-        )
+        live.follow_text(s, _bound_caption, key=f"{PAGE}_bound", style="caption")
     with table_side:
         _table(s, log_p, sampled, n_draws)
     runs = _budget(s, n_draws)
@@ -82,33 +71,26 @@ def probability_table(s: Settings) -> None:
 def _summary(s: Settings) -> None:
     """The sentence and the metrics: P(best) and the count lost follow the ε thumb, the
     bound (with its "vacuous" mark and help) follows once it is let go."""
-    live.text([s.stops], lambda e: _sentence(s.at(e)), key=f"{PAGE}_sentence", depends=s.identity)
+    live.follow_text(s, _sentence, key=f"{PAGE}_sentence")
     cols = st.columns(3)
     with cols[0]:
-        _following_metric(
+        live.follow_text(
             s,
-            "p_best",
-            _("exponential.metric.p_best"),
             lambda at: formatting.fixed(_outcome(at)[0], 3),
+            key=f"{PAGE}_p_best",
+            style="metric",
+            label=_("exponential.metric.p_best"),
         )
     with cols[1]:
-        _following_metric(
-            s, "lost", _("exponential.metric.lost"), lambda at: lost_text(_outcome(at)[1])
+        live.follow_text(
+            s,
+            lambda at: lost_text(_outcome(at)[1]),
+            key=f"{PAGE}_lost",
+            style="metric",
+            label=_("exponential.metric.lost"),
         )
     shortfall = _shortfall(s)
     _bound_metric(cols[2], shortfall, _vacuous(shortfall, s.candidates.counts))
-
-
-def _following_metric(s: Settings, name: str, label: str, value: Callable[[Settings], str]) -> None:
-    """A metric whose value follows the ε thumb: ``value`` at the settings of each stop."""
-    live.text(
-        [s.stops],
-        lambda e: value(s.at(e)),
-        key=f"{PAGE}_{name}",
-        depends=s.identity,
-        style="metric",
-        label=label,
-    )
 
 
 def _outcome(s: Settings) -> tuple[float, float]:
