@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from PIL import Image, ImageChops
 from playwright.sync_api import Page
-from test_browser import MAIN, _shown_number, chart_pixels, settled
+from test_browser import MAIN, SHOTS, _shown_number, chart_pixels, settled
 
 # The page, its section (as the address names it, with what else it needs) and the slider
 # dragged: one per page and kind of slider. Every section's charts are checked against the
@@ -89,10 +89,22 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     assert chart_pixels(page) == during_charts  # the server's drawing is the dragged one
     page.reload()  # a fresh page at that address: its charts at the slider's stop, at rest
     settled(page)
-    assert _wait(page, lambda: all(map(_alike, chart_pixels(page), during_charts))), (
-        "a fresh page does not draw the slider's stop"
-    )
+    if not _wait(page, lambda: all(map(_alike, chart_pixels(page), during_charts))):
+        shots = _kept(f"{url_path}_{slider}", chart_pixels(page), during_charts)
+        raise AssertionError(f"a fresh page does not draw the slider's stop: see {shots}")
     page.close()
+
+
+def _kept(name: str, fresh: list[str], dragged: list[str]) -> list[str]:
+    """The two pages' charts written as PNGs beside the other screenshots, to look at."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for kind, urls in (("fresh", fresh), ("dragged", dragged)):
+        for number, url in enumerate(urls):
+            path = SHOTS / f"live_{name}_{number}_{kind}.png"
+            path.write_bytes(base64.b64decode(url.split(",", 1)[1]))
+            paths.append(str(path))
+    return paths
 
 
 def _alike(one: str, other: str) -> bool:
