@@ -5,6 +5,7 @@ import streamlit as st
 from ui.common.catalog import available_pages
 from ui.common.i18n import start_language
 from ui.common.shell import sidebar, use_app_navigation
+from ui.workshop.room import enter, room_bar, url_path
 
 st.set_page_config(page_icon=":material/shield:", layout="wide")
 use_app_navigation()
@@ -22,4 +23,6 @@ pages.insert(
 )
 page = st.navigation(pages, position="hidden")
 sidebar()
+enter()
+room_bar(url_path(page.url_path))
 page.run()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Debian's chromium, for Spark Java, and CJK fonts, when missing) and
-# run the whole suite: lint, unit and page tests, and the browser tests against a running app.
+# Install everything the tests need (Debian's chromium, Java for Spark, CJK fonts, and HAProxy and
+# Redis for the workshop, when missing) and run the whole suite: lint, unit and page tests, and the
+# browser tests against a running app (and a workshop of two workers behind HAProxy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,15 @@ if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null
 fi
+
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ] || ! command -v redis-server >/dev/null 2>&1; then
+    echo "Installing Debian's haproxy and redis-server for the workshop tests..."
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy redis-server >/dev/null
+fi
+export PATH="$PATH:/usr/sbin"
 
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 python3 -m ruff check .

@@ -143,6 +143,17 @@ def linked_expander(setting: Flag, label: str, **kwargs: Any) -> Any:
     return box
 
 
+def take(key: str) -> str | None:
+    """A parameter read once and kept out of the address from then on (a workshop trainer's
+    secret, which a projected address must not show): its value, now dropped; None without."""
+    return st.query_params.pop(key, None)
+
+
+def drop(key: str) -> None:
+    """Leave ``key`` out of the address (a link's room that is no longer open)."""
+    st.query_params.pop(key, None)
+
+
 def assign(values: Mapping[str, Any]) -> None:
     """Set several settings at once (a preset), in a callback before their widgets are drawn;
     their values reach the address when the page publishes them."""

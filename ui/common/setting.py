@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 Encoded = str | list[str]  # one parameter, or a parameter repeated (?k=a&k=b)
+DECLARED: set[str] = set()  # the key of every setting declared in this process (ui.workshop.room)
 
 
 def number_code(value: float) -> str:
@@ -52,6 +53,9 @@ class Setting:
     default: Any = None
     in_address: bool = True
     always: bool = False
+
+    def __post_init__(self) -> None:
+        DECLARED.add(self.key)
 
     def encode(self, value: Any) -> Encoded | None:
         """The address's parameter for ``value``; None at the default (left out)."""

@@ -1,0 +1,202 @@
+"""One address for a whole room: N Streamlit workers behind HAProxy, sticky by cookie.
+
+    python3 scripts/workshop.py --workers 2 --port 8500
+
+Streamlit keeps a session in one process and one process uses one core, so a hall of a
+hundred needs several workers. HAProxy (Debian's package; scripts/workshop.sh installs it)
+sends each browser to one worker and keeps it there with a cookie of its own, which covers the
+page, its websocket, uploads and media alike: a room behind one NAT address still spreads over
+every worker (hashing the client's IP would not). HAProxy checks each worker's health every
+two seconds; this script restarts a worker that dies, and HAProxy sends its people to another
+one meanwhile (their page reconnects; the address, which holds the room and every setting,
+brings them back to the view). The workers share rooms through a store (ui.workshop.store):
+a SQLite file in this run's folder, or ``--store redis://host:6379/0`` for workers on several
+machines. Data by path is off unless ``--allow-data`` names folders (and ``--allow-spark``
+Spark addresses); uploads are capped at ``--max-upload-mb``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COOKIE = "dpx_worker"
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 2))
+    parser.add_argument("--port", type=int, default=8500, help="the room's port (HAProxy)")
+    parser.add_argument("--host", default="0.0.0.0", help="the address HAProxy listens on")
+    parser.add_argument("--store", default=None, help="sqlite:///path or redis://host:port/db")
+    parser.add_argument("--allow-data", action="append", default=[], metavar="FOLDER",
+                        help="a folder whose files data by path may read (repeatable)")  # fmt: skip
+    parser.add_argument("--allow-spark", action="append", default=[], metavar="URL",
+                        help="a Spark address data by path may use (repeatable)")  # fmt: skip
+    parser.add_argument("--max-upload-mb", type=int, default=20, help="largest CSV upload")
+    return parser.parse_args(argv)
+
+
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def haproxy_config(host: str, port: int, workers: list[int]) -> str:
+    """HAProxy's configuration: cookie-sticky HTTP and websockets, health-checked workers."""
+    servers = "\n".join(
+        f"    server w{i} 127.0.0.1:{p} cookie w{i} check inter 2s fall 2 rise 1"
+        for i, p in enumerate(workers, start=1)
+    )
+    return f"""global
+    maxconn 4096
+
+defaults
+    mode http
+    option redispatch
+    retries 3
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+    timeout tunnel 1h
+    timeout http-request 10s
+
+frontend room
+    bind {host}:{port}
+    default_backend workers
+
+backend workers
+    balance roundrobin
+    cookie {COOKIE} insert indirect nocache httponly attr "SameSite=Lax"
+    option httpchk GET /_stcore/health
+    http-check expect status 200
+{servers}
+"""
+
+
+class Workshop:
+    """The workers and the proxy, started, watched and stopped together."""
+
+    def __init__(self, args: argparse.Namespace, folder: Path) -> None:
+        self.args, self.folder = args, folder
+        self.ports = [args.port + i for i in range(1, args.workers + 1)]
+        self.workers: dict[int, subprocess.Popen] = {}
+        self.proxy: subprocess.Popen | None = None
+        self.env = dict(os.environ)
+        self.env["DP_EXPLORER_WORKSHOP"] = "1"
+        self.env["DP_EXPLORER_STORE"] = args.store or f"sqlite:///{folder / 'rooms.sqlite'}"
+        self.env["DP_EXPLORER_DATA_ALLOW"] = os.pathsep.join(args.allow_data)
+        self.env["DP_EXPLORER_SPARK_ALLOW"] = " ".join(args.allow_spark)
+
+    def start_worker(self, port: int) -> None:
+        command = [sys.executable, "-m", "streamlit", "run", "app.py",
+                   "--server.port", str(port), "--server.address", "127.0.0.1",
+                   "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                   "--server.maxUploadSize", str(self.args.max_upload_mb),
+                   "--server.fileWatcherType", "none"]  # fmt: skip
+        log = open(self.folder / f"worker-{port}.log", "ab")  # noqa: SIM115 (kept by the child)
+        self.workers[port] = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+
+    def start(self) -> None:
+        for port in self.ports:
+            self.start_worker(port)
+        config = self.folder / "haproxy.cfg"
+        config.write_text(haproxy_config(self.args.host, self.args.port, self.ports))
+        log = open(self.folder / "haproxy.log", "ab")  # noqa: SIM115 (kept by the child)
+        self.proxy = subprocess.Popen(
+            ["haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
+        )
+
+    def healthy(self, port: int) -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return True
+        except OSError:
+            return False
+
+    def watch(self) -> None:
+        """Restart a worker that died, until the proxy stops or we are told to stop."""
+        while self.proxy is not None and self.proxy.poll() is None:
+            for port, worker in list(self.workers.items()):
+                if worker.poll() is not None:
+                    print(f"worker on port {port} stopped ({worker.returncode}): restarting",
+                          flush=True)  # fmt: skip
+                    self.start_worker(port)
+            time.sleep(0.5)
+        print(f"HAProxy stopped: see {self.folder / 'haproxy.log'}", flush=True)
+
+    def stop(self, *_args: object) -> None:
+        processes = [*self.workers.values(), *([self.proxy] if self.proxy else [])]
+        self.proxy = None
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def main(argv: list[str]) -> int:
+    args = parse(argv)
+    if args.workers < 1:
+        print("--workers must be at least 1.", file=sys.stderr)
+        return 2
+    if shutil.which("haproxy") is None:
+        print("HAProxy is missing: bash scripts/workshop.sh installs it (apt-get install "
+              "haproxy).", file=sys.stderr)  # fmt: skip
+        return 2
+    wanted = [(args.host, args.port)] + [("127.0.0.1", args.port + i)
+                                          for i in range(1, args.workers + 1)]  # fmt: skip
+    taken = [port for host, port in wanted if not port_free(host, port)]
+    if taken:
+        print(f"Port(s) {', '.join(map(str, taken))} already in use: the workshop needs port "
+              f"{args.port} for the room and the {args.workers} after it for its workers. "
+              "Choose others with --port.", file=sys.stderr)  # fmt: skip
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="dp-explorer-workshop-"))
+    workshop = Workshop(args, folder)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        workshop.start()
+        deadline = time.monotonic() + 120
+        while not all(workshop.healthy(p) for p in workshop.ports):
+            if time.monotonic() > deadline:
+                print(f"The workers did not start: see {folder}/worker-*.log", file=sys.stderr)
+                return 1
+            time.sleep(0.3)
+        if workshop.proxy is None or workshop.proxy.poll() is not None:
+            print(f"HAProxy did not start: see {folder / 'haproxy.log'}", file=sys.stderr)
+            return 1
+        shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
+        print(f"DP Explorer workshop at http://{shown}:{args.port}/workshop "
+              f"({args.workers} workers, store {workshop.env['DP_EXPLORER_STORE']}, logs in "
+              f"{folder})", flush=True)  # fmt: skip
+        workshop.watch()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        workshop.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

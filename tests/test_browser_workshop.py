@@ -1,0 +1,191 @@
+"""A workshop room in chromium, through HAProxy and two workers (scripts/workshop.py).
+
+One trainer and several attendees, each in a browser context of their own (their own cookies,
+so HAProxy spreads them over both workers): the attendees follow the trainer's page and ε, one
+explores alone and follows again, and an attendee whose worker is killed comes back to the
+room on the other worker while the workshop restarts the dead one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, Page
+from test_browser import MAIN, ROOT
+
+COOKIE = "dpx_worker"
+WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
+SLIDERS = f"{MAIN} [data-testid='stSlider'] input[type='range']"
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports."""
+    for _ in range(200):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            first = sock.getsockname()[1]
+        if first + count < 65000 and all(_free(first + i) for i in range(count)):
+            return first
+    pytest.fail("no free ports")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _answers(url: str) -> bool:
+    with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
+        return response.status == 200
+    return False
+
+
+@pytest.fixture(scope="module")
+def workshop() -> Iterator[tuple[str, int]]:
+    """scripts/workshop.py with two workers: (the room's address, the proxy's port)."""
+    port = free_ports(3)
+    env = {**os.environ, "PATH": f"{os.environ.get('PATH', '')}:/usr/sbin"}
+    command = [sys.executable, "scripts/workshop.py", "--workers", "2", "--port", str(port),
+               "--host", "127.0.0.1"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while not _answers(f"{base}/_stcore/health"):
+        assert process.poll() is None, f"the workshop stopped: {process.stdout.read()}"
+        assert time.monotonic() < deadline, "the workshop did not start in 120 s"
+        time.sleep(0.3)
+    yield base, port
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+
+
+def worker_of(context: BrowserContext) -> str:
+    return next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+
+
+def at_address(page: Page, pattern: str, timeout: float = WAIT) -> None:
+    """Wait until the page's address matches ``pattern`` (Streamlit changes it in place, with
+    no load event for ``wait_for_url`` to wait for)."""
+    page.wait_for_function("(p) => new RegExp(p).test(location.href)", arg=pattern,
+                           timeout=timeout)  # fmt: skip
+
+
+def strip(page: Page) -> str:
+    return page.locator(".st-key-room_bar").inner_text()
+
+
+def epsilon_in(page: Page) -> str | None:
+    found = parse_qs(urlsplit(page.url).query).get("laplace_epsilon")
+    return found[0] if found else None
+
+
+def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> None:
+    base, port = workshop
+    trainer_context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    trainer = trainer_context.new_page()
+    trainer.goto(f"{base}/workshop")
+    trainer.get_by_role("button", name="Open a room").click()
+    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
+    code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
+    assert "lead=" not in trainer.url  # the secret never reaches the address
+    join_box = trainer.locator(".st-key-room_panel").inner_text()
+    assert f"/workshop?room={code}" in join_box
+
+    # Attendees on phones, each with their own cookies: HAProxy spreads them over the workers.
+    attendees: list[tuple[BrowserContext, Page]] = []
+    while len(attendees) < 2 or len({worker_of(c) for c, _ in attendees}) < 2:
+        assert len(attendees) < 6, "HAProxy put every attendee on one worker"
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"{base}/workshop?room={code.lower()}")  # typed as read off the projector
+        page.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
+        attendees.append((context, page))
+    assert "lead=" not in attendees[0][1].content()
+    # One more types the code on the Workshop page, as read off the projector.
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    typist = context.new_page()
+    typist.goto(f"{base}/workshop")
+    typist.get_by_label("Room code").fill(f"{code[:3]} {code[3:].lower()}")
+    typist.get_by_role("button", name="Join").click()
+    typist.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
+    attendees.insert(0, (context, typist))
+
+    # The trainer opens a page and moves ε: every attendee's page follows.
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
+    at_address(trainer, r"/laplace\b")
+    trainer.wait_for_selector(SLIDERS)
+    trainer.locator(SLIDERS).first.focus()
+    for _ in range(2):
+        trainer.keyboard.press("ArrowLeft")
+    at_address(trainer, r"laplace_epsilon=0\.6\b", WAIT)
+    for _context, page in attendees:
+        at_address(page, r"/laplace\?.*laplace_epsilon=0\.6\b", WAIT)
+        page.locator(f"{SLIDERS}[aria-valuetext='0.6']").wait_for(timeout=WAIT)
+        assert f"room={code}" in page.url and "lang=en" in page.url
+
+    # One attendee explores alone: the trainer's next page reaches the other one only.
+    (_, alone), (_, follower) = attendees[0], attendees[-1]
+    alone.get_by_role("button", name="Explore alone").click()
+    alone.locator(".st-key-room_bar", has_text="on your own").wait_for(timeout=WAIT)
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Gaussian mechanism").click()
+    at_address(follower, r"/gaussian\b", WAIT)
+    alone.locator(".st-key-room_bar", has_text="on your own").wait_for()
+    assert "/laplace" in alone.url
+    alone.get_by_role("button", name="Follow the trainer").click()
+    at_address(alone, r"/gaussian\b", WAIT)
+
+    # The follower's worker dies: the page reconnects through the other worker and is back in
+    # the room (its address holds the room), and the workshop restarts the dead worker.
+    dead = port + int(worker_of(attendees[-1][0]).removeprefix("w"))
+    pid = subprocess.run(["pgrep", "-f", f"server.port {dead} "], capture_output=True,
+                         text=True, check=True).stdout.split()[0]  # fmt: skip
+    os.kill(int(pid), signal.SIGKILL)
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Randomized response").click()
+    at_address(trainer, r"/randomized_response\b", WAIT)
+    at_address(follower, r"/randomized_response\b", 60_000)
+    deadline = time.monotonic() + 120
+    while not _answers(f"http://127.0.0.1:{dead}/_stcore/health"):
+        assert time.monotonic() < deadline, "the killed worker was not restarted"
+        time.sleep(0.5)
+
+    for context in [trainer_context, *(c for c, _ in attendees)]:
+        context.close()
+
+
+def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
+    _base, port = workshop
+    result = subprocess.run(
+        [
+            sys.executable,
+            "scripts/workshop.py",
+            "--workers",
+            "2",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": f"{os.environ.get('PATH', '')}:/usr/sbin"},
+    )
+    assert result.returncode == 2
+    assert f"Port(s) {port}, {port + 1}, {port + 2} already in use" in result.stderr
+    assert "--port" in result.stderr

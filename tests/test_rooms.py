@@ -1,0 +1,207 @@
+"""Workshop rooms: codes, secrets and views (ui.workshop.rooms), and the two stores that keep
+them for every worker (ui.workshop.store): SQLite in WAL mode and a real redis-server."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ui.workshop.rooms import (
+    ALPHABET,
+    CODE_LENGTH,
+    MAX_VIEW_BYTES,
+    Room,
+    RoomError,
+    View,
+    clean_code,
+    leads,
+    new_code,
+    new_secret,
+    secret_hash,
+)
+from ui.workshop.store import RedisStore, SqliteStore, Store, open_store
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory) -> Iterator[str]:
+    """Debian's redis-server (scripts/test.sh installs it), on a free port, for this module."""
+    port, folder = free_port(), tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(
+        [REDIS, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.1)
+    yield f"redis://127.0.0.1:{port}/0"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store(request, tmp_path) -> Store:
+    if request.param == "sqlite":
+        return SqliteStore(tmp_path / "rooms.sqlite")
+    return RedisStore(request.getfixturevalue("redis_url"))
+
+
+def a_room(hours: float = 1.0) -> tuple[Room, str]:
+    secret = new_secret()
+    return Room(new_code(), secret_hash(secret), time.time() + hours * 3600), secret
+
+
+def test_codes_are_short_unambiguous_and_read_back_however_typed() -> None:
+    codes = {new_code() for _ in range(2000)}
+    assert len(codes) == 2000  # 31^6 codes: a repeat in 2000 draws has chance ~2e-3
+    for code in codes:
+        assert len(code) == CODE_LENGTH and set(code) <= set(ALPHABET)
+        assert not set(code) & set("0O1IL")
+        assert clean_code(code.lower()) == code
+        assert clean_code(f" {code[:3]}-{code[3:]} ") == code
+    assert clean_code("ABC12") is None  # too short
+    assert clean_code("ABCDE0") is None  # 0 is never in a code
+    assert clean_code("") is None
+
+
+def test_a_secret_leads_only_its_own_room() -> None:
+    secret = new_secret()
+    assert len(secret) >= 43  # 32 random bytes
+    kept = secret_hash(secret)
+    assert secret not in kept and leads(secret, kept)
+    assert not leads(new_secret(), kept)
+    assert not leads(secret[:-1], kept)
+
+
+def test_a_view_keeps_the_address_less_what_each_person_keeps() -> None:
+    params = {"laplace_epsilon": ["0.5"], "lang": ["de"], "present": ["1"], "room": ["ABCDEF"],
+              "lead": ["secret"], "bounding_groups": ["a", "b"], "empty": []}  # fmt: skip
+    view = View.of("laplace", params)
+    assert view.query() == {"bounding_groups": ["a", "b"], "laplace_epsilon": ["0.5"]}
+    assert View.loads(view.dumps()) == view
+    assert View.of("laplace", dict(reversed(params.items()))) == view  # order does not matter
+
+
+UNREADABLE = ["", "[]", "{}", '{"page": 3, "params": {}}', '{"page": "x", "params": {"a": "b"}}',
+              '{"page": "x", "params": {"a": [1]}}', "not json"]  # fmt: skip
+
+
+@pytest.mark.parametrize("kept", UNREADABLE)
+def test_a_view_the_store_cannot_read_is_none(kept: str) -> None:
+    assert View.loads(kept) is None
+
+
+def test_a_view_too_large_to_share_is_refused() -> None:
+    view = View.of("bounding", {"bounding_groups": ["x" * 100] * (MAX_VIEW_BYTES // 100)})
+    with pytest.raises(RoomError) as error:
+        view.dumps()
+    assert error.value.code == "too_big"
+
+
+def test_a_room_opens_once_shows_views_in_order_and_closes(store: Store) -> None:
+    room, _secret = a_room()
+    store.open_room(room)
+    with pytest.raises(RoomError) as taken:
+        store.open_room(room)
+    assert taken.value.code == "taken"
+    kept = store.room(room.code)
+    assert kept is not None and kept.lead_hash == room.lead_hash and kept.view is None
+    assert kept.closes == pytest.approx(room.closes)
+    now = time.time()
+    assert store.version(room.code, now) == 0
+    first, second = View.of("laplace", {"laplace_epsilon": ["0.5"]}), View.of("gaussian", {})
+    assert store.show(room.code, first, now) == 1
+    assert store.show(room.code, second, now) == 2
+    kept = store.room(room.code)
+    assert kept is not None and (kept.version, kept.view) == (2, second)
+    store.close(room.code, time.time())
+    assert store.version(room.code, time.time()) is None
+    with pytest.raises(RoomError) as closed:
+        store.show(room.code, first, time.time())
+    assert closed.value.code == "closed"
+
+
+def test_an_unknown_or_expired_room_cannot_be_shown_to(store: Store) -> None:
+    assert store.room("ZZZZZZ") is None
+    assert store.version("ZZZZZZ", time.time()) is None
+    with pytest.raises(RoomError):
+        store.show("ZZZZZZ", View.of("home", {}), time.time())
+    room, _secret = a_room(hours=-1 / 3600)  # closed a second ago
+    if isinstance(store, SqliteStore):  # Redis would not even keep it: expired on arrival
+        store.open_room(room)
+        assert store.version(room.code, time.time()) is None
+        with pytest.raises(RoomError):
+            store.show(room.code, View.of("home", {}), time.time())
+
+
+def _show_many(url: str, code: str, times: int) -> None:
+    store = open_store(url)
+    for i in range(times):
+        store.show(code, View.of("laplace", {"laplace_epsilon": [str(i)]}), time.time())
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_workers_showing_at_once_lose_no_version(kind: str, tmp_path, request) -> None:
+    """Three processes (workers) each show 40 views: the version counts all 120."""
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite'}" if kind == "sqlite" else None
+    url = url or request.getfixturevalue("redis_url")
+    room, _secret = a_room()
+    open_store(url).open_room(room)
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_show_many, args=(url, room.code, 40)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+    assert open_store(url).version(room.code, time.time()) == 120
+
+
+def test_sqlite_keeps_rooms_in_wal_mode(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "rooms.sqlite")
+    store.open_room(a_room()[0])
+    mode = store._db().execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_a_store_out_of_reach_is_a_room_error_not_a_traceback(tmp_path: Path) -> None:
+    with pytest.raises(RoomError) as error:
+        SqliteStore(Path("/proc/no-such-place/rooms.sqlite"))
+    assert error.value.code == "unreachable"
+    down = RedisStore(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    with pytest.raises(RoomError) as error:
+        down.version("ABCDEF", time.time())
+    assert error.value.code == "unreachable"
+    with pytest.raises(RoomError) as error:
+        open_store("mysql://somewhere")
+    assert error.value.code == "bad_store"
+
+
+def test_the_store_keeps_the_secrets_hash_not_the_secret(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "rooms.sqlite")
+    room, secret = a_room()
+    store.open_room(room)
+    store.show(room.code, View.of("home", {"seed": ["1"]}), time.time())
+    dump = "\n".join(store._db().iterdump())
+    assert secret not in dump and room.lead_hash in dump
+    assert json.loads(store._db().execute("SELECT view FROM rooms").fetchone()[0])["page"] == "home"

@@ -1,0 +1,94 @@
+"""The Workshop page's room box: open a room and show the room how to join, or join one."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from ui.common.i18n import _
+from ui.workshop.room import FOLLOWING, LEADING, join, open_room, said
+from ui.workshop.rooms import LEAD_KEY, ROOM_KEY, RoomError, clean_code
+from ui.workshop.store import store
+
+SECRET = "room__secret"  # session state: the trainer link's secret, while this session leads
+FAILED = "room__failed"  # session state: why the last click on the room box did nothing
+PAGE_PATH = "workshop"
+
+
+def app_address() -> str:
+    """The app's address as the browser reached it (through the workshop's proxy, say)."""
+    url = urlsplit(st.context.url or "")
+    path = url.path.rstrip("/").removesuffix(PAGE_PATH).rstrip("/")
+    return f"{url.scheme}://{url.netloc}{path}"
+
+
+def room_panel() -> None:
+    """Lead a room (its code and links, and a way to close it), or open or join one."""
+    state = st.session_state
+    with st.container(border=True, key="room_panel"):
+        st.subheader(_("workshop.room.title"), anchor=False)
+        if FAILED in state:
+            st.error(state.pop(FAILED), icon=":material/error:")
+        if LEADING in state:
+            _leading(state[LEADING])
+        else:
+            _outside(state.get(FOLLOWING))
+
+
+def _leading(code: str) -> None:
+    base = app_address()
+    st.markdown(_("workshop.room.join_at", code=code, link=f"{base}/{PAGE_PATH}?{ROOM_KEY}={code}"))
+    secret = st.session_state.get(SECRET)
+    if secret is not None:
+        with st.expander(_("workshop.room.trainer_link"), icon=":material/key:"):
+            st.caption(_("workshop.room.trainer_link.help"))
+            st.code(f"{base}/{PAGE_PATH}?{ROOM_KEY}={code}&{LEAD_KEY}={secret}", language=None)
+    st.button(
+        _("workshop.room.close"), icon=":material/door_front:", key="room_close", on_click=_close
+    )
+
+
+def _outside(following: str | None) -> None:
+    if following is not None:
+        st.markdown(_("workshop.room.in_room", code=following))
+    st.markdown(_("workshop.room.how"))
+    st.button(_("workshop.room.open"), icon=":material/podium:", key="room_open", on_click=_open)
+    with st.container(horizontal=True, vertical_alignment="bottom", key="room_join"):
+        st.text_input(_("workshop.room.code"), key="room_code", max_chars=12)
+        st.button(_("workshop.room.join"), icon=":material/login:", key="room_join_button",
+                  on_click=_join)  # fmt: skip
+
+
+def _open() -> None:
+    try:
+        _code, st.session_state[SECRET] = open_room()
+    except RoomError as error:
+        st.session_state[FAILED] = said(error)
+
+
+def _close() -> None:
+    state = st.session_state
+    try:
+        store().close(state[LEADING], time.time())
+    except RoomError as error:
+        state[FAILED] = said(error)
+        return
+    state.pop(LEADING)
+    state.pop(SECRET, None)
+
+
+def _join() -> None:
+    state = st.session_state
+    typed = state.get("room_code", "")
+    code = clean_code(typed)
+    try:
+        room = store().room(code) if code else None
+    except RoomError as error:
+        state[FAILED] = said(error)
+        return
+    if room is None or not room.open_at(time.time()):
+        state[FAILED] = _("workshop.room.unknown", code=typed)
+        return
+    join(room.code)

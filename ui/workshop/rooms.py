@@ -1,0 +1,117 @@
+"""A workshop room, apart from any store or page: its codes, its secret and the view it shares.
+
+A trainer opens a room and gets two links: the attendees' (a short code anyone in the room may
+read off the projector) and the trainer's (the code and a secret: whoever holds it leads). The
+store keeps only the secret's SHA-256, so reading the store does not let anyone lead. A view is
+a page and its address (ui.common.address), less what stays each person's own: the language,
+presenter mode and the room itself. Rooms close ``HOURS`` after they open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+# No 0/O, 1/I/L: a code read off a projector at the back of a room and typed on a phone.
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6  # 31^6 = 887 million codes
+HOURS = 12.0  # a room closes this long after it opens (a day of workshop)
+ROOM_KEY, LEAD_KEY = "room", "lead"  # the address parameters of the two links
+# Address parameters each person keeps for themselves when following.
+OWN = frozenset({"lang", "present", ROOM_KEY, LEAD_KEY})
+MAX_VIEW_BYTES = 16_000  # an address is at most a few hundred bytes; a view above this is refused
+
+
+class RoomError(ValueError):
+    """A room that cannot be joined or led; ``code`` names the message (common catalogue)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def new_code() -> str:
+    """A fresh room code: six characters of ``ALPHABET``, from the system's CSPRNG."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_secret() -> str:
+    """The trainer's secret: 32 random bytes, URL-safe (256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def secret_hash(secret: str) -> str:
+    """SHA-256 of the secret, in hex: what the store keeps."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def leads(secret: str, kept_hash: str) -> bool:
+    """Whether ``secret`` is the room's (compared in constant time)."""
+    return hmac.compare_digest(secret_hash(secret), kept_hash)
+
+
+def clean_code(typed: str) -> str | None:
+    """A code as typed ("abc 234", "ABC-234") in its canonical form; None when it cannot be one."""
+    code = "".join(ch for ch in typed.upper() if ch.isalnum())
+    ok = len(code) == CODE_LENGTH and all(ch in ALPHABET for ch in code)
+    return code if ok else None
+
+
+@dataclass(frozen=True)
+class View:
+    """What the trainer shows: a page (its url path) and its address, as (key, values) pairs."""
+
+    page: str
+    params: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @classmethod
+    def of(cls, page: str, params: dict[str, list[str]]) -> View:
+        """The view of ``page`` at the address ``params`` (every value of each key), less
+        what each person keeps (``OWN``), in a stable order."""
+        kept = sorted((k, tuple(v)) for k, v in params.items() if k not in OWN and v)
+        return cls(page, tuple(kept))
+
+    def query(self) -> dict[str, list[str]]:
+        """The address to open for this view."""
+        return {key: list(values) for key, values in self.params}
+
+    def dumps(self) -> str:
+        """The view as JSON (what the store keeps); ``RoomError("too_big")`` above the limit."""
+        text = json.dumps({"page": self.page, "params": self.query()}, sort_keys=True)
+        if len(text.encode()) > MAX_VIEW_BYTES:
+            raise RoomError("too_big")
+        return text
+
+    @classmethod
+    def loads(cls, text: str) -> View | None:
+        """The view kept as JSON; None for anything else (a store holds nothing it cannot read)."""
+        try:
+            found: Any = json.loads(text)
+            page, params = found["page"], found["params"]
+            ok = isinstance(page, str) and isinstance(params, dict)
+            ok = ok and all(
+                isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
+                for k, v in params.items()
+            )
+        except (ValueError, TypeError, KeyError):
+            return None
+        return cls.of(page, params) if ok else None
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room as the store holds it: its code, the trainer secret's hash, when it closes (Unix
+    seconds), the view's version (0 before the trainer showed anything) and the view."""
+
+    code: str
+    lead_hash: str
+    closes: float
+    version: int = 0
+    view: View | None = None
+
+    def open_at(self, now: float) -> bool:
+        return now < self.closes

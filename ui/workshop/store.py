@@ -1,0 +1,230 @@
+"""Where the workers of a workshop keep what the room shares: rooms and the trainer's view.
+
+Each Streamlit worker is its own process, so a room lives in a store they all reach, chosen by
+``DP_EXPLORER_STORE`` (scripts/workshop.py sets it):
+
+- ``sqlite:///path/rooms.sqlite`` (the default, in the system's temporary folder): one file on
+  this machine, in WAL mode, so readers (every follower's poll) never wait for the writer;
+- ``redis://host:6379/0``: a Redis server, for workers on several machines.
+
+A follower polls ``version`` about once a second: one indexed read (SQLite) or one HGET (Redis).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from functools import cache, wraps
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from ui.workshop.rooms import Room, RoomError, View
+
+ENV = "DP_EXPLORER_STORE"
+F = TypeVar("F", bound=Callable)
+
+
+def _unreachable_errors() -> tuple[type[Exception], ...]:
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:
+        return (sqlite3.Error, OSError)
+    return (sqlite3.Error, OSError, RedisError)
+
+
+def guarded(method: F) -> F:
+    """A store method whose failure to reach the store (a locked or unwritable file, Redis
+    down) raises ``RoomError("unreachable")``, which the page says in a sentence."""
+
+    @wraps(method)
+    def call(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except _unreachable_errors():
+            raise RoomError("unreachable") from None
+
+    return call  # type: ignore[return-value]
+
+
+class Store(Protocol):
+    def open_room(self, room: Room) -> None:
+        """Keep a new room; ``RoomError("taken")`` when an open room has its code."""
+
+    def room(self, code: str) -> Room | None:
+        """The room with ``code``, open or closed; None when there is none."""
+
+    def show(self, code: str, view: View, now: float) -> int:
+        """Make ``view`` the room's and return its new version; ``RoomError("closed")`` when
+        the room is closed or unknown."""
+
+    def version(self, code: str, now: float) -> int | None:
+        """The version of the room's view (cheap: what followers poll); None when the room is
+        closed or unknown."""
+
+    def close(self, code: str, now: float) -> None:
+        """Close the room now: followers are told, its links no longer open it."""
+
+
+class SqliteStore:
+    """Rooms in one SQLite file (WAL mode), a connection per thread."""
+
+    SCHEMA = """CREATE TABLE IF NOT EXISTS rooms (
+        code TEXT PRIMARY KEY, lead_hash TEXT NOT NULL, closes REAL NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0, view TEXT)"""
+
+    @guarded
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._db() as db:
+            db.execute(self.SCHEMA)
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            self._local.db = db
+        return db
+
+    @guarded
+    def open_room(self, room: Room) -> None:
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM rooms WHERE closes <= ?", (time.time(),))
+            db.execute(
+                "INSERT INTO rooms (code, lead_hash, closes) VALUES (?, ?, ?)",
+                (room.code, room.lead_hash, room.closes),
+            )
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK")
+            raise RoomError("taken") from None
+        db.execute("COMMIT")
+
+    @guarded
+    def room(self, code: str) -> Room | None:
+        row = (
+            self._db()
+            .execute("SELECT lead_hash, closes, version, view FROM rooms WHERE code = ?", (code,))
+            .fetchone()
+        )
+        if row is None:
+            return None
+        lead_hash, closes, version, view = row
+        return Room(code, lead_hash, closes, version, View.loads(view) if view else None)
+
+    @guarded
+    def show(self, code: str, view: View, now: float) -> int:
+        row = (
+            self._db()
+            .execute(
+                "UPDATE rooms SET version = version + 1, view = ? WHERE code = ? AND closes > ? "
+                "RETURNING version",
+                (view.dumps(), code, now),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise RoomError("closed")
+        return int(row[0])
+
+    @guarded
+    def version(self, code: str, now: float) -> int | None:
+        row = (
+            self._db()
+            .execute("SELECT version FROM rooms WHERE code = ? AND closes > ?", (code, now))
+            .fetchone()
+        )
+        return None if row is None else int(row[0])
+
+    @guarded
+    def close(self, code: str, now: float) -> None:
+        self._db().execute("UPDATE rooms SET closes = ? WHERE code = ?", (now, code))
+
+
+# Set the view and bump its version in one step, only while the room exists (Redis expires it).
+_SHOW = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+redis.call('HSET', KEYS[1], 'view', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'version', 1)"""
+
+
+class RedisStore:
+    """Rooms as Redis hashes (``dpx:room:<code>``) that expire when the room closes."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            import redis
+        except ImportError:  # requirements.txt has it; a trimmed install may not
+            raise RoomError("no_redis") from None
+        self._redis = redis.Redis.from_url(url, decode_responses=True)
+        self._show = self._redis.register_script(_SHOW)
+
+    @staticmethod
+    def _key(code: str) -> str:
+        return f"dpx:room:{code}"
+
+    @guarded
+    def open_room(self, room: Room) -> None:
+        key = self._key(room.code)
+        if not self._redis.hsetnx(key, "lead_hash", room.lead_hash):
+            raise RoomError("taken")
+        with self._redis.pipeline() as pipe:
+            pipe.hset(key, mapping={"closes": repr(room.closes), "version": 0})
+            pipe.expireat(key, int(room.closes) + 1)
+            pipe.execute()
+
+    @guarded
+    def room(self, code: str) -> Room | None:
+        found = self._redis.hgetall(self._key(code))
+        if not found or "closes" not in found:
+            return None
+        view = View.loads(found["view"]) if "view" in found else None
+        closes, version = float(found["closes"]), int(found.get("version", 0))
+        return Room(code, found["lead_hash"], closes, version, view)
+
+    @guarded
+    def show(self, code: str, view: View, now: float) -> int:
+        room = self.room(code)
+        if room is None or not room.open_at(now):
+            raise RoomError("closed")
+        version = int(self._show(keys=[self._key(code)], args=[view.dumps()]))
+        if version < 0:
+            raise RoomError("closed")
+        return version
+
+    @guarded
+    def version(self, code: str, now: float) -> int | None:
+        found = self._redis.hget(self._key(code), "version")  # gone once the room closes
+        return None if found is None else int(found)
+
+    @guarded
+    def close(self, code: str, now: float) -> None:
+        self._redis.delete(self._key(code))
+
+
+def default_path() -> Path:
+    return Path(tempfile.gettempdir()) / "dp-explorer" / "rooms.sqlite"
+
+
+def open_store(url: str | None) -> Store:
+    """The store at ``url`` (see the module); SQLite in the temporary folder without one."""
+    if not url:
+        return SqliteStore(default_path())
+    if url.startswith("sqlite:///"):
+        return SqliteStore(Path(url.removeprefix("sqlite://")))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(url)
+    raise RoomError("bad_store")
+
+
+@cache
+def store() -> Store:
+    """This process's store (``DP_EXPLORER_STORE``)."""
+    return open_store(os.environ.get(ENV))
