@@ -12,7 +12,8 @@ one meanwhile (their page reconnects; the address, which holds the room and ever
 brings them back to the view). The workers share rooms through a store (ui.workshop.store):
 a SQLite file in this run's folder, or ``--store redis://host:6379/0`` for workers on several
 machines. Data by path is off unless ``--allow-data`` names folders (and ``--allow-spark``
-Spark addresses); uploads are capped at ``--max-upload-mb``.
+Spark addresses); an upload is capped at ``--max-upload-mb`` and a worker's uploaded tables
+together at ``--upload-budget-mb``.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
                         help="a folder whose files data by path may read (repeatable)")  # fmt: skip
     parser.add_argument("--allow-spark", action="append", default=[], metavar="URL",
                         help="a Spark address data by path may use (repeatable)")  # fmt: skip
-    parser.add_argument("--max-upload-mb", type=int, default=20, help="largest CSV upload")
+    parser.add_argument("--max-upload-mb", type=int, default=10, help="largest CSV upload")
+    parser.add_argument("--upload-budget-mb", type=int, default=512,
+                        help="what one worker's uploaded tables may hold together")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -100,8 +103,9 @@ class Workshop:
         self.env = dict(os.environ)
         self.env["DP_EXPLORER_WORKSHOP"] = "1"
         self.env["DP_EXPLORER_STORE"] = args.store or f"sqlite:///{folder / 'rooms.sqlite'}"
-        self.env["DP_EXPLORER_DATA_ALLOW"] = os.pathsep.join(args.allow_data)
+        self.env["DP_EXPLORER_DATA_ALLOW"] = "\n".join(args.allow_data)
         self.env["DP_EXPLORER_SPARK_ALLOW"] = " ".join(args.allow_spark)
+        self.env["DP_EXPLORER_UPLOAD_BUDGET_MB"] = str(args.upload_budget_mb)
 
     def start_worker(self, port: int) -> None:
         command = [sys.executable, "-m", "streamlit", "run", "app.py",

@@ -61,7 +61,7 @@ def workshop() -> Iterator[tuple[str, int]]:
     port = free_ports(3)
     env = {**os.environ, "PATH": f"{os.environ.get('PATH', '')}:/usr/sbin"}
     command = [sys.executable, "scripts/workshop.py", "--workers", "2", "--port", str(port),
-               "--host", "127.0.0.1"]  # fmt: skip
+               "--host", "127.0.0.1", "--max-upload-mb", "1"]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -189,3 +189,23 @@ def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
     assert result.returncode == 2
     assert f"Port(s) {port}, {port + 1}, {port + 2} already in use" in result.stderr
     assert "--port" in result.stderr
+
+
+def test_the_workshop_refuses_an_upload_above_its_cap(workshop, browser, tmp_path) -> None:
+    """--max-upload-mb 1: a 1.5 MB file is refused by the worker (Streamlit's own limit, which
+    the page's uploader states) and the page stays usable."""
+    base, _port = workshop
+    big = tmp_path / "big.csv"
+    big.write_text("person,value\n" + "".join(f"p{i},{i % 97}\n" for i in range(150_000)))
+    assert big.stat().st_size > 1.4 * 2**20
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.goto(f"{base}/laplace")
+    page.locator(f"{MAIN} [data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="Your own CSV file…").click()
+    uploader = page.locator(f"{MAIN} [data-testid='stFileUploader']").first
+    uploader.wait_for(timeout=WAIT)
+    assert "1MB per file" in uploader.inner_text()
+    uploader.locator("input[type='file']").set_input_files(str(big))
+    uploader.get_by_text(re.compile(r"File must be 1(\.0)?MB or smaller")).wait_for(timeout=WAIT)
+    assert "Upload a CSV to explore your own data" in page.locator(MAIN).inner_text()
+    page.close()

@@ -27,12 +27,14 @@ import streamlit as st
 from data import sources
 from data.own_csv import PersonColumnHint, person_column_hints, read_csv_bytes
 from data.registry import DATASETS, Dataset, dataset_from_frame, dataset_from_summary, load_dataset
+from data.sources.allowed import Allowed, Refused
 from ui.common import labels
 from ui.common.address import from_address, linked
 from ui.common.errors import translated
 from ui.common.formatting import count
 from ui.common.i18n import N_, _, language
 from ui.common.setting import Choice, Text
+from ui.common.upload_budget import admit, held_size
 
 OWN = "own_csv"
 PATH = "data_path"
@@ -40,6 +42,12 @@ EACH_ROW = "(each row is a different person)"  # the option's value; shown trans
 SAMPLE_ROWS = 2_000  # rows read to propose a person column for a data path
 ENGINES = {"duckdb": N_("common.data.engine.duckdb"), "spark": N_("common.data.engine.spark")}
 ENGINE_NAMES = {"duckdb": "DuckDB", "spark": "Spark"}
+REFUSED = {  # data.sources.allowed.Refused's code -> its sentence (a shared server's rules)
+    "off": N_("common.data.path.off"),
+    "outside": N_("common.data.path.refused.outside"),
+    "dots": N_("common.data.path.refused.dots"),
+    "spark": N_("common.data.path.refused.spark"),
+}
 _FILE = "own_file"  # session state: (file id, name, rows) of the last upload
 
 
@@ -159,6 +167,10 @@ def _upload(page: str) -> tuple[str, str, pd.DataFrame] | None:
             frame = read_csv_bytes(upload.getvalue(), upload.name)
         except ValueError as error:
             st.error(translated(error))
+            return None
+        if not admit(held_size(upload.getvalue(), frame)):  # a shared server's memory
+            st.session_state.pop(_FILE, None)
+            st.error(_("common.data.upload.full"), icon=":material/memory:")
             return None
         kept = st.session_state[_FILE] = (upload.file_id, upload.name, frame)
     if kept is None:
@@ -292,8 +304,17 @@ def _hints(location: str, _source: sources.Source) -> tuple[list[str], list[Pers
     return list(sample.columns), person_column_hints(sample)
 
 
+def refused_sentence(refused: Refused) -> str:
+    """Why a shared server does not read a path, in the reader's language."""
+    return _(REFUSED[refused.code], location=refused.location)
+
+
 def _path_data(page: str) -> DataChoice | None:
     """A data path, its engine and its person column; None (after a message) while unusable."""
+    allowed = Allowed.from_env()
+    if not allowed.paths:  # a shared server whose operator named no folders
+        st.warning(refused_sentence(Refused("off")), icon=":material/lock:")
+        return None
     text = linked(
         Text(f"{page}_path", longest=2_000),
         st.text_input,
@@ -307,12 +328,17 @@ def _path_data(page: str) -> DataChoice | None:
         st.info(_("common.data.path.prompt"))
         return None
     try:
+        allowed.check_typed(text)
         source = sources.Source.parse(text, engine=engine, spark=address)
+        allowed.check(source)
         with st.spinner(
             _("common.data.path.reading", source=source.title, engine=ENGINE_NAMES[engine])
         ):
             summary = sources.summary(source)
             columns, hints = _hints(source.key, source)
+    except Refused as refused:
+        st.error(refused_sentence(refused), icon=":material/lock:")
+        return None
     except ValueError as error:
         st.error(_("common.data.path.error", error=translated(error)))
         return None
