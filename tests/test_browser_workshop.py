@@ -1,9 +1,10 @@
 """A workshop room in chromium, through HAProxy and two workers (scripts/workshop.py).
 
 One trainer and several attendees, each in a browser context of their own (their own cookies,
-so HAProxy spreads them over both workers): the attendees follow the trainer's page and ε, one
-explores alone and follows again, and an attendee whose worker is killed comes back to the
-room on the other worker while the workshop restarts the dead one.
+so HAProxy spreads them over both workers): the attendees follow the trainer's page and ε,
+answer the exercise the trainer asks the room (the projector counts them and shows the answer
+on command), one explores alone and follows again, and an attendee whose worker is killed comes
+back to the room on the other worker while the workshop restarts the dead one.
 """
 
 from __future__ import annotations
@@ -137,6 +138,32 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
         at_address(page, r"/laplace\?.*laplace_epsilon=0\.6\b", WAIT)
         page.locator(f"{SLIDERS}[aria-valuetext='0.6']").wait_for(timeout=WAIT)
         assert f"room={code}" in page.url and "lang=en" in page.url
+
+    # The trainer asks the room the page's first exercise; every attendee answers on their
+    # phone (on either worker); the projector counts them and shows the answer on command.
+    box = trainer.locator(f"{MAIN} [data-testid='stExpander']", has_text="Exercise").first
+    box.locator("summary").click()
+    trainer.get_by_role("button", name="Ask the room").click()
+    results = trainer.locator(".st-key-room_results")
+    results.wait_for(timeout=WAIT)
+    for _context, page in attendees:
+        question = page.locator(".st-key-room_question")
+        question.wait_for(timeout=WAIT)
+        if question.locator("input[type='radio']").count():
+            question.locator("label").filter(has_text=re.compile(r"\S")).first.click()
+        else:
+            question.locator("input").first.fill("1")
+            question.locator("input").first.press("Enter")
+        question.get_by_role("button", name="Send my answer").click()
+        question.get_by_text("Your answer is in").wait_for(timeout=WAIT)
+    results.get_by_text(f"Answered so far: {len(attendees)}").wait_for(timeout=WAIT)
+    trainer.get_by_role("button", name="Show the answer").click()
+    results.get_by_text("The answer:").wait_for(timeout=WAIT)
+    for _context, page in attendees:
+        page.locator(".st-key-room_question", has_text="the answer is").wait_for(timeout=WAIT)
+    trainer.get_by_role("button", name="End the question").click()
+    for _context, page in attendees:
+        page.locator(".st-key-room_question").wait_for(state="detached", timeout=WAIT)
 
     # One attendee explores alone: the trainer's next page reaches the other one only.
     (_, alone), (_, follower) = attendees[0], attendees[-1]

@@ -7,8 +7,9 @@ import socket
 import time
 
 import pytest
-from apptest_helpers import open_page, rerun
+from apptest_helpers import open_page, rerun, widget
 
+from ui.common.formatting import significant
 from ui.workshop import store as store_module
 from ui.workshop.room import FOLLOWING, LEADING
 from ui.workshop.room_panel import SECRET
@@ -95,7 +96,7 @@ def test_a_closed_or_unknown_room_link_says_so(rooms) -> None:
     code, _secret = opened_room(trainer)
     trainer.button(key="room_close").click()
     rerun(trainer)
-    assert LEADING not in trainer.session_state and rooms.version(code, time.time()) is None
+    assert LEADING not in trainer.session_state and rooms.poll(code, time.time()) is None
     late = open_page("workshop", query={"room": code})
     assert FOLLOWING not in late.session_state
 
@@ -137,3 +138,117 @@ def test_the_room_box_in_german(rooms) -> None:
     opened_room(at)
     assert strip(at) == ""  # the German strip starts with "**Raum "
     assert any(m.value.startswith("**Raum ") and "Sie führen" in m.value for m in at.markdown)
+
+
+# --- Ask the room --------------------------------------------------------------------------------
+
+
+def _leading_on_laplace():
+    """A trainer leading a room, on the Laplace page with the half-width exercise open."""
+    trainer = open_page("workshop")
+    code, secret = opened_room(trainer)
+    at = open_page("laplace", query={"room": code, "lead": secret, "laplace_epsilon": "0.5"})
+    at.session_state["exercise_laplace.half_width"] = True
+    return code, rerun(at)
+
+
+def _attendee(code: str, lang: str = "en"):
+    return open_page("workshop", query={"room": code, "lang": lang})
+
+
+def test_a_trainer_asks_the_room_and_the_right_answer_is_the_pages_own(rooms) -> None:
+    from ui.workshop.asking import VOTER
+
+    code, trainer = _leading_on_laplace()
+    assert not [b for b in trainer.button if b.key == "room_reveal"]
+    trainer.button(key="exercise_laplace.half_width_ask").click()
+    rerun(trainer)
+    question = rooms.room(code).question
+    assert question is not None and question.exercise == "laplace.half_width"
+    stated = next(i.value for i in _reveal_on(trainer) if i.value.startswith("±"))
+    assert stated.startswith(f"±{significant(float(question.answer))}:")
+    assert "**Asked to the room:** Set ε to 0.5." in " ".join(m.value for m in trainer.markdown)
+
+    # Three attendees answer (one in German); one tries to answer twice.
+    answers = [float(question.answer), 2.0, float(question.answer) * 1.01]
+    for given, lang in zip(answers, ["en", "de", "en"], strict=True):
+        at = _attendee(code, lang)
+        box = " ".join(m.value for m in at.markdown)
+        assert ("**The trainer asks:**" in box) or ("**Die Trainerin fragt:**" in box)
+        widget(at.number_input, f"room_answer_{question.id}").set_value(given)
+        at.button(key=f"room_answer_{question.id}_send").click()
+        rerun(at)
+        shown = significant(given) if lang == "en" else significant(given).replace(".", ",")
+        assert f"**{shown}**" in " ".join(m.value for m in at.markdown)
+    assert not [n for n in at.number_input if n.key == f"room_answer_{question.id}"]
+    voter = at.session_state[VOTER]
+    assert not rooms.answer(code, question.id, voter, "99.0")  # one answer per session
+    assert sorted(map(float, rooms.answers(code, question.id))) == sorted(answers)
+    assert voter not in str(rooms.answers(code, question.id))
+
+    rerun(trainer)
+    assert "Answered so far: **3**" in [m.value for m in trainer.markdown]
+    trainer.button(key="room_reveal").click()
+    rerun(trainer)
+    assert any(s.value.endswith("Right: 2 of 3 (66.7%).") for s in trainer.success)
+    rerun(at)
+    assert [s.value for s in at.success] == [
+        f"Right: the answer is **{significant(float(question.answer))}**."
+    ]
+    trainer.button(key="room_end").click()
+    rerun(trainer)
+    assert rooms.room(code).question is None
+    assert not [c for c in rerun(at).main if getattr(c, "key", "") == "room_question"]
+
+
+def _reveal_on(at):
+    widget(at.toggle, "exercise_laplace.half_width_show").set_value(True)
+    return rerun(at).info
+
+
+@pytest.mark.parametrize("given", [float("inf"), 1e13, None])
+def test_an_answer_that_is_no_answer_is_refused_with_a_sentence(rooms, given) -> None:
+    code, trainer = _leading_on_laplace()
+    trainer.button(key="exercise_laplace.half_width_ask").click()
+    rerun(trainer)
+    question = rooms.room(code).question
+    at = _attendee(code)
+    at.session_state[f"room_answer_{question.id}"] = given
+    at.button(key=f"room_answer_{question.id}_send").click()
+    rerun(at)
+    assert [e.value for e in at.error] == [
+        "Type a number, or pick one of the answers, then send it."
+    ]
+    assert rooms.answers(code, question.id) == []
+
+
+def test_an_attendee_cannot_flood_the_room(rooms) -> None:
+    from ui.workshop import asking
+
+    code, trainer = _leading_on_laplace()
+    at = _attendee(code)
+    for _round in range(asking.MOST_SENDS + 1):  # a new question each time, answered at once
+        trainer.button(key="exercise_laplace.half_width_ask").click()
+        rerun(trainer)
+        question = rooms.room(code).question
+        rerun(at)
+        widget(at.number_input, f"room_answer_{question.id}").set_value(1.0)
+        at.button(key=f"room_answer_{question.id}_send").click()
+        rerun(at)
+    assert [e.value for e in at.error] == [
+        "That was many answers in a few seconds: wait a moment, then send again."
+    ]
+    assert rooms.answers(code, question.id) == []
+
+
+def test_an_attendee_never_leads_and_never_sees_the_answer_before_it_is_shown(rooms) -> None:
+    code, trainer = _leading_on_laplace()
+    trainer.button(key="exercise_laplace.half_width_ask").click()
+    rerun(trainer)
+    question = rooms.room(code).question
+    at = _attendee(code)
+    assert not [b for b in at.button if b.key in ("room_reveal", "room_end")]
+    page = " ".join(str(e.value) for e in at.main if hasattr(e, "value"))
+    assert significant(float(question.answer)) not in page
+    at.session_state["exercise_laplace.half_width"] = True  # an attendee's own exercise box
+    assert not [b for b in rerun(at).button if b.key.endswith("_ask")]

@@ -128,14 +128,14 @@ def test_a_room_opens_once_shows_views_in_order_and_closes(store: Store) -> None
     assert kept is not None and kept.lead_hash == room.lead_hash and kept.view is None
     assert kept.closes == pytest.approx(room.closes)
     now = time.time()
-    assert store.version(room.code, now) == 0
+    assert store.poll(room.code, now) == (0, 0)
     first, second = View.of("laplace", {"laplace_epsilon": ["0.5"]}), View.of("gaussian", {})
     assert store.show(room.code, first, now) == 1
     assert store.show(room.code, second, now) == 2
     kept = store.room(room.code)
     assert kept is not None and (kept.version, kept.view) == (2, second)
     store.close(room.code, time.time())
-    assert store.version(room.code, time.time()) is None
+    assert store.poll(room.code, time.time()) is None
     with pytest.raises(RoomError) as closed:
         store.show(room.code, first, time.time())
     assert closed.value.code == "closed"
@@ -143,13 +143,13 @@ def test_a_room_opens_once_shows_views_in_order_and_closes(store: Store) -> None
 
 def test_an_unknown_or_expired_room_cannot_be_shown_to(store: Store) -> None:
     assert store.room("ZZZZZZ") is None
-    assert store.version("ZZZZZZ", time.time()) is None
+    assert store.poll("ZZZZZZ", time.time()) is None
     with pytest.raises(RoomError):
         store.show("ZZZZZZ", View.of("home", {}), time.time())
     room, _secret = a_room(hours=-1 / 3600)  # closed a second ago
     if isinstance(store, SqliteStore):  # Redis would not even keep it: expired on arrival
         store.open_room(room)
-        assert store.version(room.code, time.time()) is None
+        assert store.poll(room.code, time.time()) is None
         with pytest.raises(RoomError):
             store.show(room.code, View.of("home", {}), time.time())
 
@@ -174,7 +174,7 @@ def test_workers_showing_at_once_lose_no_version(kind: str, tmp_path, request) -
     for worker in workers:
         worker.join(timeout=120)
         assert worker.exitcode == 0
-    assert open_store(url).version(room.code, time.time()) == 120
+    assert open_store(url).poll(room.code, time.time()) == (120, 0)
 
 
 def test_sqlite_keeps_rooms_in_wal_mode(tmp_path: Path) -> None:
@@ -190,7 +190,7 @@ def test_a_store_out_of_reach_is_a_room_error_not_a_traceback(tmp_path: Path) ->
     assert error.value.code == "unreachable"
     down = RedisStore(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
     with pytest.raises(RoomError) as error:
-        down.version("ABCDEF", time.time())
+        down.poll("ABCDEF", time.time())
     assert error.value.code == "unreachable"
     with pytest.raises(RoomError) as error:
         open_store("mysql://somewhere")

@@ -92,11 +92,18 @@ def exercise_box(exercise: Exercise, settings: Any) -> None:
                 st.warning(_("common.exercise.wrong"), icon=":material/help:")
         if st.toggle(_("common.exercise.show"), key=f"exercise_{exercise.key}_show"):
             st.info(answer.explanation, icon=":material/lightbulb:")
+        from ui.workshop.asking import ask_button  # a trainer leading a room puts it to the room
+
+        ask_button(exercise, settings)
 
 
 def _given(exercise: Exercise) -> float | str | None:
     """The participant's answer, once given (None before)."""
-    key = f"exercise_{exercise.key}_given"
+    return answer_input(exercise, f"exercise_{exercise.key}_given")
+
+
+def answer_input(exercise: Exercise, key: str) -> float | str | None:
+    """Where to answer ``exercise``: a number to type, or its choices (None until given)."""
     if exercise.kind == "choice":
         choices = dict(exercise.choices)
         picked = st.radio(

@@ -15,6 +15,7 @@ link leaves the address as soon as it is read, so a projected screen never shows
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import streamlit as st
 
@@ -41,6 +42,7 @@ from ui.workshop.store import store
 
 LEADING, FOLLOWING = "room__leading", "room__following"  # session state: the room's code
 ALONE, SEEN, SHOWN = "room__alone", "room__seen", "room__shown"
+ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
 LEAD_EVERY, FOLLOW_EVERY = 0.5, 1.0  # seconds between two looks at the address / the store
@@ -147,22 +149,42 @@ def _leader(code: str, page: str) -> None:
         state[SHOWN] = view
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         st.markdown(_("workshop.room.leading", code=code))
+    question = _question(code, state.get(ASKED))
+    if question is not None:
+        from ui.workshop.asking import results  # it draws in this strip
+
+        results(code, question)
+
+
+def _question(code: str, asked: int | None, polled: tuple[int, int] | None = None) -> Any:
+    """The question put to the room, read again from the store only when its version moved
+    (``polled``: the versions just read, else they are read here)."""
+    state = st.session_state
+    try:
+        polled = polled or store().poll(code, time.time())
+        if polled is not None and polled[1] != asked:
+            room = store().room(code)
+            state[ASKED], state[QUESTION] = polled[1], room.question if room else None
+    except RoomError as error:
+        st.warning(said(error), icon=":material/error:")
+    return state.get(QUESTION)
 
 
 @st.fragment(run_every=FOLLOW_EVERY)
 def _follower(code: str) -> None:
     state = st.session_state
     try:
-        version = store().version(code, time.time())
-        room = store().room(code) if version not in (None, state.get(SEEN)) else None
+        polled = store().poll(code, time.time())
+        moved = polled is not None and polled[0] != state.get(SEEN) and not state.get(ALONE)
+        room = store().room(code) if moved else None
     except RoomError as error:  # the store out of reach: say so, and look again
         st.warning(said(error), icon=":material/error:")
         return
-    if version is None:
+    if polled is None:
         state.pop(FOLLOWING, None)
         st.warning(_("workshop.room.closed"), icon=":material/meeting_room:")
         return
-    if room is not None and room.view is not None and not state.get(ALONE):
+    if room is not None and room.view is not None:
         state[SEEN] = room.version
         _open(code, room.view)
     sentence, until = state.get(NOTICE, ("", 0.0))
@@ -185,6 +207,11 @@ def _follower(code: str) -> None:
                 key="room_explore",
                 on_click=_explore_alone,
             )
+    question = _question(code, state.get(ASKED), polled)
+    if question is not None:
+        from ui.workshop.asking import answer_box  # it draws in this strip
+
+        answer_box(code, question)
 
 
 def _explore_alone() -> None:

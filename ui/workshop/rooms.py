@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,8 @@ ROOM_KEY, LEAD_KEY = "room", "lead"  # the address parameters of the two links
 # Address parameters each person keeps for themselves when following.
 OWN = frozenset({"lang", "present", ROOM_KEY, LEAD_KEY})
 MAX_VIEW_BYTES = 16_000  # an address is at most a few hundred bytes; a view above this is refused
+MAX_NUMBER = 1e12  # a typed answer beyond this is no answer to any exercise here
+MAX_CHOICE = 64  # characters of a choice's key
 
 
 class RoomError(ValueError):
@@ -103,15 +106,61 @@ class View:
 
 
 @dataclass(frozen=True)
+class Question:
+    """An exercise put to the room (ui.common.exercises, by its key) and its right answer for
+    the trainer's settings, which attendees see once ``revealed``."""
+
+    id: str  # fresh for each time it is asked: an answer belongs to one asking
+    exercise: str
+    answer: float | str
+    revealed: bool = False
+
+    @classmethod
+    def ask(cls, exercise: str, answer: float | str) -> Question:
+        return cls(secrets.token_hex(8), exercise, answer)
+
+    def dumps(self) -> str:
+        return json.dumps({"id": self.id, "exercise": self.exercise, "answer": self.answer,
+                           "revealed": self.revealed})  # fmt: skip
+
+    @classmethod
+    def loads(cls, text: str | None) -> Question | None:
+        """The question kept as JSON; None for anything else."""
+        try:
+            kept = json.loads(text or "")
+            answer = kept["answer"]
+            if not isinstance(answer, str | int | float) or isinstance(answer, bool):
+                return None
+            return cls(str(kept["id"]), str(kept["exercise"]), answer, bool(kept["revealed"]))
+        except (ValueError, TypeError, KeyError):
+            return None
+
+
+def valid_answer(kind: str, choices: tuple[str, ...], given: object) -> str | None:
+    """An attendee's answer as the store keeps it, or None when it is not one: a finite number
+    within ``MAX_NUMBER`` (in full precision), or one of the choices' keys."""
+    if kind == "choice":
+        ok = isinstance(given, str) and len(given) <= MAX_CHOICE and given in choices
+        return given if ok else None
+    if isinstance(given, bool) or not isinstance(given, int | float):
+        return None
+    number = float(given)
+    return repr(number) if math.isfinite(number) and abs(number) <= MAX_NUMBER else None
+
+
+@dataclass(frozen=True)
 class Room:
     """A room as the store holds it: its code, the trainer secret's hash, when it closes (Unix
-    seconds), the view's version (0 before the trainer showed anything) and the view."""
+    seconds), the view's version (0 before the trainer showed anything) and the view, and the
+    question put to the room (None when none is) with its own version."""
 
     code: str
     lead_hash: str
     closes: float
     version: int = 0
     view: View | None = None
+    asked: int = 0
+    question: Question | None = None
 
     def open_at(self, now: float) -> bool:
         return now < self.closes

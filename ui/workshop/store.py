@@ -7,7 +7,9 @@ Each Streamlit worker is its own process, so a room lives in a store they all re
   this machine, in WAL mode, so readers (every follower's poll) never wait for the writer;
 - ``redis://host:6379/0``: a Redis server, for workers on several machines.
 
-A follower polls ``version`` about once a second: one indexed read (SQLite) or one HGET (Redis).
+A follower polls ``poll`` about once a second: one indexed read (SQLite) or one HMGET (Redis).
+Answers to a question are kept per (room, question, session token), the first one counting:
+one answer per session per question, stored without identity.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from functools import cache, wraps
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from ui.workshop.rooms import Room, RoomError, View
+from ui.workshop.rooms import Question, Room, RoomError, View
 
 ENV = "DP_EXPLORER_STORE"
 F = TypeVar("F", bound=Callable)
@@ -61,9 +63,20 @@ class Store(Protocol):
         """Make ``view`` the room's and return its new version; ``RoomError("closed")`` when
         the room is closed or unknown."""
 
-    def version(self, code: str, now: float) -> int | None:
-        """The version of the room's view (cheap: what followers poll); None when the room is
-        closed or unknown."""
+    def poll(self, code: str, now: float) -> tuple[int, int] | None:
+        """The versions of the room's view and of its question (cheap: what followers read
+        every second); None when the room is closed or unknown."""
+
+    def ask(self, code: str, question: Question | None, now: float) -> int:
+        """Put ``question`` to the room (None: no question) and return the question's new
+        version; ``RoomError("closed")`` when the room is closed or unknown."""
+
+    def answer(self, code: str, question: str, voter: str, value: str) -> bool:
+        """Keep one attendee's answer (``voter``: a token of their session, never shown);
+        False when that session had answered this question already."""
+
+    def answers(self, code: str, question: str) -> list[str]:
+        """Every answer to the question, without who gave it."""
 
     def close(self, code: str, now: float) -> None:
         """Close the room now: followers are told, its links no longer open it."""
@@ -72,17 +85,28 @@ class Store(Protocol):
 class SqliteStore:
     """Rooms in one SQLite file (WAL mode), a connection per thread."""
 
-    SCHEMA = """CREATE TABLE IF NOT EXISTS rooms (
+    SCHEMA = (
+        """CREATE TABLE IF NOT EXISTS rooms (
         code TEXT PRIMARY KEY, lead_hash TEXT NOT NULL, closes REAL NOT NULL,
-        version INTEGER NOT NULL DEFAULT 0, view TEXT)"""
+        version INTEGER NOT NULL DEFAULT 0, view TEXT,
+        asked INTEGER NOT NULL DEFAULT 0, question TEXT)""",
+        """CREATE TABLE IF NOT EXISTS answers (
+        code TEXT NOT NULL, question TEXT NOT NULL, voter TEXT NOT NULL, value TEXT NOT NULL,
+        PRIMARY KEY (code, question, voter)) WITHOUT ROWID""",
+    )
 
     @guarded
     def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._db() as db:
-            db.execute(self.SCHEMA)
+        db = self._db()
+        for statement in self.SCHEMA:
+            db.execute(statement)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
+        for column, kind in (("asked", "INTEGER NOT NULL DEFAULT 0"), ("question", "TEXT")):
+            if column not in columns:  # a store written before questions could be asked
+                db.execute(f"ALTER TABLE rooms ADD COLUMN {column} {kind}")
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -98,6 +122,8 @@ class SqliteStore:
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
+            db.execute("DELETE FROM answers WHERE code IN "
+                       "(SELECT code FROM rooms WHERE closes <= ?)", (time.time(),))  # fmt: skip
             db.execute("DELETE FROM rooms WHERE closes <= ?", (time.time(),))
             db.execute(
                 "INSERT INTO rooms (code, lead_hash, closes) VALUES (?, ?, ?)",
@@ -112,13 +138,18 @@ class SqliteStore:
     def room(self, code: str) -> Room | None:
         row = (
             self._db()
-            .execute("SELECT lead_hash, closes, version, view FROM rooms WHERE code = ?", (code,))
+            .execute(
+                "SELECT lead_hash, closes, version, view, asked, question FROM rooms "
+                "WHERE code = ?",
+                (code,),
+            )
             .fetchone()
         )
         if row is None:
             return None
-        lead_hash, closes, version, view = row
-        return Room(code, lead_hash, closes, version, View.loads(view) if view else None)
+        lead_hash, closes, version, view, asked, question = row
+        shown = View.loads(view) if view else None
+        return Room(code, lead_hash, closes, version, shown, asked, Question.loads(question))
 
     @guarded
     def show(self, code: str, view: View, now: float) -> int:
@@ -136,13 +167,43 @@ class SqliteStore:
         return int(row[0])
 
     @guarded
-    def version(self, code: str, now: float) -> int | None:
+    def poll(self, code: str, now: float) -> tuple[int, int] | None:
         row = (
             self._db()
-            .execute("SELECT version FROM rooms WHERE code = ? AND closes > ?", (code, now))
+            .execute("SELECT version, asked FROM rooms WHERE code = ? AND closes > ?", (code, now))
             .fetchone()
         )
-        return None if row is None else int(row[0])
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    @guarded
+    def ask(self, code: str, question: Question | None, now: float) -> int:
+        row = (
+            self._db()
+            .execute(
+                "UPDATE rooms SET asked = asked + 1, question = ? WHERE code = ? AND closes > ? "
+                "RETURNING asked",
+                (question.dumps() if question else None, code, now),
+            )
+            .fetchone()
+        )
+        if row is None:
+            raise RoomError("closed")
+        return int(row[0])
+
+    @guarded
+    def answer(self, code: str, question: str, voter: str, value: str) -> bool:
+        cursor = self._db().execute(
+            "INSERT OR IGNORE INTO answers (code, question, voter, value) VALUES (?, ?, ?, ?)",
+            (code, question, voter, value),
+        )
+        return cursor.rowcount == 1
+
+    @guarded
+    def answers(self, code: str, question: str) -> list[str]:
+        rows = self._db().execute(
+            "SELECT value FROM answers WHERE code = ? AND question = ?", (code, question)
+        )
+        return [value for (value,) in rows]
 
     @guarded
     def close(self, code: str, now: float) -> None:
@@ -153,6 +214,10 @@ class SqliteStore:
 _SHOW = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 redis.call('HSET', KEYS[1], 'view', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'version', 1)"""
+# The same for the question put to the room ("" for none).
+_ASK = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+redis.call('HSET', KEYS[1], 'question', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'asked', 1)"""
 
 
 class RedisStore:
@@ -165,6 +230,7 @@ class RedisStore:
             raise RoomError("no_redis") from None
         self._redis = redis.Redis.from_url(url, decode_responses=True)
         self._show = self._redis.register_script(_SHOW)
+        self._ask = self._redis.register_script(_ASK)
 
     @staticmethod
     def _key(code: str) -> str:
@@ -176,7 +242,7 @@ class RedisStore:
         if not self._redis.hsetnx(key, "lead_hash", room.lead_hash):
             raise RoomError("taken")
         with self._redis.pipeline() as pipe:
-            pipe.hset(key, mapping={"closes": repr(room.closes), "version": 0})
+            pipe.hset(key, mapping={"closes": repr(room.closes), "version": 0, "asked": 0})
             pipe.expireat(key, int(room.closes) + 1)
             pipe.execute()
 
@@ -187,7 +253,9 @@ class RedisStore:
             return None
         view = View.loads(found["view"]) if "view" in found else None
         closes, version = float(found["closes"]), int(found.get("version", 0))
-        return Room(code, found["lead_hash"], closes, version, view)
+        question = Question.loads(found.get("question"))
+        asked = int(found.get("asked", 0))
+        return Room(code, found["lead_hash"], closes, version, view, asked, question)
 
     @guarded
     def show(self, code: str, view: View, now: float) -> int:
@@ -200,9 +268,35 @@ class RedisStore:
         return version
 
     @guarded
-    def version(self, code: str, now: float) -> int | None:
-        found = self._redis.hget(self._key(code), "version")  # gone once the room closes
-        return None if found is None else int(found)
+    def poll(self, code: str, now: float) -> tuple[int, int] | None:
+        version, asked = self._redis.hmget(self._key(code), "version", "asked")
+        return None if version is None else (int(version), int(asked or 0))  # gone once closed
+
+    @guarded
+    def ask(self, code: str, question: Question | None, now: float) -> int:
+        room = self.room(code)
+        if room is None or not room.open_at(now):
+            raise RoomError("closed")
+        asked = int(self._ask(keys=[self._key(code)], args=[question.dumps() if question else ""]))
+        if asked < 0:
+            raise RoomError("closed")
+        return asked
+
+    def _answers_key(self, code: str, question: str) -> str:
+        return f"dpx:answers:{code}:{question}"
+
+    @guarded
+    def answer(self, code: str, question: str, voter: str, value: str) -> bool:
+        key = self._answers_key(code, question)
+        counted = bool(self._redis.hsetnx(key, voter, value))
+        closes = self._redis.hget(self._key(code), "closes")
+        if counted and closes is not None:
+            self._redis.expireat(key, int(float(closes)) + 1)
+        return counted
+
+    @guarded
+    def answers(self, code: str, question: str) -> list[str]:
+        return list(self._redis.hvals(self._answers_key(code, question)))
 
     @guarded
     def close(self, code: str, now: float) -> None:
