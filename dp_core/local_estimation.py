@@ -30,6 +30,7 @@ __all__ = [
     "estimate_distribution",
     "estimate_interval",
     "estimate_variance",
+    "exact_count_interval",
     "expected_abs_error",
     "minimum_respondents",
 ]
@@ -131,6 +132,46 @@ def estimate_interval(
     plug_in = np.clip(np.asarray(estimate, dtype=float), 0, n_arr)
     half = stats.norm.ppf(0.5 + c / 2) * np.sqrt(estimate_variance(plug_in, n_arr, p, q))
     return np.asarray(estimate, dtype=float) - half, np.asarray(estimate, dtype=float) + half
+
+
+def _reported_pmf(true_count: int, n: int, p: float, q: float) -> np.ndarray:
+    """P(C = c | n_v), c = 0..n, in full: Binomial(n_v, p) + Binomial(n - n_v, q)."""
+    holding = stats.binom.pmf(np.arange(true_count + 1), true_count, p)
+    lacking = stats.binom.pmf(np.arange(n - true_count + 1), n - true_count, q)
+    return np.clip(np.convolve(holding, lacking), 0, None)
+
+
+def exact_count_interval(
+    count: int, n: int, p: float, q: float, confidence: float = 0.95
+) -> tuple[int, int]:
+    """Exact confidence interval for the true count n_v from a reported count C = ``count``.
+
+    Every n_v in 0..n that neither one-sided test at level alpha / 2 rejects, alpha = 1 -
+    confidence: P(C >= count | n_v) > alpha / 2 and P(C <= count | n_v) > alpha / 2, with C
+    distributed exactly as Binomial(n_v, p) + Binomial(n - n_v, q). P(C >= c | n_v) grows with
+    n_v (p > q), so the accepted n_v form an interval, and it covers the true count with
+    probability at least ``confidence`` whatever it is (the Neyman construction; Clopper &
+    Pearson 1934 invert the binomial's tests the same way). When the reported count is
+    implausible under every true count (no "yes" at all from 40 people when a "no" is reported
+    as "yes" a quarter of the time), no n_v passes and the interval is the end the estimate
+    points to, (0, 0) or (n, n). Persons; O(n^2), for a room.
+    """
+    n = check_positive_int(n, "the number of respondents")
+    count = check_positive_int(count, "the reported count", minimum=0)
+    if count > n:
+        raise ValueError("a reported count must lie between 0 and the number of respondents.")
+    p_arr, q_arr = check_report_probabilities(p, q)
+    half_alpha = (1 - check_probability(confidence, "confidence")) / 2
+    accepted = []
+    for true_count in range(n + 1):
+        pmf = _reported_pmf(true_count, n, float(p_arr), float(q_arr))
+        at_least, at_most = pmf[count:].sum(), pmf[: count + 1].sum()
+        if at_least > half_alpha and at_most > half_alpha:
+            accepted.append(true_count)
+    if not accepted:  # implausible under every true count: the end the estimate points to
+        nearest = float(debiased_count(count, n, p_arr, q_arr))
+        accepted = [int(min(max(round(nearest), 0), n))]
+    return accepted[0], accepted[-1]
 
 
 def _binomial_pmf_core(n: int, prob: float) -> tuple[int, np.ndarray]:

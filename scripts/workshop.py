@@ -32,6 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COOKIE = "dpx_worker"
+# HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
+RESTART_AFTER = 6.0
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -136,12 +138,21 @@ class Workshop:
             return False
 
     def watch(self) -> None:
-        """Restart a worker that died, until the proxy stops or we are told to stop."""
+        """Restart a worker that died, until the proxy stops or we are told to stop. The
+        restart waits until HAProxy has taken the worker out (``RESTART_AFTER``): its people
+        reconnect to a worker that is already serving the app, and the new process is then
+        first visited like any fresh server (ui.common.shell.use_app_navigation)."""
+        died: dict[int, float] = {}
         while self.proxy is not None and self.proxy.poll() is None:
             for port, worker in list(self.workers.items()):
-                if worker.poll() is not None:
+                if worker.poll() is None:
+                    continue
+                if port not in died:
                     print(f"worker on port {port} stopped ({worker.returncode}): restarting",
                           flush=True)  # fmt: skip
+                    died[port] = time.monotonic()
+                elif time.monotonic() - died[port] >= RESTART_AFTER:
+                    del died[port]
                     self.start_worker(port)
             time.sleep(0.5)
         print(f"HAProxy stopped: see {self.folder / 'haproxy.log'}", flush=True)

@@ -3,8 +3,9 @@
 One trainer and several attendees, each in a browser context of their own (their own cookies,
 so HAProxy spreads them over both workers): the attendees follow the trainer's page and ε,
 answer the exercise the trainer asks the room (the projector counts them and shows the answer
-on command), one explores alone and follows again, and an attendee whose worker is killed comes
-back to the room on the other worker while the workshop restarts the dead one.
+on command) and a survey whose coins are flipped in their browsers, one explores alone and
+follows again; then the trainer's worker is killed: the trainer leads again and its attendees
+are back in the room through the other worker, while the workshop restarts the dead one.
 """
 
 from __future__ import annotations
@@ -86,6 +87,13 @@ def at_address(page: Page, pattern: str, timeout: float = WAIT) -> None:
                            timeout=timeout)  # fmt: skip
 
 
+def reconnected(page: Page) -> None:
+    """Wait for the page to lose its worker and to be connected again (to the other one)."""
+    app = "[data-testid='stApp']"
+    page.wait_for_selector(f"{app}:not([data-test-connection-state='CONNECTED'])", timeout=WAIT)
+    page.wait_for_selector(f"{app}[data-test-connection-state='CONNECTED']", timeout=60_000)
+
+
 def strip(page: Page) -> str:
     return page.locator(".st-key-room_bar").inner_text()
 
@@ -165,6 +173,37 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     for _context, page in attendees:
         page.locator(".st-key-room_question").wait_for(state="detached", timeout=WAIT)
 
+    # The room as the data: a survey whose coins always answer "yes" (t = 0, y = 1). Every
+    # attendee taps "No", and every report is "yes": what is sent is the coins', never the tap.
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Workshop").click()
+    trainer.get_by_text("Survey the room with randomized response").click()
+    trainer.get_by_label("The yes/no question").fill("Have you ever reused a password?")
+    trainer.get_by_label("The yes/no question").press("Enter")
+    for key, press, value in (
+        ("survey_truth", "Home", "0.00"),
+        ("survey_random_yes", "End", "1.00"),
+    ):
+        trainer.locator(f".st-key-{key} input[type='range']").focus()
+        trainer.keyboard.press(press)
+        thumb = trainer.locator(f".st-key-{key} [data-testid='stSliderThumbValue']")
+        thumb.filter(has_text=value).wait_for(timeout=WAIT)
+    trainer.get_by_text("Each answer is ε = 0-differentially private").wait_for(timeout=WAIT)
+    trainer.get_by_role("button", name="Survey the room").click()
+    survey = trainer.locator(".st-key-room_survey_results")
+    survey.wait_for(timeout=WAIT)
+    for _context, page in attendees:
+        box = page.locator(".st-key-room_survey")
+        box.get_by_text("Have you ever reused a password?").wait_for(timeout=WAIT)
+        box.get_by_role("button", name="No").click()
+        box.get_by_text("Sent: yes.").wait_for(timeout=WAIT)
+    n = len(attendees)
+    survey.get_by_text(f"Randomized answers: {n} yes of {n}.").wait_for(timeout=WAIT)
+    assert "say nothing about the truth" in survey.inner_text()  # t = 0: no estimate
+    trainer.get_by_role("button", name="End the survey").click()
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
+    for _context, page in attendees:
+        at_address(page, r"/laplace\b")
+
     # One attendee explores alone: the trainer's next page reaches the other one only.
     (_, alone), (_, follower) = attendees[0], attendees[-1]
     alone.get_by_role("button", name="Explore alone").click()
@@ -176,15 +215,23 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     alone.get_by_role("button", name="Follow the trainer").click()
     at_address(alone, r"/gaussian\b", WAIT)
 
-    # The follower's worker dies: the page reconnects through the other worker and is back in
-    # the room (its address holds the room), and the workshop restarts the dead worker.
-    dead = port + int(worker_of(attendees[-1][0]).removeprefix("w"))
+    # The trainer's worker dies, and with it an attendee's (round robin puts one there): both
+    # pages reconnect, as new sessions, the trainer leads again and the attendee is back in
+    # the room (the browser's room cookies), and the workshop restarts the worker.
+    shared = [
+        page for context, page in attendees if worker_of(context) == worker_of(trainer_context)
+    ]
+    assert shared, "no attendee shares the trainer's worker"
+    dead = port + int(worker_of(trainer_context).removeprefix("w"))
     pid = subprocess.run(["pgrep", "-f", f"server.port {dead} "], capture_output=True,
                          text=True, check=True).stdout.split()[0]  # fmt: skip
     os.kill(int(pid), signal.SIGKILL)
+    reconnected(trainer)
+    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
     trainer.locator("[data-testid='stSidebar'] a", has_text="Randomized response").click()
     at_address(trainer, r"/randomized_response\b", WAIT)
-    at_address(follower, r"/randomized_response\b", 60_000)
+    for page in shared:
+        at_address(page, r"/randomized_response\b", 60_000)
     deadline = time.monotonic() + 120
     while not _answers(f"http://127.0.0.1:{dead}/_stcore/health"):
         assert time.monotonic() < deadline, "the killed worker was not restarted"

@@ -6,10 +6,13 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from dp_core import (
     coin_flip_answers,
+    coin_flip_report_probabilities,
     debiased_count,
     estimate_distribution,
     estimate_interval,
@@ -20,6 +23,7 @@ from dp_core import (
     minimum_respondents,
     yes_tally,
 )
+from dp_core.local_estimation import exact_count_interval
 
 N, SALES = 32_561, 3_650  # shared/README: UCI Adult, persons working in Sales
 
@@ -140,3 +144,46 @@ def test_minimum_respondents_is_the_smallest_n():
 def test_bad_input_messages(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- The exact interval of a room's survey --------------------------------------------------------
+
+
+def _coverage(true_count: int, n: int, p: float, q: float, confidence: float) -> float:
+    """P(the interval holds the true count), summed exactly over every reported count, with the
+    reported count's law from two scipy binomials convolved here (not dp_core's)."""
+    holding = stats.binom.pmf(np.arange(true_count + 1), true_count, p)
+    lacking = stats.binom.pmf(np.arange(n - true_count + 1), n - true_count, q)
+    law = np.convolve(holding, lacking)
+    return sum(
+        law[c]
+        for c in range(n + 1)
+        if exact_count_interval(c, n, p, q, confidence)[0]
+        <= true_count
+        <= exact_count_interval(c, n, p, q, confidence)[1]
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(1, 30),
+    share=st.floats(0, 1),
+    t=st.floats(0.05, 0.95),
+    y=st.floats(0.05, 0.95),
+    confidence=st.sampled_from([0.8, 0.9, 0.95]),
+)
+def test_the_exact_interval_covers_every_true_count_at_its_confidence(n, share, t, y, confidence):
+    p, q = coin_flip_report_probabilities(t, y)
+    true_count = round(share * n)
+    assert _coverage(true_count, n, p, q, confidence) >= confidence - 1e-9
+
+
+def test_the_exact_interval_without_noise_is_the_count_and_is_wider_than_wald_with_it() -> None:
+    assert exact_count_interval(3, 10, 1.0, 0.0) == (3, 3)
+    low, high = exact_count_interval(15, 30, 0.75, 0.25)  # the coin game, half said yes
+    wald_low, wald_high = estimate_interval(debiased_count(15, 30, 0.75, 0.25), 30, 0.75, 0.25)
+    assert low <= 15 <= high and low <= wald_low + 1 and high >= wald_high - 1
+    assert exact_count_interval(0, 40, 0.75, 0.25) == (0, 0)  # implausible: the near end
+    assert exact_count_interval(40, 40, 0.75, 0.25) == (40, 40)
+    with pytest.raises(ValueError):
+        exact_count_interval(11, 10, 0.75, 0.25)

@@ -11,8 +11,7 @@ from apptest_helpers import open_page, rerun, widget
 
 from ui.common.formatting import significant
 from ui.workshop import store as store_module
-from ui.workshop.room import FOLLOWING, LEADING
-from ui.workshop.room_panel import SECRET
+from ui.workshop.room import FOLLOWING, LEADING, SECRET
 from ui.workshop.rooms import View, leads
 
 
@@ -252,3 +251,58 @@ def test_an_attendee_never_leads_and_never_sees_the_answer_before_it_is_shown(ro
     assert significant(float(question.answer)) not in page
     at.session_state["exercise_laplace.half_width"] = True  # an attendee's own exercise box
     assert not [b for b in rerun(at).button if b.key.endswith("_ask")]
+
+
+# --- The room as the data: a randomized-response survey ------------------------------------------
+
+
+def _surveying(truth: float = 0.5, random_yes: float = 0.5, text: str = "Ever reused a password?"):
+    trainer = open_page("workshop")
+    code, _secret = opened_room(trainer)
+    trainer.text_input(key="survey_text").input(text)
+    trainer.slider(key="survey_truth").set_value(truth)
+    trainer.slider(key="survey_random_yes").set_value(random_yes)
+    trainer.button(key="survey_ask").click()
+    return code, rerun(trainer)
+
+
+def test_a_survey_states_its_epsilon_and_estimates_the_room_exactly(rooms) -> None:
+    from dp_core import coin_flip_epsilon, coin_flip_report_probabilities, debiased_count
+    from dp_core.local_estimation import exact_count_interval
+
+    code, trainer = _surveying(0.5, 0.5)
+    assert "Each answer is **ε = 1.099**-differentially private" in " ".join(
+        m.value for m in trainer.markdown
+    )
+    assert round(coin_flip_epsilon(0.5, 0.5), 3) == 1.099  # ln 3
+    survey = rooms.room(code).question
+    assert survey.text == "Ever reused a password?" and (survey.truth, survey.random_yes) == (
+        0.5,
+        0.5,
+    )
+    attendee = _attendee(code)
+    assert "**Survey:** Ever reused a password?" in [m.value for m in attendee.markdown]
+    reports = ["yes"] * 13 + ["no"] * 7
+    for i, report in enumerate(reports):
+        rooms.answer(code, survey.id, f"session {i}", report)
+    rerun(trainer)
+    p, q = coin_flip_report_probabilities(0.5, 0.5)
+    low, high = exact_count_interval(13, 20, p, q)
+    share = debiased_count(13, 20, p, q) / 20
+    assert (share, low, high) == (0.8, 8, 20)  # 2 (13 - 5) / 20: the fair coins' estimator
+    assert (
+        "Randomized answers: 13 yes of 20. Estimated share who would truly say yes: **80.0%** "
+        "(exact 95% interval 40.0% to 100%)."
+    ) in [m.value for m in trainer.markdown]
+    trainer.button(key="survey_end").click()
+    rerun(trainer)
+    assert rooms.room(code).question is None
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 201])
+def test_a_survey_without_a_question_is_not_asked(rooms, text) -> None:
+    code, trainer = _surveying(text=text)
+    assert rooms.room(code).question is None
+    assert [e.value for e in trainer.error] == [
+        "Type the survey's yes/no question (up to 200 characters) before asking the room."
+    ]

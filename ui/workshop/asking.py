@@ -26,14 +26,13 @@ from ui.common import charts
 from ui.common.exercises import Answer, Exercise, answer_input
 from ui.common.formatting import count, percent, significant
 from ui.common.i18n import _
-from ui.workshop.room import LEADING, said
+from ui.workshop.room import LEADING, fail, failure, said, succeeded
 from ui.workshop.rooms import Question, RoomError, valid_answer
 from ui.workshop.store import store
 
 VOTER = "room__voter"  # session state: this session's token for its answers
 GIVEN = "room__given"  # session state: question id -> the answer this session gave
 SENDS = "room__sends"  # session state: when this session last sent answers (a rate limit)
-FAILED = "room__ask_failed"  # session state: why the last ask or send did nothing
 MOST_SENDS, PER_SECONDS = 5, 10.0  # a session sends at most this many answers in this time
 BINS = 12  # bars of a numeric answer's histogram
 
@@ -62,15 +61,16 @@ def ask_button(exercise: Exercise, settings: Any) -> None:
 
 def _ask(code: str, exercise: Exercise, settings: Any) -> None:
     question = Question.ask(exercise.key, exercise.solve(settings).value)
-    _stored(lambda: store().ask(code, question, time.time()))
+    stored(lambda: store().ask(code, question, time.time()))
 
 
-def _stored(write: Any) -> bool:
+def stored(write: Any) -> bool:
     try:
         write()
     except RoomError as error:
-        st.session_state[FAILED] = said(error)
+        fail(said(error))
         return False
+    succeeded()
     return True
 
 
@@ -128,12 +128,12 @@ def results(code: str, question: Question) -> None:
 
 
 def _end(code: str) -> None:
-    _stored(lambda: store().ask(code, None, time.time()))
+    stored(lambda: store().ask(code, None, time.time()))
 
 
 def _reveal(code: str, question: Question) -> None:
     shown = Question(question.id, question.exercise, question.answer, revealed=True)
-    _stored(lambda: store().ask(code, shown, time.time()))
+    stored(lambda: store().ask(code, shown, time.time()))
 
 
 def _right(exercise: Exercise, question: Question, given: str) -> bool:
@@ -212,8 +212,9 @@ def answer_box(code: str, question: Question) -> None:
     given = state.setdefault(GIVEN, {}).get(question.id)
     with st.container(border=True, key="room_question"):
         st.markdown(_("workshop.ask.to_you", question=_(exercise.question)))
-        if FAILED in state:
-            st.error(state.pop(FAILED), icon=":material/error:")
+        failed = failure()
+        if failed:
+            st.error(failed, icon=":material/error:")
         if given is None:
             _answer_input(code, exercise, question)
         else:
@@ -245,14 +246,21 @@ def _send(code: str, exercise: Exercise, question: Question) -> None:
     choices = tuple(key for key, _label in exercise.choices)
     value = valid_answer(exercise.kind, choices, raw)
     if value is None:
-        state[FAILED] = _("workshop.ask.invalid")
+        fail(_("workshop.ask.invalid"))
         return
+    keep(code, question.id, value)
+
+
+def keep(code: str, asked: str, value: str) -> None:
+    """Keep this session's answer ``value`` (already checked) to the question ``asked``, under
+    the session's token, at most ``MOST_SENDS`` answers in ``PER_SECONDS`` seconds."""
+    state = st.session_state
     now = time.monotonic()
     recent = [t for t in state.get(SENDS, []) if now - t < PER_SECONDS]
     if len(recent) >= MOST_SENDS:
-        state[FAILED] = _("workshop.ask.too_fast")
+        fail(_("workshop.ask.too_fast"))
         return
     state[SENDS] = [*recent, now]
     voter = state.setdefault(VOTER, secrets.token_hex(16))
-    if _stored(lambda: store().answer(code, question.id, voter, value)):
-        state[GIVEN][question.id] = value
+    if stored(lambda: store().answer(code, asked, voter, value)):
+        state.setdefault(GIVEN, {})[asked] = value

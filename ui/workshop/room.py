@@ -31,6 +31,7 @@ from ui.workshop.rooms import (
     ROOM_KEY,
     Room,
     RoomError,
+    Survey,
     View,
     clean_code,
     leads,
@@ -42,7 +43,12 @@ from ui.workshop.store import store
 
 LEADING, FOLLOWING = "room__leading", "room__following"  # session state: the room's code
 ALONE, SEEN, SHOWN = "room__alone", "room__seen", "room__shown"
+SECRET, FORGET = "room__secret", "room__forget"  # the trainer's secret; a cookie to clear
+# The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
+# the trainer's "CODE.SECRET", an attendee's "CODE".
+LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
 ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
+FAILED = "room__failed"  # session state: why the last click on the room did nothing
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
 LEAD_EVERY, FOLLOW_EVERY = 0.5, 1.0  # seconds between two looks at the address / the store
@@ -53,7 +59,25 @@ ERRORS = {  # RoomError's code -> its sentence
     "too_big": N_("workshop.room.error.too_big"),
     "no_redis": N_("workshop.room.error.no_redis"),
     "bad_store": N_("workshop.room.error.bad_store"),
+    "survey_text": N_("workshop.survey.error.text"),
+    "survey_coins": N_("workshop.survey.error.coins"),
 }
+
+
+def fail(sentence: str) -> None:
+    """Say why a click did nothing, for ``NOTICE_SECONDS`` (the strip redraws every second)."""
+    st.session_state[FAILED] = (sentence, time.time() + NOTICE_SECONDS)
+
+
+def succeeded() -> None:
+    """A click did what it should: no earlier failure is said any more."""
+    st.session_state.pop(FAILED, None)
+
+
+def failure() -> str | None:
+    """Why the last click did nothing, while it is still to be said; None otherwise."""
+    sentence, until = st.session_state.get(FAILED, ("", 0.0))
+    return sentence if time.time() < until else None
 
 
 def said(error: RoomError) -> str:
@@ -72,16 +96,24 @@ def open_room() -> tuple[str, str]:
             if error.code != "taken":
                 raise
             continue
-        _lead(code)
+        _lead(code, secret)
         return code, secret
     raise RoomError("taken")
 
 
-def _lead(code: str) -> None:
+def _lead(code: str, secret: str) -> None:
     state = st.session_state
-    state[LEADING] = code
+    state[LEADING], state[SECRET] = code, secret
     state.pop(FOLLOWING, None)
     state.pop(SHOWN, None)
+
+
+def stop_leading() -> None:
+    """This session leads no more (the room closed): its browser forgets the trainer cookie."""
+    state = st.session_state
+    state.pop(LEADING, None)
+    state.pop(SECRET, None)
+    state[FORGET] = LEAD_COOKIE
 
 
 def join(code: str) -> None:
@@ -93,11 +125,18 @@ def join(code: str) -> None:
 
 def enter() -> None:
     """The room links in the address: ``?room=CODE&lead=SECRET`` leads (the secret is taken
-    out of the address at once), ``?room=CODE`` follows. A wrong or closed room says so."""
+    out of the address at once), ``?room=CODE`` follows; a wrong or closed room says so. A
+    session in no room without a link (a reload, a worker lost) takes the browser's room
+    cookies: the trainer's, else the attendee's."""
     typed, secret = st.query_params.get(ROOM_KEY), take(LEAD_KEY)
-    if typed is None:
-        return
-    state, code = st.session_state, clean_code(typed)
+    state, linked = st.session_state, typed is not None
+    if not linked:
+        if {LEADING, FOLLOWING} & set(state.keys()):
+            return
+        typed, secret = _from_cookies()
+        if typed is None:
+            return
+    code = clean_code(typed)
     if code is not None and code in (state.get(LEADING), state.get(FOLLOWING)):
         return
     try:
@@ -106,14 +145,25 @@ def enter() -> None:
         st.toast(said(error), icon=":material/error:")
         return
     if room is None or not room.open_at(time.time()):
-        drop(ROOM_KEY)
-        st.toast(_("workshop.room.unknown", code=typed), icon=":material/meeting_room:")
+        if linked:  # an old cookie's room has closed: nothing to say
+            drop(ROOM_KEY)
+            st.toast(_("workshop.room.unknown", code=typed), icon=":material/meeting_room:")
     elif secret is not None and leads(secret, room.lead_hash):
-        _lead(room.code)
+        _lead(room.code, secret)
     else:
         join(room.code)
-        if secret is not None:
+        if secret is not None and linked:
             state[NOTICE] = (_("workshop.room.bad_secret"), time.time() + NOTICE_SECONDS)
+
+
+def _from_cookies() -> tuple[str | None, str | None]:
+    """(code, secret) from the trainer cookie, else (code, None) from the attendee's."""
+    cookies = st.context.cookies
+    lead, room = cookies.get(LEAD_COOKIE), cookies.get(ROOM_COOKIE)
+    if isinstance(lead, str) and lead.count(".") == 1:
+        code, _dot, secret = lead.partition(".")
+        return code, secret
+    return (room, None) if isinstance(room, str) and room else (None, None)
 
 
 def url_path(path: str) -> str:
@@ -121,9 +171,55 @@ def url_path(path: str) -> str:
     return path if path in {e.url_path for e in available_pages()} else "home"
 
 
+# The trainer's browser keeps "CODE.SECRET" for the room's hours (same site only; a projected
+# screen never shows a cookie), or forgets it once the room is closed.
+_COOKIE_JS = """
+export default function ({ data }) {
+  const kept = data.value ? `${data.value}; max-age=${data.seconds}` : "; max-age=0";
+  document.cookie = `${data.name}=${kept}; path=/; samesite=strict`;
+}
+"""
+_COOKIE = st.components.v2.component("dp_room_cookie", js=_COOKIE_JS)
+
+
+def keep_cookie(name: str, value: str | None) -> None:
+    """Have the browser keep the room cookie ``name`` at ``value``, or forget it (None)."""
+    _COOKIE(
+        key=f"room_cookie_{name}",
+        data={"name": name, "value": value, "seconds": int(HOURS * 3600)},
+        height=0,
+    )
+
+
+# A page whose worker died reconnects to another worker, as a new session that knows none of
+# the strip's timed fragments: their next runs are refused and the strip is gone for good. So
+# once a room's page has lost its server and is connected again, it loads itself afresh: a
+# whole run, where the address and the room cookies bring it back into the room.
+_AGAIN_JS = """
+export default function () {
+  if (window.__dpAgainWatch) return;
+  window.__dpAgainWatch = true;
+  const name = "data-test-connection-state";
+  let lost = false;
+  new MutationObserver((records) => {
+    for (const { target } of records) {
+      if (target.getAttribute(name) !== "CONNECTED") lost = true;
+      else if (lost) location.reload();
+    }
+  }).observe(document.body, { attributes: true, subtree: true, attributeFilter: [name] });
+}
+"""
+_AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS)
+
+
 def room_bar(page: str) -> None:
     """The room's strip above the page, for a session that leads or follows one."""
     state = st.session_state
+    forget = state.pop(FORGET, None)
+    if forget:
+        keep_cookie(forget, None)
+    if {LEADING, FOLLOWING} & set(state.keys()):
+        _AGAIN(key="room_again", height=0)
     if LEADING in state:
         _leader(state[LEADING], page)
     elif FOLLOWING in state:
@@ -143,17 +239,21 @@ def _leader(code: str, page: str) -> None:
             store().show(code, view, time.time())
         except RoomError as error:
             if error.code == "closed":
-                state.pop(LEADING, None)
+                stop_leading()
             st.warning(said(error), icon=":material/meeting_room:")
             return
         state[SHOWN] = view
+    failed = failure()
+    if failed:
+        st.error(failed, icon=":material/error:")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         st.markdown(_("workshop.room.leading", code=code))
+        keep_cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}")
     question = _question(code, state.get(ASKED))
     if question is not None:
-        from ui.workshop.asking import results  # it draws in this strip
+        from ui.workshop import asking, survey  # they draw in this strip
 
-        results(code, question)
+        (survey if isinstance(question, Survey) else asking).results(code, question)
 
 
 def _question(code: str, asked: int | None, polled: tuple[int, int] | None = None) -> Any:
@@ -182,6 +282,7 @@ def _follower(code: str) -> None:
         return
     if polled is None:
         state.pop(FOLLOWING, None)
+        state[FORGET] = ROOM_COOKIE
         st.warning(_("workshop.room.closed"), icon=":material/meeting_room:")
         return
     if room is not None and room.view is not None:
@@ -190,6 +291,7 @@ def _follower(code: str) -> None:
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
         st.warning(sentence, icon=":material/key_off:")
+    keep_cookie(ROOM_COOKIE, code)
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         if state.get(ALONE):
             st.markdown(_("workshop.room.alone", code=code))
@@ -209,9 +311,9 @@ def _follower(code: str) -> None:
             )
     question = _question(code, state.get(ASKED), polled)
     if question is not None:
-        from ui.workshop.asking import answer_box  # it draws in this strip
+        from ui.workshop import asking, survey  # they draw in this strip
 
-        answer_box(code, question)
+        (survey if isinstance(question, Survey) else asking).answer_box(code, question)
 
 
 def _explore_alone() -> None:

@@ -8,12 +8,21 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ui.common.i18n import _
-from ui.workshop.room import FOLLOWING, LEADING, join, open_room, said
+from ui.workshop.room import (
+    FOLLOWING,
+    LEADING,
+    SECRET,
+    fail,
+    failure,
+    join,
+    open_room,
+    said,
+    stop_leading,
+)
 from ui.workshop.rooms import LEAD_KEY, ROOM_KEY, RoomError, clean_code
 from ui.workshop.store import store
+from ui.workshop.survey import survey_form
 
-SECRET = "room__secret"  # session state: the trainer link's secret, while this session leads
-FAILED = "room__failed"  # session state: why the last click on the room box did nothing
 PAGE_PATH = "workshop"
 
 
@@ -29,8 +38,9 @@ def room_panel() -> None:
     state = st.session_state
     with st.container(border=True, key="room_panel"):
         st.subheader(_("workshop.room.title"), anchor=False)
-        if FAILED in state:
-            st.error(state.pop(FAILED), icon=":material/error:")
+        failed = failure()
+        if failed and not {LEADING, FOLLOWING} & set(state.keys()):  # else the strip says it
+            st.error(failed, icon=":material/error:")
         if LEADING in state:
             _leading(state[LEADING])
         else:
@@ -41,10 +51,11 @@ def _leading(code: str) -> None:
     base = app_address()
     st.markdown(_("workshop.room.join_at", code=code, link=f"{base}/{PAGE_PATH}?{ROOM_KEY}={code}"))
     secret = st.session_state.get(SECRET)
-    if secret is not None:
+    if secret:
         with st.expander(_("workshop.room.trainer_link"), icon=":material/key:"):
             st.caption(_("workshop.room.trainer_link.help"))
             st.code(f"{base}/{PAGE_PATH}?{ROOM_KEY}={code}&{LEAD_KEY}={secret}", language=None)
+    survey_form(code)
     st.button(
         _("workshop.room.close"), icon=":material/door_front:", key="room_close", on_click=_close
     )
@@ -63,9 +74,9 @@ def _outside(following: str | None) -> None:
 
 def _open() -> None:
     try:
-        _code, st.session_state[SECRET] = open_room()
+        open_room()
     except RoomError as error:
-        st.session_state[FAILED] = said(error)
+        fail(said(error))
 
 
 def _close() -> None:
@@ -73,10 +84,9 @@ def _close() -> None:
     try:
         store().close(state[LEADING], time.time())
     except RoomError as error:
-        state[FAILED] = said(error)
+        fail(said(error))
         return
-    state.pop(LEADING)
-    state.pop(SECRET, None)
+    stop_leading()
 
 
 def _join() -> None:
@@ -86,9 +96,9 @@ def _join() -> None:
     try:
         room = store().room(code) if code else None
     except RoomError as error:
-        state[FAILED] = said(error)
+        fail(said(error))
         return
     if room is None or not room.open_at(time.time()):
-        state[FAILED] = _("workshop.room.unknown", code=typed)
+        fail(_("workshop.room.unknown", code=typed))
         return
     join(room.code)

@@ -27,6 +27,7 @@ OWN = frozenset({"lang", "present", ROOM_KEY, LEAD_KEY})
 MAX_VIEW_BYTES = 16_000  # an address is at most a few hundred bytes; a view above this is refused
 MAX_NUMBER = 1e12  # a typed answer beyond this is no answer to any exercise here
 MAX_CHOICE = 64  # characters of a choice's key
+MAX_SURVEY = 200  # characters of a survey's question
 
 
 class RoomError(ValueError):
@@ -120,20 +121,53 @@ class Question:
         return cls(secrets.token_hex(8), exercise, answer)
 
     def dumps(self) -> str:
-        return json.dumps({"id": self.id, "exercise": self.exercise, "answer": self.answer,
-                           "revealed": self.revealed})  # fmt: skip
+        return json.dumps({"kind": "exercise", "id": self.id, "exercise": self.exercise,
+                           "answer": self.answer, "revealed": self.revealed})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A yes/no question the trainer types, answered by randomized response in each attendee's
+    browser: the first coin says "the truth" with probability ``truth`` (t), else a second coin
+    says "yes" with probability ``random_yes`` (y) (dp_core.randomized_response)."""
+
+    id: str
+    text: str
+    truth: float
+    random_yes: float
 
     @classmethod
-    def loads(cls, text: str | None) -> Question | None:
-        """The question kept as JSON; None for anything else."""
-        try:
-            kept = json.loads(text or "")
-            answer = kept["answer"]
-            if not isinstance(answer, str | int | float) or isinstance(answer, bool):
-                return None
-            return cls(str(kept["id"]), str(kept["exercise"]), answer, bool(kept["revealed"]))
-        except (ValueError, TypeError, KeyError):
+    def ask(cls, text: str, truth: float, random_yes: float) -> Survey:
+        """A survey of ``text``; ``RoomError("survey_text")`` for an empty or overlong one."""
+        text = " ".join(text.split())
+        if not text or len(text) > MAX_SURVEY:
+            raise RoomError("survey_text")
+        if not (0 <= truth < 1 and 0 <= random_yes <= 1):
+            raise RoomError("survey_coins")
+        return cls(secrets.token_hex(8), text, float(truth), float(random_yes))
+
+    def dumps(self) -> str:
+        return json.dumps({"kind": "survey", "id": self.id, "text": self.text,
+                           "truth": self.truth, "random_yes": self.random_yes})  # fmt: skip
+
+
+def loads_asked(text: str | None) -> Question | Survey | None:
+    """What the room is asked, kept as JSON (an exercise or a survey); None for anything else."""
+    try:
+        kept = json.loads(text or "")
+        if kept["kind"] == "survey":
+            survey = Survey(str(kept["id"]), str(kept["text"]), float(kept["truth"]),
+                            float(kept["random_yes"]))  # fmt: skip
+            ok = 0 <= survey.truth < 1 and 0 <= survey.random_yes <= 1
+            return survey if ok and 0 < len(survey.text) <= MAX_SURVEY else None
+        answer = kept["answer"]
+        if kept["kind"] != "exercise" or isinstance(answer, bool):
             return None
+        if not isinstance(answer, str | int | float):
+            return None
+        return Question(str(kept["id"]), str(kept["exercise"]), answer, bool(kept["revealed"]))
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def valid_answer(kind: str, choices: tuple[str, ...], given: object) -> str | None:
@@ -160,7 +194,7 @@ class Room:
     version: int = 0
     view: View | None = None
     asked: int = 0
-    question: Question | None = None
+    question: Question | Survey | None = None
 
     def open_at(self, now: float) -> bool:
         return now < self.closes

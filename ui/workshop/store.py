@@ -24,7 +24,7 @@ from functools import cache, wraps
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from ui.workshop.rooms import Question, Room, RoomError, View
+from ui.workshop.rooms import Question, Room, RoomError, Survey, View, loads_asked
 
 ENV = "DP_EXPLORER_STORE"
 F = TypeVar("F", bound=Callable)
@@ -67,7 +67,7 @@ class Store(Protocol):
         """The versions of the room's view and of its question (cheap: what followers read
         every second); None when the room is closed or unknown."""
 
-    def ask(self, code: str, question: Question | None, now: float) -> int:
+    def ask(self, code: str, question: Question | Survey | None, now: float) -> int:
         """Put ``question`` to the room (None: no question) and return the question's new
         version; ``RoomError("closed")`` when the room is closed or unknown."""
 
@@ -149,7 +149,7 @@ class SqliteStore:
             return None
         lead_hash, closes, version, view, asked, question = row
         shown = View.loads(view) if view else None
-        return Room(code, lead_hash, closes, version, shown, asked, Question.loads(question))
+        return Room(code, lead_hash, closes, version, shown, asked, loads_asked(question))
 
     @guarded
     def show(self, code: str, view: View, now: float) -> int:
@@ -176,7 +176,7 @@ class SqliteStore:
         return None if row is None else (int(row[0]), int(row[1]))
 
     @guarded
-    def ask(self, code: str, question: Question | None, now: float) -> int:
+    def ask(self, code: str, question: Question | Survey | None, now: float) -> int:
         row = (
             self._db()
             .execute(
@@ -253,7 +253,7 @@ class RedisStore:
             return None
         view = View.loads(found["view"]) if "view" in found else None
         closes, version = float(found["closes"]), int(found.get("version", 0))
-        question = Question.loads(found.get("question"))
+        question = loads_asked(found.get("question"))
         asked = int(found.get("asked", 0))
         return Room(code, found["lead_hash"], closes, version, view, asked, question)
 
@@ -273,7 +273,7 @@ class RedisStore:
         return None if version is None else (int(version), int(asked or 0))  # gone once closed
 
     @guarded
-    def ask(self, code: str, question: Question | None, now: float) -> int:
+    def ask(self, code: str, question: Question | Survey | None, now: float) -> int:
         room = self.room(code)
         if room is None or not room.open_at(now):
             raise RoomError("closed")
