@@ -122,12 +122,13 @@ def results(code: str, question: Question) -> None:
             _("workshop.ask.end"),
             icon=":material/stop_circle:",
             key="room_end",
-            on_click=_end,
+            on_click=end,
             args=(code,),
         )
 
 
-def _end(code: str) -> None:
+def end(code: str) -> None:
+    """Put nothing to the room any more (an exercise or a survey)."""
     stored(lambda: store().ask(code, None, time.time()))
 
 

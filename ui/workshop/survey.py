@@ -23,7 +23,7 @@ from dp_core.local_estimation import exact_count_interval
 from ui.common import charts
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
-from ui.workshop.asking import GIVEN, keep, stored
+from ui.workshop.asking import GIVEN, end, keep, stored
 from ui.workshop.room import fail, failure, said
 from ui.workshop.rooms import MAX_SURVEY, RoomError, Survey
 from ui.workshop.store import store
@@ -167,13 +167,9 @@ def results(code: str, survey: Survey) -> None:
             _("workshop.survey.end"),
             icon=":material/stop_circle:",
             key="survey_end",
-            on_click=_end,
+            on_click=end,
             args=(code,),
         )
-
-
-def _end(code: str) -> None:
-    stored(lambda: store().ask(code, None, time.time()))
 
 
 def _chart(n: int, said_yes: int, estimate: float, low: int, high: int) -> None:
