@@ -31,6 +31,13 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# What the workers read from their environment, named where it is read.
+from data.sources.allowed import DATA_ALLOW_ENV, SHARED_ENV, SPARK_ALLOW_ENV  # noqa: E402
+from ui.common.upload_budget import BUDGET_ENV  # noqa: E402
+from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
+
 COOKIE = "dpx_worker"
 # HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
 RESTART_AFTER = 6.0
@@ -103,11 +110,11 @@ class Workshop:
         self.workers: dict[int, subprocess.Popen] = {}
         self.proxy: subprocess.Popen | None = None
         self.env = dict(os.environ)
-        self.env["DP_EXPLORER_WORKSHOP"] = "1"
-        self.env["DP_EXPLORER_STORE"] = args.store or f"sqlite:///{folder / 'rooms.sqlite'}"
-        self.env["DP_EXPLORER_DATA_ALLOW"] = "\n".join(args.allow_data)
-        self.env["DP_EXPLORER_SPARK_ALLOW"] = " ".join(args.allow_spark)
-        self.env["DP_EXPLORER_UPLOAD_BUDGET_MB"] = str(args.upload_budget_mb)
+        self.env[SHARED_ENV] = "1"
+        self.env[STORE_ENV] = args.store or f"sqlite:///{folder / 'rooms.sqlite'}"
+        self.env[DATA_ALLOW_ENV] = "\n".join(args.allow_data)  # one per line (allowed.py)
+        self.env[SPARK_ALLOW_ENV] = " ".join(args.allow_spark)
+        self.env[BUDGET_ENV] = str(args.upload_budget_mb)
 
     def start_worker(self, port: int) -> None:
         command = [sys.executable, "-m", "streamlit", "run", "app.py",
@@ -203,7 +210,7 @@ def main(argv: list[str]) -> int:
             return 1
         shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
         print(f"DP Explorer workshop at http://{shown}:{args.port}/workshop "
-              f"({args.workers} workers, store {workshop.env['DP_EXPLORER_STORE']}, logs in "
+              f"({args.workers} workers, store {workshop.env[STORE_ENV]}, logs in "
               f"{folder})", flush=True)  # fmt: skip
         workshop.watch()
     except KeyboardInterrupt:
