@@ -306,3 +306,17 @@ def test_a_survey_without_a_question_is_not_asked(rooms, text) -> None:
     assert [e.value for e in trainer.error] == [
         "Type the survey's yes/no question (up to 200 characters) before asking the room."
     ]
+
+
+@pytest.mark.parametrize(("truth", "random_yes"), [(0.95, 0.0), (0.5, 1.0)])
+def test_coins_that_give_an_answer_away_are_not_a_survey(rooms, truth, random_yes) -> None:
+    """y = 0 or 1 with t > 0: a report of the other answer is a true answer (ε = ∞)."""
+    from ui.workshop.rooms import RoomError, Survey
+
+    with pytest.raises(RoomError):
+        Survey.ask("Ever reused a password?", truth, random_yes)
+    code, trainer = _surveying(truth, random_yes)
+    assert trainer.button(key="survey_ask").disabled
+    assert "ε = ∞" in trainer.error[0].value
+    assert not any("-differentially private" in m.value for m in trainer.markdown)
+    assert rooms.room(code).question is None

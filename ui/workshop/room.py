@@ -61,6 +61,7 @@ ERRORS = {  # RoomError's code -> its sentence
     "bad_store": N_("workshop.room.error.bad_store"),
     "survey_text": N_("workshop.survey.error.text"),
     "survey_coins": N_("workshop.survey.error.coins"),
+    "survey_no_privacy": N_("workshop.survey.error.no_privacy"),
 }
 
 
@@ -145,7 +146,7 @@ def enter() -> None:
         st.toast(said(error), icon=":material/error:")
         return
     if room is None or not room.open_at(time.time()):
-        if linked:  # an old cookie's room has closed: nothing to say
+        if linked:  # a link says so; an old cookie's closed room is passed over in silence
             drop(ROOM_KEY)
             st.toast(_("workshop.room.unknown", code=typed), icon=":material/meeting_room:")
     elif secret is not None and leads(secret, room.lead_hash):

@@ -17,6 +17,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from dp_core import coin_flip_epsilon
+
 # No 0/O, 1/I/L: a code read off a projector at the back of a room and typed on a phone.
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6  # 31^6 = 887 million codes
@@ -144,6 +146,8 @@ class Survey:
             raise RoomError("survey_text")
         if not (0 <= truth < 1 and 0 <= random_yes <= 1):
             raise RoomError("survey_coins")
+        if math.isinf(coin_flip_epsilon(truth, random_yes)):  # a report can give a truth away
+            raise RoomError("survey_no_privacy")
         return cls(secrets.token_hex(8), text, float(truth), float(random_yes))
 
     def dumps(self) -> str:
@@ -159,6 +163,7 @@ def loads_asked(text: str | None) -> Question | Survey | None:
             survey = Survey(str(kept["id"]), str(kept["text"]), float(kept["truth"]),
                             float(kept["random_yes"]))  # fmt: skip
             ok = 0 <= survey.truth < 1 and 0 <= survey.random_yes <= 1
+            ok = ok and not math.isinf(coin_flip_epsilon(survey.truth, survey.random_yes))
             return survey if ok and 0 < len(survey.text) <= MAX_SURVEY else None
         answer = kept["answer"]
         if kept["kind"] != "exercise" or isinstance(answer, bool):

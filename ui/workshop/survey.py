@@ -13,6 +13,7 @@ the debiased estimate and its exact interval (dp_core.local_estimation).
 
 from __future__ import annotations
 
+import math
 import time
 
 import pandas as pd
@@ -92,9 +93,13 @@ def survey_form(code: str) -> None:
             _("workshop.survey.random_yes"), 0.0, 1.0, 0.5, 0.05, key="survey_random_yes"
         )
         epsilon = coin_flip_epsilon(truth, random_yes)
-        st.markdown(_("workshop.survey.epsilon", epsilon=number(round(epsilon, 3))))
+        if math.isinf(epsilon):  # a report can give a true answer away: not asked
+            st.error(said(RoomError("survey_no_privacy")), icon=":material/gpp_bad:")
+        else:
+            st.markdown(_("workshop.survey.epsilon", epsilon=number(round(epsilon, 3))))
         st.button(
             _("workshop.survey.ask"),
+            disabled=math.isinf(epsilon),
             icon=":material/campaign:",
             key="survey_ask",
             on_click=_ask,
