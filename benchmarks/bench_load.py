@@ -73,6 +73,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -173,11 +174,14 @@ class Server:
         self.log_path.unlink(missing_ok=True)
 
 
-async def http_get(port: int, path: str) -> bytes:
-    """A minimal HTTP/1.1 GET (what the frontend fetches before opening the websocket)."""
+async def http_get(port: int, path: str, cookie: str = "") -> bytes:
+    """A minimal HTTP/1.1 GET (what the frontend fetches before opening the websocket), with
+    the browser's cookies when it has some (a proxy that keeps a session on one worker by a
+    cookie needs them)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    sent = f"Cookie: {cookie}\r\n" if cookie else ""
     writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{sent}Connection: close\r\n\r\n".encode()
     )
     await writer.drain()
     data = await reader.read()
@@ -185,6 +189,19 @@ async def http_get(port: int, path: str) -> bytes:
     with contextlib.suppress(OSError):
         await writer.wait_closed()
     return data
+
+
+def set_cookies(response: bytes) -> dict[str, str]:
+    """The cookies an HTTP response sets (name -> value), as a browser keeps them."""
+    head = response.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    kept = {}
+    for line in head.split("\r\n")[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "set-cookie":
+            pair = value.strip().split(";", 1)[0]
+            key, _, kept_value = pair.partition("=")
+            kept[key.strip()] = kept_value.strip()
+    return kept
 
 
 # --- One attendee: the frontend's side of the protocol -----------------------------------------
@@ -266,14 +283,19 @@ def _set_state(state: WidgetState, kind: str, value: object) -> None:
 class Attendee:
     """A browser tab without the browser: one websocket session on one page."""
 
-    def __init__(self, port: int, page: str) -> None:
+    def __init__(
+        self, port: int, page: str, query: str = "", cookies: dict[str, str] | None = None
+    ) -> None:
         self.port = port
         self.page = page
+        self.cookies = dict(cookies or {})  # what the browser sends with each request
+        self.auto: dict[str, tuple[float, asyncio.Task]] = {}  # the frontend's autoReruns
+        self.watch: Callable[[Attendee, float], None] | None = None  # called after each delta
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.nodes: dict[tuple[int, ...], Node] = {}
         self.widgets: dict[str, WidgetState] = {}
-        self.query_string = ""
+        self.query_string = query
         self.page_script_hash = ""
         self.cache: dict[str, list] = {}  # hash -> [bytes, run count, fragment id]
         self.run_count = 0
@@ -291,13 +313,15 @@ class Attendee:
 
     async def open(self) -> float:
         """Fetch what the frontend fetches, connect, request the page; seconds to its finish."""
-        await asyncio.gather(
-            http_get(self.port, "/_stcore/health"), http_get(self.port, "/_stcore/host-config")
-        )
+        # One after the other, as a browser that loaded the page first: behind a proxy the
+        # first answer's cookie names the worker, and every later request goes there.
+        for path in ("/_stcore/health", "/_stcore/host-config"):
+            self.cookies.update(set_cookies(await http_get(self.port, path, self.cookie_header())))
         self.ws = await connect(
             f"ws://127.0.0.1:{self.port}/_stcore/stream",
             subprotocols=[Subprotocol("streamlit")],
             origin=Origin(f"http://127.0.0.1:{self.port}"),
+            additional_headers={"Cookie": self.cookie_header()} if self.cookies else None,
             max_size=None,
             open_timeout=60,
             ping_interval=None,
@@ -308,7 +332,11 @@ class Attendee:
         self.errors += run.errors
         return run.finished.result() - run.sent
 
+    def cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
     async def close(self) -> None:
+        self._stop_auto(list(self.auto))
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
@@ -317,12 +345,30 @@ class Attendee:
 
     # -- requests -----------------------------------------------------------------------------
 
-    async def rerun(self, fragment_id: str = "", page_name: str = "") -> Run:
-        """Send ``rerun_script`` as the frontend's sendRerunBackMsg does; return its Run."""
+    async def rerun(
+        self, fragment_id: str = "", page_name: str = "", events: Sequence[WidgetState] = ()
+    ) -> Run:
+        """Send ``rerun_script`` as the frontend's sendRerunBackMsg does (``events``: the
+        trigger states of this run, a button's click); return its Run."""
+        self.new_session_seen = False  # the frontend's hasReceivedNewSession
+        self.waiting = Run(sent=time.perf_counter())
+        await self.ws.send(self.rerun_message(fragment_id, page_name, events))
+        return self.waiting
+
+    def rerun_message(
+        self,
+        fragment_id: str,
+        page_name: str = "",
+        events: Sequence[WidgetState] = (),
+        auto: bool = False,
+    ) -> bytes:
+        """The ``rerun_script`` BackMsg, serialized."""
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string = self.query_string
         rerun.widget_states.widgets.extend(self.widgets.values())
+        rerun.widget_states.widgets.extend(events)
+        rerun.is_auto_rerun = auto
         if self.page_script_hash:
             rerun.page_script_hash = self.page_script_hash
         else:
@@ -333,13 +379,25 @@ class Attendee:
         context.timezone = "UTC"
         context.timezone_offset = 0
         context.locale = "en-US"
-        context.url = f"http://127.0.0.1:{self.port}/{self.page}"
+        query = f"?{self.query_string}" if self.query_string else ""
+        context.url = f"http://127.0.0.1:{self.port}/{self.page}{query}"
         context.is_embedded = False
         context.color_scheme = "light"
-        self.new_session_seen = False  # the frontend's hasReceivedNewSession
-        self.waiting = Run(sent=time.perf_counter())
-        await self.ws.send(msg.SerializeToString())
-        return self.waiting
+        return msg.SerializeToString()
+
+    async def _auto_rerun(self, fragment_id: str, interval: float) -> None:
+        """The frontend's setInterval for a fragment's run_every: a fragment rerun each
+        ``interval`` seconds, whatever else the session is doing."""
+        with contextlib.suppress(Exception):
+            while True:
+                await asyncio.sleep(interval)
+                await self.ws.send(self.rerun_message(fragment_id, auto=True))
+
+    def _stop_auto(self, fragment_ids: list[str]) -> None:
+        for fragment_id in fragment_ids:
+            found = self.auto.pop(fragment_id, None)
+            if found is not None:
+                found[1].cancel()
 
     def main_slider(self) -> tuple[tuple[int, ...], Node] | None:
         """The first slider of the main area (delta path root 0), in page order."""
@@ -423,6 +481,8 @@ class Attendee:
         if kind == "new_session":
             self.run_id = msg.metadata.run.script_run_id
             self.run_fragments = list(msg.metadata.run.fragment_ids)
+            if not self.run_fragments:  # a whole run: the frontend's cleanupAutoReruns
+                self._stop_auto(list(self.auto))
             self.new_session_seen = True
             config = msg.new_session.config
             if config.max_cached_message_age:
@@ -438,6 +498,16 @@ class Attendee:
             self.query_string = msg.page_info_changed.query_string
         elif kind == "delta":
             self._apply_delta(msg)
+            if self.watch is not None:
+                self.watch(self, now)
+        elif kind == "auto_rerun":  # the frontend's handleAutoRerun
+            fragment_id, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+            if fragment_id and self.auto.get(fragment_id, (None,))[0] != interval:
+                self._stop_auto([fragment_id])
+                task = asyncio.create_task(self._auto_rerun(fragment_id, interval))
+                self.auto[fragment_id] = (interval, task)
+        elif kind == "stop_auto_rerun":
+            self._stop_auto(list(msg.stop_auto_rerun.fragment_ids))
         elif kind == "script_finished":
             self._finished(msg, now)
 
