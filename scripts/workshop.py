@@ -117,7 +117,7 @@ class Workshop:
         self.env[BUDGET_ENV] = str(args.upload_budget_mb)
 
     def start_worker(self, port: int) -> None:
-        command = [sys.executable, "-m", "streamlit", "run", "app.py",
+        command = [sys.executable, "-m", "streamlit", "run", "serve.py",
                    "--server.port", str(port), "--server.address", "127.0.0.1",
                    "--server.headless", "true", "--browser.gatherUsageStats", "false",
                    "--server.maxUploadSize", str(self.args.max_upload_mb),

@@ -1,13 +1,14 @@
 """A session in a workshop room: the trainer leads, the attendees' pages follow.
 
     enter()              # app.py, every full run: the room links in the address
-    room_bar(url_path)   # app.py, above the page: the room's strip (a fragment on a timer)
+    room_bar(url_path)   # app.py, above the page: the room's strip (a fragment)
 
 The trainer's strip reads the trainer's address every half second and, when it changed, makes
-it the room's view (ui.workshop.store). An attendee's strip reads the room's version every
-second (one indexed read: nothing else runs while the trainer stays put) and, when the trainer
-showed something new, opens it: the settings the attendee's session holds are dropped, so the
-page takes every value from the trainer's address as a fresh link would (ui.common.address).
+it the room's view (ui.workshop.store). An attendee's browser asks the room's versions every
+half second (``dp_room_watch``: an HTTP request to ui.workshop.versions, no page run while
+the trainer stays put) and reruns the strip when one moved; the strip then opens what the
+trainer shows: the settings the attendee's session holds are dropped, so the page takes every
+value from the trainer's address as a fresh link would (ui.common.address).
 An attendee may explore alone, and follow again in one click. The secret of the trainer's
 link leaves the address as soon as it is read, so a projected screen never shows it.
 """
@@ -24,6 +25,7 @@ from ui.common.catalog import available_pages, entry
 from ui.common.i18n import N_, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import DECLARED
+from ui.common.shell import ROOM_ALONE, ROOM_FOLLOWING
 from ui.workshop.rooms import (
     HOURS,
     LEAD_KEY,
@@ -41,8 +43,8 @@ from ui.workshop.rooms import (
 )
 from ui.workshop.store import store
 
-LEADING, FOLLOWING = "room__leading", "room__following"  # session state: the room's code
-ALONE, SEEN, SHOWN = "room__alone", "room__seen", "room__shown"
+LEADING, FOLLOWING = "room__leading", ROOM_FOLLOWING  # session state: the room's code
+ALONE, SEEN, SHOWN = ROOM_ALONE, "room__seen", "room__shown"
 SECRET, FORGET = "room__secret", "room__forget"  # the trainer's secret; a cookie to clear
 # The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
 # the trainer's "CODE.SECRET", an attendee's "CODE".
@@ -51,7 +53,7 @@ ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
-LEAD_EVERY, FOLLOW_EVERY = 0.5, 1.0  # seconds between two looks at the address / the store
+LEAD_EVERY, WATCH_EVERY = 0.5, 0.5  # seconds between two looks at the address / the room
 ERRORS = {  # RoomError's code -> its sentence
     "taken": N_("workshop.room.error.taken"),
     "closed": N_("workshop.room.closed"),
@@ -213,6 +215,56 @@ export default function () {
 _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS)
 
 
+# An attendee's browser asks the room's versions (ui.workshop.versions) every half second and
+# reruns the strip when they moved from those the strip last saw (a closed room or a store out
+# of reach: once each). Served by `streamlit run app.py`, without the route, it asks for a run
+# of the strip each second instead, which then reads the store itself.
+_WATCH_JS = """
+export default function ({ parentElement, data, setTriggerValue }) {
+  const watch = (parentElement.__dpWatch ||= {});
+  watch.data = data;
+  watch.trigger = setTriggerValue;
+  const seen = JSON.stringify([data.view, data.asked]);
+  if (watch.seen !== seen) {
+    watch.seen = seen;
+    watch.sent = null;
+  }
+  const send = (what) => {
+    if (watch.sent === what) return;
+    watch.sent = what;
+    watch.trigger("moved", what);
+  };
+  const tick = async () => {
+    if (watch.busy) return;
+    watch.busy = true;
+    try {
+      const answer = await fetch(watch.data.url, { cache: "no-store" });
+      const json = (answer.headers.get("content-type") || "").includes("json");
+      if (!json) {
+        watch.trigger("moved", `look ${Date.now()}`);
+      } else if (!answer.ok) {
+        send("unreachable");
+      } else {
+        const room = await answer.json();
+        const now = room.open ? JSON.stringify([room.view, room.asked]) : "closed";
+        if (now !== watch.seen) send(now);
+      }
+    } catch (error) {
+      // offline for a moment: ask again at the next tick
+    } finally {
+      watch.busy = false;
+    }
+  };
+  if (!watch.timer) watch.timer = setInterval(tick, data.every * 1000);
+  return () => {
+    clearInterval(watch.timer);
+    watch.timer = null;
+  };
+}
+"""
+_WATCH = st.components.v2.component("dp_room_watch", js=_WATCH_JS)
+
+
 def room_bar(page: str) -> None:
     """The room's strip above the page, for a session that leads or follows one."""
     state = st.session_state
@@ -271,7 +323,7 @@ def _question(code: str, asked: int | None, polled: tuple[int, int] | None = Non
     return state.get(QUESTION)
 
 
-@st.fragment(run_every=FOLLOW_EVERY)
+@st.fragment
 def _follower(code: str) -> None:
     state = st.session_state
     try:
@@ -279,6 +331,7 @@ def _follower(code: str) -> None:
         moved = polled is not None and polled[0] != state.get(SEEN) and not state.get(ALONE)
         room = store().room(code) if moved else None
     except RoomError as error:  # the store out of reach: say so, and look again
+        _watch(code, None)
         st.warning(said(error), icon=":material/error:")
         return
     if polled is None:
@@ -289,6 +342,7 @@ def _follower(code: str) -> None:
     if room is not None and room.view is not None:
         state[SEEN] = room.version
         _open(code, room.view)
+    _watch(code, polled)
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
         st.warning(sentence, icon=":material/key_off:")
@@ -315,6 +369,17 @@ def _follower(code: str) -> None:
         from ui.workshop import asking, survey  # they draw in this strip
 
         (survey if isinstance(question, Survey) else asking).answer_box(code, question)
+
+
+def _watch(code: str, polled: tuple[int, int] | None) -> None:
+    """The browser's watch on the room, from the versions this run read (``polled``)."""
+    view, asked = polled or (None, None)
+    _WATCH(
+        key="room_watch",
+        data={"url": f"_room/{code}", "view": view, "asked": asked, "every": WATCH_EVERY},
+        on_moved_change=lambda: None,
+        height=0,
+    )
 
 
 def _explore_alone() -> None:

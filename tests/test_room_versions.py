@@ -1,0 +1,99 @@
+"""The room's versions route (ui.workshop.versions) that a follower's browser asks each half
+second, and serve.py, which mounts it beside the app through st.App."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from starlette.requests import Request
+
+from ui.workshop import versions
+from ui.workshop.rooms import Question, Room, RoomError, View, secret_hash
+from ui.workshop.store import SqliteStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ask(code: str) -> tuple[int, dict, str]:
+    """GET /_room/<code> through the route's own endpoint: (status, body, Cache-Control)."""
+    request = Request({"type": "http", "method": "GET", "path_params": {"code": code},
+                       "headers": [], "query_string": b""})  # fmt: skip
+    response = asyncio.run(versions.ROUTE.endpoint(request))
+    return response.status_code, json.loads(response.body), response.headers["cache-control"]
+
+
+@pytest.fixture
+def room_store(tmp_path, monkeypatch) -> SqliteStore:
+    kept = SqliteStore(tmp_path / "rooms.sqlite")
+    monkeypatch.setattr(versions, "store", lambda: kept)
+    return kept
+
+
+def test_the_route_follows_the_rooms_versions(room_store) -> None:
+    now = time.time()
+    room_store.open_room(Room("ABC234", secret_hash("s"), now + 3600))
+    assert ask("ABC234") == (200, {"open": True, "view": 0, "asked": 0}, "no-store")
+    room_store.show("ABC234", View("laplace", (("laplace_epsilon", ("2",)),)), now)
+    room_store.show("ABC234", View("gaussian"), now)
+    room_store.ask("ABC234", Question.ask("laplace_scale", 1.0), now)
+    # A code as typed on a phone is the same room.
+    assert ask("abc-234")[1] == {"open": True, "view": 2, "asked": 1}
+    room_store.close("ABC234", now)
+    assert ask("ABC234") == (200, {"open": False}, "no-store")
+
+
+@pytest.mark.parametrize("typed", ["ZZZZZZ", "abc", "ABC23O", "../../etc", "x" * 500])
+def test_an_unknown_or_malformed_code_is_a_closed_room(room_store, typed) -> None:
+    assert ask(typed) == (200, {"open": False}, "no-store")
+
+
+def test_a_store_out_of_reach_is_a_503(monkeypatch) -> None:
+    class Down:
+        def poll(self, code: str, now: float) -> None:
+            raise RoomError("unreachable")
+
+    monkeypatch.setattr(versions, "store", lambda: Down())
+    assert ask("ABC234") == (503, {"error": "unreachable"}, "no-store")
+
+
+def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
+    """`streamlit run serve.py` (the README's command) serves the pages and the route."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "DP_EXPLORER_STORE": f"sqlite:///{tmp_path / 'rooms.sqlite'}"}
+    SqliteStore(tmp_path / "rooms.sqlite").open_room(
+        Room("XYZ789", secret_hash("s"), time.time() + 3600)
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as answer:
+                    assert answer.read() == b"ok"
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.3)
+        with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=5) as answer:
+            assert json.loads(answer.read()) == {"open": True, "view": 0, "asked": 0}
+        with urllib.request.urlopen(f"{base}/laplace", timeout=5) as answer:
+            assert b'<div id="root">' in answer.read()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
