@@ -112,7 +112,16 @@ def test_a_follower_takes_on_the_trainers_view_whatever_it_held(rooms) -> None:
     assert at.session_state["seed"] == 7
     assert at.query_params["room"] == code
     assert at.query_params["lang"] == "de"  # each attendee keeps their language
+    # A following page leads with the trainer's view: a one-line header (no title, no "try
+    # this" box), and the data and query folded under the trainer's name.
+    header = [m.value for m in at.main.markdown if m.value.startswith("**Laplace-Mechanismus**")]
+    assert not at.title and header[0].startswith("**Laplace-Mechanismus**: Wie viel Rauschen")
+    assert at.main.expander[0].label == "Daten und Abfrage (die der Trainerin)"
+    at.session_state["room__alone"] = True  # exploring alone: the page as everyone has it
+    at.switch_page("pages/laplace.py")
+    rerun(at)
     assert at.title[0].value == "Laplace-Mechanismus"
+    assert "Daten und Abfrage (die der Trainerin)" not in [e.label for e in at.main.expander]
 
 
 def test_a_store_out_of_reach_is_a_sentence_not_a_traceback(monkeypatch) -> None:

@@ -203,6 +203,21 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
         return None
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _answer(
+    source: str,
+    spec: QuerySpec,
+    labels: tuple[str, ...] | None,
+    person: str | None,
+    count_column: str | None,
+    _frame: pd.DataFrame,
+) -> Query:
+    """dp_core.queries.answer over the rows named ``source``, cut to ``spec.cap`` (the frame
+    is a function of the two): computed once for every session at these settings, such as a
+    room of attendees following their trainer."""
+    return answer(_frame, spec, labels, person=person, count_column=count_column)
+
+
 def _predicate_query(page: str, data: DataChoice, capped: Capped) -> QueryChoice | None:
     """How many rows (persons, under the cap) match a condition: one number, no labels."""
     spec = QuerySpec(
@@ -214,7 +229,7 @@ def _predicate_query(page: str, data: DataChoice, capped: Capped) -> QueryChoice
     if data.path:
         query = _path_answer(data, spec)
     else:
-        query = answer(capped.frame, spec, person=data.person)
+        query = _answer(data.source, spec, None, data.person, None, capped.frame)
     return QueryChoice(
         data,
         query,
@@ -273,9 +288,8 @@ def _grouped_query(
     if data.path:
         query = _path_answer(data, spec, categories.labels)
     else:
-        query = answer(
-            frame, spec, categories.labels, person=data.person, count_column=dataset.count_column
-        )
+        labels = tuple(categories.labels)
+        query = _answer(data.source, spec, labels, data.person, dataset.count_column, frame)
     if query.rows_outside and categories.mode != "declared":  # declared: said where declared
         st.caption(_("common.query.outside", rows=count(query.rows_outside)))
     description, value_name = _words(spec)

@@ -22,6 +22,9 @@ from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import Choice, Flag, Number
 
 DEFAULT_SEED = 2026
+# Session state of a page in a workshop room (ui.workshop.room keeps them): the room's code
+# while the page follows it, and whether the attendee explores alone meanwhile.
+ROOM_FOLLOWING, ROOM_ALONE = "room__following", "room__alone"
 T = TypeVar("T")
 # Streamlit sizes text in rem: a larger root font scales every heading, label and table. For a
 # projector the sidebar and Streamlit's own bar are hidden; the page keeps an exit button.
@@ -179,16 +182,27 @@ def presenter_bar(title: str) -> None:
     )
 
 
+def following() -> bool:
+    """Whether this page follows a trainer's in a workshop room (ui.workshop.room): its
+    settings are the trainer's, and it is most often read on a phone."""
+    state = st.session_state
+    return ROOM_FOLLOWING in state and not state.get(ROOM_ALONE, False)
+
+
 def page_header(title: str, question: str, try_this: str) -> None:
     """Title, the question the page answers, and a "try this" for a workshop audience.
 
     In presenter mode the header is compact (one screen per section on a 1920 x 1080
-    projector), with the pages menu and the way out of presenter mode above it.
+    projector), with the pages menu and the way out of presenter mode above it. A page that
+    follows a trainer's is compact too: on a phone, what the trainer shows comes first.
     """
     use_app_navigation()
     if presenter_mode():
         presenter_bar(title)
         st.markdown(f"**{question}**", help=_("common.header.try_this", text=try_this))
+        return
+    if following():
+        st.markdown(f"**{title}**: {question}", help=_("common.header.try_this", text=try_this))
         return
     st.title(title)
     st.markdown(f"#### {question}")
@@ -199,10 +213,13 @@ def settings_area() -> st.delta_generator.DeltaGenerator:
     """Where a page puts its data and query controls: inline, or folded away for a projector.
 
     In presenter mode they sit in a closed expander, so the main slider and the open section
-    share one screen; the controls are one click away.
+    share one screen; the controls are one click away. So they do on a page that follows a
+    trainer's: they are the trainer's, and a phone shows the trainer's chart first.
     """
     if presenter_mode():
         return st.expander(_("common.presenter.settings"), icon=":material/tune:")
+    if following():
+        return st.expander(_("common.room.settings"), icon=":material/tune:")
     return st.container()
 
 
