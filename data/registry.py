@@ -290,6 +290,12 @@ def frame_category_counts(
 
 def category_counts(key: str, column: str) -> pd.Series:
     """Counts per category of ``column`` in dataset ``key`` (see frame_category_counts)."""
+    return _category_counts(key, column).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _category_counts(key: str, column: str) -> pd.Series:
+    """category_counts, once per shipped dataset and column (the data never change)."""
     dataset = get_dataset(key)
     if column not in dataset.categorical:
         offered = ", ".join(dataset.categorical) or "none"

@@ -3,7 +3,7 @@
     enter()              # app.py, every full run: the room links in the address
     room_bar(url_path)   # app.py, above the page: the room's strip (a fragment)
 
-The trainer's strip reads the trainer's address every half second and, when it changed, makes
+The trainer's strip reads the trainer's address four times a second and, when it changed, makes
 it the room's view (ui.workshop.store). An attendee's browser asks the room's versions every
 half second (``dp_room_watch``: an HTTP request to ui.workshop.versions, no page run while
 the trainer stays put) and reruns the strip when one moved; the strip then opens what the
@@ -53,7 +53,7 @@ ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
-LEAD_EVERY, WATCH_EVERY = 0.5, 0.5  # seconds between two looks at the address / the room
+LEAD_EVERY, WATCH_EVERY = 0.25, 0.5  # seconds between two looks at the address / the room
 ERRORS = {  # RoomError's code -> its sentence
     "taken": N_("workshop.room.error.taken"),
     "closed": N_("workshop.room.closed"),
@@ -134,7 +134,7 @@ def enter() -> None:
     typed, secret = st.query_params.get(ROOM_KEY), take(LEAD_KEY)
     state, linked = st.session_state, typed is not None
     if not linked:
-        if {LEADING, FOLLOWING} & set(state.keys()):
+        if LEADING in state or FOLLOWING in state:  # (listing the state's keys costs ms)
             return
         typed, secret = _from_cookies()
         if typed is None:
@@ -271,7 +271,7 @@ def room_bar(page: str) -> None:
     forget = state.pop(FORGET, None)
     if forget:
         keep_cookie(forget, None)
-    if {LEADING, FOLLOWING} & set(state.keys()):
+    if LEADING in state or FOLLOWING in state:
         _AGAIN(key="room_again", height=0)
     if LEADING in state:
         _leader(state[LEADING], page)

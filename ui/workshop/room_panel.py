@@ -39,7 +39,7 @@ def room_panel() -> None:
     with st.container(border=True, key="room_panel"):
         st.subheader(_("workshop.room.title"), anchor=False)
         failed = failure()
-        if failed and not {LEADING, FOLLOWING} & set(state.keys()):  # else the strip says it
+        if failed and LEADING not in state and FOLLOWING not in state:  # else the strip says it
             st.error(failed, icon=":material/error:")
         if LEADING in state:
             _leading(state[LEADING])
