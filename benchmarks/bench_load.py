@@ -337,6 +337,10 @@ class Attendee:
 
     async def close(self) -> None:
         self._stop_auto(list(self.auto))
+        # What no one waits for any more (a run a page switch replaced) ends here, quietly.
+        for pending in (self.first_message, self.waiting and self.waiting.finished):
+            if pending is not None and not pending.done():
+                pending.cancel()
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:

@@ -23,7 +23,7 @@ from ui.common.i18n import N_, _, language
 from ui.common.labels import contribution_rule
 from ui.common.live import Stops
 from ui.common.setting import Flag
-from ui.common.shell import presenter_mode
+from ui.common.shell import compact
 
 T = TypeVar("T")  # a release, or several held together (e.g. counts and sums)
 PART_WORDS = {  # message ids; "values" has an {outputs} placeholder
@@ -142,7 +142,7 @@ def said_guarantee(data: DataChoice, total: Guarantee, *, outputs: str, noise: s
     statement = guarantee_text(data, total, outputs=outputs)
     if total.differentially_private:
         return statement
-    return "error", statement if presenter_mode() else f"{statement}\n\n{noise}"  # a projector
+    return "error", statement if compact() else f"{statement}\n\n{noise}"  # a projector, a phone
 
 
 def _said_at(
@@ -196,19 +196,19 @@ def said_box(
     that sentence reads)."""
     if live.box(said):  # never shown as a guarantee, not even in one line
         return
-    presenter = presenter_mode()
+    one_line = compact()
     if follows is not None:
         sliders, at = follows
         live.text(
             sliders,
             at,
             key=f"{sliders[0].key}_guarantee",
-            depends=(depends, noise, presenter),
-            style="success-line" if presenter else "success",
+            depends=(depends, noise, one_line),
+            style="success-line" if one_line else "success",
             note=noise,
         )
         return
-    if presenter:  # one line on a projector; the noise in the tooltip
+    if one_line:  # one line on a projector or a following phone; the noise in the tooltip
         st.markdown(f":green[:material/verified_user: {said}]", help=noise)
         return
     st.success(f"{said}\n\n{noise}", icon=":material/verified_user:")

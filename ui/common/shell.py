@@ -189,6 +189,12 @@ def following() -> bool:
     return ROOM_FOLLOWING in state and not state.get(ROOM_ALONE, False)
 
 
+def compact() -> bool:
+    """Whether the page must fit few screens: on a projector, or following a trainer (most
+    often on a phone). Long boxes then say their one line, the rest in a tooltip."""
+    return presenter_mode() or following()
+
+
 def page_header(title: str, question: str, try_this: str) -> None:
     """Title, the question the page answers, and a "try this" for a workshop audience.
 

@@ -212,7 +212,20 @@ export default function () {
   }).observe(document.body, { attributes: true, subtree: true, attributeFilter: [name] });
 }
 """
-_AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS)
+# Every page in a room has this component, so it carries the room's styles. The room's
+# scripts draw nothing: their places take no room above the page (a phone's first screen is
+# the trainer's view). A question put to the room stays in sight wherever the page is
+# scrolled: the projector's count at the bottom right, the attendee's box at the bottom.
+_CSS = """
+.st-key-room_watch, .st-key-room_again,
+[class*="st-key-room_cookie_"] { display: none; }
+.st-key-room_results, .st-key-room_question, .st-key-room_survey_results,
+.st-key-room_survey { position: fixed; z-index: 999989;
+  right: 1rem; bottom: 1rem; width: min(34rem, calc(100vw - 2rem)); max-height: 60vh;
+  overflow-y: auto; background: var(--st-background-color, white);
+  box-shadow: 0 0.25rem 1.5rem rgba(0, 0, 0, 0.25); }
+"""
+_AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, isolate_styles=False)
 
 
 # An attendee's browser asks the room's versions (ui.workshop.versions) every half second and
