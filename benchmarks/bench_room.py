@@ -5,26 +5,30 @@ Run from the project root (HAProxy must be installed: bash scripts/workshop.sh i
     python3 benchmarks/bench_room.py                   # N = 100, 2 workers, ~6 min
     python3 benchmarks/bench_room.py --workers 3 --attendees 150
     python3 benchmarks/bench_room.py --quick           # N = 10, 10 s of steps, ~1 min
+    python3 benchmarks/bench_room.py --room-only       # phases 1-3 only
 
 The script starts ``scripts/workshop.py`` itself (a free port, a SQLite store in a temporary
 folder) and plays every attendee with bench_load's client: Streamlit's own websocket protocol,
 the cookies a browser keeps (HAProxy's ``dpx_worker`` puts each session on one worker), the
-timers a fragment's ``run_every`` sets in the frontend. It measures, in one run each:
+timers a fragment's ``run_every`` sets in the frontend, and, for a follower, the room watcher
+its browser runs (``Follower``). It measures, in one run each, in this order (the room first,
+on workers that served no one yet, so their memory grows by what the room's sessions hold):
 
-1. **Everyone opens the page at once**: N sessions request the laplace page in the same
-   instant through the proxy; time to each one's ``script_finished`` (target: all within 3 s).
-2. **Attendees stepping**: N attendees, alone, step the page's main slider every 2 s for
-   ``--seconds`` (laplace: a fragment run; bounding: a whole page run); latency p50/p95/max
-   (target: p95 under 1 s).
-3. **A room**: a trainer (the trainer cookie, as the trainer link leaves it) and N followers
+1. **A room**: a trainer (the trainer cookie, as the trainer link leaves it) and N followers
    (``?room=CODE``) on laplace. First what following costs while nothing changes (the
-   workers' CPU per follower and second, each follower's strip asking the store once a
-   second); then the trainer steps ε ``--moves`` times, and for each move the time from the
-   trainer's step to each follower's page showing the new ε (target: p95 within 1.5 s).
-4. **Ask the room**: a laplace exercise is put to the room; once every follower shows the
+   workers' CPU per follower and second, each follower's browser asking the room's versions
+   twice a second); then the trainer steps ε ``--moves`` times, and for each move the time
+   from the trainer's step to each follower's page showing the new ε (target: p95 within
+   1.5 s), and how much of it went to noticing the move.
+2. **Ask the room**: a laplace exercise is put to the room; once every follower shows the
    question, all N send an answer in the same instant; the time until the trainer's projector
    shows "Answered so far: N" (target: within 2 s), and until the store holds N answers.
-5. **Memory**: the workers' resident memory with no session, with N followers, and per attendee.
+3. **Memory**: the workers' resident memory with no session, with N followers, and per attendee.
+4. **Everyone opens the page at once**: N sessions request the laplace page in the same
+   instant through the proxy; time to each one's ``script_finished`` (target: all within 3 s).
+5. **Attendees stepping**: N attendees, alone, step the page's main slider every 2 s for
+   ``--seconds`` (laplace: a fragment run; bounding: a whole page run); latency p50/p95/max
+   (target: p95 under 1 s).
 
 Each figure carries the machine's load and CPU pressure (bench_load.machine_busy) and the
 client's own CPU (this script plays every browser on the same cores as the workers).

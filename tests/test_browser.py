@@ -63,11 +63,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app() -> Iterator[str]:
-    """A fresh `streamlit run serve.py` (the README's command) on a free port; its base URL."""
+def running_app(script: str = "serve.py") -> Iterator[str]:
+    """A fresh `streamlit run serve.py` (the README's command, or ``script``) on a free port;
+    its base URL."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port),
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Page
-from test_browser import MAIN, ROOT
+from test_browser import MAIN, ROOT, running_app
 
 COOKIE = "dpx_worker"
 WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
@@ -283,3 +283,21 @@ def test_the_workshop_refuses_an_upload_above_its_cap(workshop, browser, tmp_pat
     uploader.get_by_text(re.compile(r"File must be 1(\.0)?MB or smaller")).wait_for(timeout=WAIT)
     assert "Upload a CSV to explore your own data" in page.locator(MAIN).inner_text()
     page.close()
+
+
+def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
+    """`streamlit run app.py` serves no /_room route: the watcher, finding no versions there,
+    runs the strip at each look instead, and the attendee still follows."""
+    with running_app("app.py") as base:
+        trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        trainer.goto(f"{base}/workshop")
+        trainer.get_by_role("button", name="Open a room").click()
+        trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
+        code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
+        attendee = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        attendee.goto(f"{base}/workshop?room={code}")
+        attendee.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
+        trainer.locator("[data-testid='stSidebar'] a", has_text="Gaussian mechanism").click()
+        at_address(trainer, r"/gaussian\b")
+        at_address(attendee, r"/gaussian\?.*room=", WAIT)
+        attendee.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)

@@ -68,7 +68,7 @@ ERRORS = {  # RoomError's code -> its sentence
 
 
 def fail(sentence: str) -> None:
-    """Say why a click did nothing, for ``NOTICE_SECONDS`` (the strip redraws every second)."""
+    """Say why a click did nothing, at the strip's runs in the next ``NOTICE_SECONDS``."""
     st.session_state[FAILED] = (sentence, time.time() + NOTICE_SECONDS)
 
 
@@ -231,7 +231,7 @@ _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, iso
 # An attendee's browser asks the room's versions (ui.workshop.versions) every half second and
 # reruns the strip when they moved from those the strip last saw (a closed room or a store out
 # of reach: once each). Served by `streamlit run app.py`, without the route, it asks for a run
-# of the strip each second instead, which then reads the store itself.
+# of the strip at each look instead, which then reads the store itself.
 _WATCH_JS = """
 export default function ({ parentElement, data, setTriggerValue }) {
   const watch = (parentElement.__dpWatch ||= {});
