@@ -45,6 +45,7 @@ from dp_core.validation import (
 )
 
 __all__ = [
+    "LossThresholdAttack",
     "SimulatedAttack",
     "attacker_accuracy",
     "best_advantage",
@@ -53,6 +54,7 @@ __all__ = [
     "laplace_advantage",
     "laplace_roc",
     "loss_excess_probability",
+    "loss_threshold_attack",
     "posterior_bounds",
     "roc_ceiling",
     "simulate_threshold_attack",
@@ -233,3 +235,42 @@ def simulate_threshold_attack(
     fpr = 1.0 - np.searchsorted(out_answers, t, side="right") / n
     tpr = 1.0 - np.searchsorted(in_answers, t, side="right") / n
     return SimulatedAttack(t, fpr, tpr, n)
+
+
+@dataclass(frozen=True)
+class LossThresholdAttack:
+    """A loss-threshold membership test on a trained model, at every threshold: "member"
+    when an example's loss is at most the threshold (Yeom et al. 2018)."""
+
+    thresholds: np.ndarray  # increasing: each distinct loss seen, after -inf
+    true_positive_rate: np.ndarray  # share of training examples called members
+    false_positive_rate: np.ndarray  # share of held-out examples called members
+
+    @property
+    def best_advantage(self) -> float:
+        """Largest TPR - FPR over the thresholds: on these examples, an estimate of the
+        attack's advantage (the best of many thresholds, so biased upward)."""
+        return float(np.max(self.true_positive_rate - self.false_positive_rate))
+
+
+def loss_threshold_attack(
+    member_losses: ArrayLike, nonmember_losses: ArrayLike
+) -> LossThresholdAttack:
+    """The loss-threshold test's ROC on training ("member") and held-out examples' losses.
+
+    At threshold tau: TPR = #{member loss <= tau} / m, FPR = #{held-out loss <= tau} / k,
+    for tau = -inf and every distinct loss (sorted once, searchsorted). Source: Yeom,
+    Giacomelli, Fredrikson & Jha 2018, "Privacy risk in machine learning", Sec 3.2. Whatever
+    the test, a model trained with (epsilon, delta)-DP keeps its expected advantage on one
+    example's membership within ``best_advantage(epsilon, delta)``.
+    """
+    members = np.sort(np.asarray(member_losses, dtype=float).ravel())
+    others = np.sort(np.asarray(nonmember_losses, dtype=float).ravel())
+    if len(members) == 0 or len(others) == 0:
+        raise ValueError("the attack needs the losses of members and of held-out examples.")
+    if not (np.isfinite(members).all() and np.isfinite(others).all()):
+        raise ValueError("every loss must be a finite number.")
+    tau = np.concatenate([[-np.inf], np.unique(np.concatenate([members, others]))])
+    tpr = np.searchsorted(members, tau, side="right") / len(members)
+    fpr = np.searchsorted(others, tau, side="right") / len(others)
+    return LossThresholdAttack(tau, tpr, fpr)

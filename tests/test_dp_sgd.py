@@ -168,3 +168,24 @@ def test_an_epsilon_or_delta_of_zero_is_refused():
         sgd_epsilon(schedule, 0.0)
     with pytest.raises(CodedError, match="epsilon"):
         noise_multiplier_for(0.0, 1e-5, schedule)
+
+
+def test_the_loss_threshold_attack_counts_every_threshold_as_brute_force_does():
+    from dp_core.attacks import best_advantage, loss_threshold_attack
+
+    rng = np.random.default_rng(2)
+    members, others = rng.exponential(0.8, 300).round(2), rng.exponential(1.0, 200).round(2)
+    attack = loss_threshold_attack(members, others)
+    for tau, tpr, fpr in zip(attack.thresholds, attack.true_positive_rate,
+                             attack.false_positive_rate, strict=True):  # fmt: skip
+        assert tpr == np.mean(members <= tau) and fpr == np.mean(others <= tau)
+    brute = max(np.mean(members <= t) - np.mean(others <= t) for t in np.linspace(-1, 10, 5_001))
+    assert attack.best_advantage == pytest.approx(brute, abs=1e-12)
+    assert attack.true_positive_rate[0] == attack.false_positive_rate[0] == 0.0
+    # Identical worlds leave nothing to find; the DP bound at epsilon = 0 says the same.
+    same = loss_threshold_attack(members, members)
+    assert same.best_advantage == 0.0 == float(best_advantage(0.0))
+    with pytest.raises(ValueError, match="members"):
+        loss_threshold_attack([], others)
+    with pytest.raises(ValueError, match="finite"):
+        loss_threshold_attack([np.nan], others)
