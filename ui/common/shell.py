@@ -208,7 +208,10 @@ def page_header(title: str, question: str, try_this: str) -> None:
         st.markdown(f"**{question}**", help=_("common.header.try_this", text=try_this))
         return
     if following():
-        st.markdown(f"**{title}**: {question}", help=_("common.header.try_this", text=try_this))
+        st.markdown(
+            _("common.header.compact", title=title, question=question),
+            help=_("common.header.try_this", text=try_this),
+        )
         return
     st.title(title)
     st.markdown(f"#### {question}")
