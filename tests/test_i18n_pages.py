@@ -183,3 +183,49 @@ def test_the_attacker_legend_puts_lowest_and_highest_before_the_posterior(
     names = set(chart_data(at, "curves")["series"])
     assert any(n.startswith(lowest) and "10δ" in n for n in names), names
     assert any(n.startswith(highest) and "10δ" in n for n in names), names
+
+
+def test_catalogues_compiled_by_several_processes_at_once_are_never_read_half_written(
+    tmp_path, monkeypatch
+):
+    """A workshop's workers (or the test suite's) start together on a fresh checkout: each
+    compiles the .mo files while the others already read them."""
+    import gettext
+    import os
+    import shutil
+    import threading
+
+    from ui.common import i18n
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES / "de", locales / "de")
+    for mo in locales.rglob("*.mo"):
+        mo.unlink()
+    monkeypatch.setattr(i18n, "LOCALES", locales)
+    po = next(locales.rglob("common.po"))
+    failures: list[Exception] = []
+    done = threading.Event()
+
+    def compile_again() -> None:
+        for round_ in range(40):
+            os.utime(po, (2e9 + round_, 2e9 + round_))  # the .po is newer than its .mo again
+            i18n.compile_catalogues()
+        done.set()
+
+    def read() -> None:
+        while not done.is_set():
+            mo = po.with_suffix(".mo")
+            if mo.exists():
+                try:
+                    with mo.open("rb") as source:
+                        gettext.GNUTranslations(source)
+                except Exception as error:  # a half-written catalogue
+                    failures.append(error)
+
+    threads = [threading.Thread(target=compile_again), threading.Thread(target=read)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not failures and po.with_suffix(".mo").exists()
+    assert not list(locales.rglob(".*.mo"))  # no temporary file left behind

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import functools
 import gettext
+import os
 import re
+import tempfile
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
@@ -64,15 +66,21 @@ def placeholders(text: str) -> set[str]:
 
 
 def compile_catalogues() -> None:
-    """Write each language's .mo from its .po when the .po is newer (Babel's compiler)."""
+    """Write each language's .mo from its .po when the .po is newer (Babel's compiler).
+
+    Several processes may start at once on a fresh checkout (a workshop's workers, the test
+    suite's): each writes its .mo under a name of its own and moves it into place in one
+    step, so no process ever reads a half-written catalogue."""
     for po in LOCALES.glob("*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
         with po.open("rb") as source:
             catalog = read_po(source)
-        with mo.open("wb") as target:
+        handle, name = tempfile.mkstemp(dir=mo.parent, prefix=f".{mo.stem}.", suffix=".mo")
+        with os.fdopen(handle, "wb") as target:
             write_mo(target, catalog, use_fuzzy=False)
+        os.replace(name, mo)
 
 
 def _chain(lang: str) -> gettext.NullTranslations:
