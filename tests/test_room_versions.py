@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -84,15 +83,15 @@ def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
         base, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as answer:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=5) as answer:
                     assert answer.read() == b"ok"
                     break
-            except (urllib.error.URLError, ConnectionError):
+            except OSError:  # not listening yet, or slow on a busy machine: ask again
                 assert server.poll() is None and time.monotonic() < deadline
                 time.sleep(0.3)
-        with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=5) as answer:
+        with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=60) as answer:
             assert json.loads(answer.read()) == {"open": True, "view": 0, "asked": 0}
-        with urllib.request.urlopen(f"{base}/laplace", timeout=5) as answer:
+        with urllib.request.urlopen(f"{base}/laplace", timeout=60) as answer:
             assert b'<div id="root">' in answer.read()
     finally:
         server.terminate()
