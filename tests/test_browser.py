@@ -461,7 +461,8 @@ def test_a_copied_address_reopens_the_same_view_and_its_export_reads(
     assert chart_numbers(other) == labels
     button = other.locator(f".st-key-{url_path}_download button")
     if button.count():
-        with other.expect_download() as download:
+        # The archive is built on the click (charts included): slow on a busy machine.
+        with other.expect_download(timeout=120_000) as download:
             button.first.click()
         archive = zipfile.ZipFile(download.value.path())
         csv = next(name for name in archive.namelist() if name.endswith(".csv"))

@@ -65,9 +65,10 @@ def test_a_full_batch_is_exactly_composed_gaussians_and_both_accountants_bound_i
     schedule = SgdSchedule(rows=100, batch_size=100, epochs=steps, noise_multiplier=sigma)
     assert schedule.sampling_rate == 1.0 and schedule.steps == steps
     exact = gaussian_composed_epsilons(sigma, steps, delta)
+    floor = exact * (1 - 1e-6) - 1e-9  # "exact" is the top of a bisection bracket: a hair above
     by_pld = sgd_epsilon(schedule, delta, "pld")
-    assert exact - 1e-9 <= by_pld <= exact * 1.02 + 0.01
-    assert exact - 1e-9 <= sgd_epsilon(schedule, delta, "rdp")
+    assert floor <= by_pld <= exact * 1.02 + 0.01
+    assert floor <= sgd_epsilon(schedule, delta, "rdp")
 
 
 @settings(max_examples=15, deadline=None)
