@@ -108,6 +108,26 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """utime + stime of process ``pid`` (all its threads), in seconds; 0 once it is gone."""
+    with contextlib.suppress(OSError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return 0.0
+
+
+def process_memory_mb(pid: int) -> tuple[float, float]:
+    """VmRSS and VmHWM (peak since start) of process ``pid``, in MB; 0 once it is gone."""
+    values = {"VmRSS": 0.0, "VmHWM": 0.0}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, rest = line.partition(":")
+            if name in values:
+                values[name] = int(rest.split()[0]) / 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
 class Server:
     """``python3 -m streamlit run app.py`` in the project root, and its /proc figures."""
 
@@ -149,18 +169,11 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """utime + stime of the server process (all its threads), in seconds."""
-        stat = Path(f"/proc/{self.pid}/stat").read_text()
-        fields = stat[stat.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return process_cpu_seconds(self.pid)
 
     def memory_mb(self) -> tuple[float, float]:
         """VmRSS and VmHWM (peak since start), in MB."""
-        values = {}
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            name, _, rest = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                values[name] = int(rest.split()[0]) / 1024
-        return values["VmRSS"], values["VmHWM"]
+        return process_memory_mb(self.pid)
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -52,7 +52,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_load import (
-    CLOCK_TICKS,
     Attendee,
     Node,
     burst_run,
@@ -65,6 +64,8 @@ from bench_load import (
     print_burst_header,
     print_step,
     print_steps_header,
+    process_cpu_seconds,
+    process_memory_mb,
 )
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -89,24 +90,6 @@ def _children(pid: int) -> list[int]:
                 if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
                     found.append(int(entry.name))
     return found
-
-
-def _cpu(pid: int) -> float:
-    with contextlib.suppress(OSError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        fields = stat[stat.rindex(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return 0.0
-
-
-def _memory(pid: int) -> tuple[float, float]:
-    values = {"VmRSS": 0.0, "VmHWM": 0.0}
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            name, _, rest = line.partition(":")
-            if name in values:
-                values[name] = int(rest.split()[0]) / 1024
-    return values["VmRSS"], values["VmHWM"]
 
 
 class Workshop:
@@ -146,14 +129,14 @@ class Workshop:
         return found[0] if found else None
 
     def cpu_seconds(self) -> float:
-        return sum(_cpu(pid) for pid in self.worker_pids())
+        return sum(process_cpu_seconds(pid) for pid in self.worker_pids())
 
     def proxy_cpu_seconds(self) -> float:
         pid = self.proxy_pid()
-        return _cpu(pid) if pid else 0.0
+        return process_cpu_seconds(pid) if pid else 0.0
 
     def memory_mb(self) -> tuple[float, float]:
-        both = [_memory(pid) for pid in self.worker_pids()]
+        both = [process_memory_mb(pid) for pid in self.worker_pids()]
         return sum(r for r, _ in both), sum(h for _, h in both)
 
     def stop(self) -> None:
