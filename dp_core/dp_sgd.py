@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+from scipy.special import expit
 
 from dp_core.errors import CodedError
 from dp_core.validation import check_delta, check_epsilon, check_positive_int, check_sensitivity
@@ -137,9 +138,7 @@ def noise_multiplier_for(
 def logistic_gradients(weights: np.ndarray, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
     """Per-example gradients of the logistic loss -[y log p + (1-y) log(1-p)], p = 1/(1+e^-xw):
     row i is (p_i - y_i) x_i (features with a constant column for the intercept)."""
-    scores = features @ weights
-    chances = 0.5 * (1.0 + np.tanh(0.5 * scores))  # the logistic function, without overflow
-    return (chances - labels)[:, None] * features
+    return (expit(features @ weights) - labels)[:, None] * features
 
 
 def clip_rows(gradients: np.ndarray, clip: float) -> np.ndarray:
