@@ -24,6 +24,7 @@ The model here is logistic regression (``logistic_dp_sgd``), trained in numpy wi
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,6 +42,7 @@ __all__ = [
     "clip_rows",
     "logistic_dp_sgd",
     "logistic_gradients",
+    "logistic_losses",
     "noise_multiplier_for",
     "sgd_epsilon",
     "with_intercept",
@@ -55,7 +57,10 @@ LOWEST_SIGMA = 0.1  # below this the accountants' epsilon is in the hundreds: no
 class SgdSchedule:
     """Training settings that decide the guarantee: n ``rows``, expected ``batch_size`` B,
     ``epochs`` E, ``noise_multiplier`` sigma (noise std / clipping norm); and the clipping
-    norm C, which scales the noise but not the guarantee."""
+    norm C, which scales the noise but not the guarantee.
+
+    n is a public figure fixed in advance (the accounting takes q = B / n as a constant for
+    neighbouring tables); the rows trained on may number a little more or less."""
 
     rows: int
     batch_size: int
@@ -85,6 +90,10 @@ class SgdSchedule:
 
 def _event(sampling_rate: float, noise_multiplier: float, steps: int):
     import dp_accounting  # runtime dependency
+
+    # The RDP accountant logs each Renyi order whose series does not converge, and leaves it
+    # out of the minimum over orders (the bound holds without it): not the reader's concern.
+    logging.getLogger("absl").setLevel(logging.ERROR)
 
     step = dp_accounting.PoissonSampledDpEvent(
         sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)
@@ -175,15 +184,13 @@ def logistic_dp_sgd(
     rng: np.random.Generator,
     private: bool = True,
 ) -> TrainedModel:
-    """Logistic regression by DP-SGD with the ``schedule`` (``rows`` must be len(features)):
-    Poisson batches at q, per-example clipping at C, N(0, (sigma C)^2) noise on each summed
-    step, w <- w - eta (sum + noise) / B. ``private=False`` trains the same way without
-    clipping or noise (the non-private model beside it)."""
+    """Logistic regression by DP-SGD with the ``schedule``: each row joins a step's batch
+    with probability q (Poisson sampling), per-example clipping at C, N(0, (sigma C)^2) noise
+    on each summed step, w <- w - eta (sum + noise) / B. ``private=False`` trains the same way
+    without clipping or noise (the non-private model beside it)."""
     x = with_intercept(np.asarray(features, dtype=float))
     y = np.asarray(labels, dtype=float)
     n, d = x.shape
-    if n != schedule.rows:
-        raise ValueError(f"the schedule is for {schedule.rows} rows; the data have {n}.")
     eta = check_sensitivity(learning_rate, "learning rate")
     per_epoch = max(1, round(schedule.steps / max(schedule.epochs, 1e-12)))
     weights = np.zeros(d)
@@ -204,6 +211,14 @@ def logistic_dp_sgd(
         if (step + 1) % per_epoch == 0 or step + 1 == schedule.steps:
             kept.append(weights.copy())
     return TrainedModel(np.array(kept), clipped / seen if seen else 0.0)
+
+
+def logistic_losses(weights: np.ndarray, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Each example's logistic loss -[y log p + (1-y) log(1-p)] = log(1 + e^-s) for s = x w
+    signed by the label (+ for 1, - for 0), computed as logaddexp(0, -s): no overflow."""
+    scores = with_intercept(np.asarray(features, dtype=float)) @ weights
+    signed = np.where(np.asarray(labels) > 0.5, scores, -scores)
+    return np.logaddexp(0.0, -signed)
 
 
 def accuracy(weights: np.ndarray, features: np.ndarray, labels: np.ndarray) -> float:

@@ -51,6 +51,14 @@ ENGLISH = {
         "No usable column: a column needs numbers or at most {limit} distinct text values, and "
         "not only missing values."
     ),
+    # a model's declared inputs (dp_core.model_table)
+    "no_features": "The model needs at least one feature: a numeric column or a category.",
+    "column_missing": "The table has no column “{column}”.",
+    "not_numeric": "“{column}” holds no numbers: it cannot be a numeric feature.",
+    "one_label": (
+        "The training rows hold only one label value, so there is nothing to learn: choose "
+        "another positive value or another label column."
+    ),
     # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
     "plan_empty": "the plan is empty: add at least one statistic.",
     "no_target": "“{name}” has no target: give a ± half-width or a weight.",

@@ -13,9 +13,10 @@ protects rows, not people who may stand behind several of them.
 
 ``read_from_data`` names what the release depends on that was read from the data without
 noise (a cap set to the largest rows per person, clipping bounds set to the smallest and
-largest value, categories filled in from the values present). The noise is calibrated as if
-these were fixed in advance, but they are functions of the data: one person's value can be
-the largest, or the only one in its category, and the release then reveals it. Such a
+largest value, categories filled in from the values present, a sampling rate set from the
+number of rows). The noise is calibrated as if these were fixed in advance, but they are
+functions of the data: one person's value can be the largest, or the only one in its
+category, and the release then reveals it. Such a
 release is not differentially private (``differentially_private`` is False) whatever its
 epsilon; the parts say what the noise alone would give once those values are fixed in
 advance or chosen with DP (their cost then a part of their own).
@@ -31,8 +32,8 @@ from dp_core.validation import check_delta, check_epsilon
 __all__ = ["READS", "Guarantee", "Part", "Read"]
 
 PartName = Literal["values", "categories", "bounds", "cap", "count", "selection"]
-Read = Literal["cap", "bounds", "categories"]
-READS: tuple[Read, ...] = ("cap", "bounds", "categories")
+Read = Literal["cap", "bounds", "categories", "rows"]
+READS: tuple[Read, ...] = ("cap", "bounds", "categories", "rows")
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "table_empty": N_("common.error.table_empty"),
     "column_names": N_("common.error.column_names"),
     "no_usable_column": N_("common.error.no_usable_column"),
+    "no_features": N_("common.error.no_features"),
+    "column_missing": N_("common.error.column_missing"),
+    "not_numeric": N_("common.error.not_numeric"),
+    "one_label": N_("common.error.one_label"),
 }
 
 
