@@ -124,6 +124,14 @@ PAGES: tuple[PageEntry, ...] = (
         N_("common.page.planner.title"),
         N_("common.page.planner.question"),
     ),
+    PageEntry(
+        "pages/dp_sgd.py",
+        ":material/model_training:",
+        N_("common.section.models"),
+        "dp_sgd",
+        N_("common.page.dp_sgd.title"),
+        N_("common.page.dp_sgd.question"),
+    ),
 )
 
 

@@ -48,6 +48,7 @@ DOMAINS = {
     "bounding": ["pages/bounding.py", "ui/bounding/*.py"],
     "attacker": ["pages/attacker.py", "ui/attacker/*.py"],
     "planner": ["pages/planner.py", "ui/planner/*.py"],
+    "dp_sgd": ["pages/dp_sgd.py", "ui/dp_sgd/*.py"],
 }
 LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español", "ja": "日本語", "zh": "简体中文"}
 # Babel locales for numbers (decimal comma in German and Spanish, grouping per locale).

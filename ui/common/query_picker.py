@@ -110,8 +110,9 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
     return column, "=", value
 
 
-def _bounds(page: str, data: DataChoice, value: str) -> tuple[float, float, bool]:
-    """The clipping bounds, and whether they were read from the data.
+def declared_bounds(page: str, data: DataChoice, value: str) -> tuple[float, float, bool]:
+    """The clipping bounds of column ``value`` (settings ``<page>_lower`` and ``_upper``), and
+    whether they were read from the data.
 
     Shipped data: boxes starting at the column's public range. The user's own rows: empty
     boxes, and while one is empty the page uses the file's own smallest or largest value,
@@ -274,7 +275,7 @@ def _grouped_query(
     reads = capped.reads + categories.reads
     lower = upper = None
     if value is not None:
-        lower, upper, bounds_read = _bounds(page, data, value)
+        lower, upper, bounds_read = declared_bounds(page, data, value)
         reads += ("bounds",) if bounds_read else ()
     spec = QuerySpec(
         kind=kind,

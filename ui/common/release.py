@@ -97,6 +97,7 @@ READ_WORDS = {  # what was read from the data, and how to fix it in advance: mes
     "cap": N_("common.read.cap"),
     "bounds": N_("common.read.bounds"),
     "categories": N_("common.read.categories"),
+    "rows": N_("common.read.rows"),
 }
 
 

@@ -150,13 +150,17 @@ def _or(value: int | None, default: int) -> int:
     return default if value is None else value
 
 
-def page_rng(page: str, stream: str = "") -> np.random.Generator:
-    """The Generator for one stream of ``page`` (e.g. a section) at the current seed and draw."""
+def page_seed(page: str, stream: str = "") -> tuple[int, int, int, int]:
+    """The seed of one stream of ``page`` at the current seed and draw, as numbers (a key for
+    a cache of what it draws)."""
     seed = int(st.session_state.get("seed", DEFAULT_SEED))
     draw = int(st.session_state.get("draw", 0))
-    return np.random.default_rng(
-        [seed, draw, zlib.crc32(page.encode()), zlib.crc32(stream.encode())]
-    )
+    return seed, draw, zlib.crc32(page.encode()), zlib.crc32(stream.encode())
+
+
+def page_rng(page: str, stream: str = "") -> np.random.Generator:
+    """The Generator for one stream of ``page`` (e.g. a section) at the current seed and draw."""
+    return np.random.default_rng(list(page_seed(page, stream)))
 
 
 def _leave_presenter_mode() -> None:

@@ -22,6 +22,7 @@ MODULES = {
     "bounding": "ui.bounding.exercises",
     "attacker": "ui.attacker.exercises",
     "planner": "ui.planner.exercises",
+    "dp_sgd": "ui.dp_sgd.exercises",
 }
 # The module whose story() draws each page's sections. The address keeps the open section
 # under the prefix that module gives story(), its PAGE ("rr" for randomized response, "lf"
@@ -35,6 +36,7 @@ STORIES = {
     "bounding": "ui.bounding.sections",
     "attacker": "ui.attacker.sections",
     "planner": "ui.planner.sections",
+    "dp_sgd": "ui.dp_sgd.sections",
 }
 
 

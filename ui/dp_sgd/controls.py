@@ -1,0 +1,145 @@
+"""The DP-SGD page's explore fragment: ε, δ and the training's settings, the guarantee box
+and the open section (the data and the model's inputs are ui.dp_sgd.inputs)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from dp_core.errors import CodedError
+from dp_core.model_table import Encoding
+from ui.common import formatting
+from ui.common.address import linked
+from ui.common.errors import translated
+from ui.common.i18n import _
+from ui.common.release import guarantee_box
+from ui.common.sections import Section, story
+from ui.common.shell import page_seed, presenter_row
+from ui.common.widgets import delta_slider, epsilon_slider
+from ui.dp_sgd.declared import (
+    ACCOUNTANT,
+    ACCOUNTANTS,
+    BATCH,
+    CLIP,
+    DELTA_DEFAULT,
+    EPOCHS,
+    EPSILON_DEFAULT,
+    EPSILON_HIGH,
+    EPSILON_LOW,
+    PAGE,
+    RATE,
+    SHARE,
+)
+from ui.dp_sgd.settings import Chosen, Settings
+from ui.dp_sgd.training import Problem, Training, prepare
+from ui.dp_sgd.words import outputs
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _problem(
+    key: tuple,
+    _frame: pd.DataFrame,
+    encoding: Encoding,
+    person: str | None,
+    rows: int,
+    share: float,
+    seed: tuple,
+) -> Problem:
+    """The table made ready (ui.dp_sgd.training.prepare), once per data and inputs."""
+    return prepare(_frame, encoding, person=person, rows=rows, share=share, seed=seed, key=key)
+
+
+def _training(delta: float) -> tuple[Training, float]:
+    """The training's settings (four sliders, the share of rows, the accountant)."""
+    columns = st.columns(4)
+    with columns[0]:
+        batch = linked(
+            BATCH,
+            st.select_slider,
+            _("dp_sgd.batch"),
+            options=BATCH.options,
+            format_func=formatting.count,
+            help=_("dp_sgd.batch_help"),
+        )
+    with columns[1]:
+        epochs = linked(
+            EPOCHS,
+            st.select_slider,
+            _("dp_sgd.epochs"),
+            options=EPOCHS.options,
+            format_func=formatting.count,
+            help=_("dp_sgd.epochs_help"),
+        )
+    with columns[2]:
+        clip = linked(
+            CLIP,
+            st.select_slider,
+            _("dp_sgd.clip"),
+            options=CLIP.options,
+            format_func=formatting.number,
+            help=_("dp_sgd.clip_help"),
+        )
+    with columns[3]:
+        rate = linked(
+            RATE,
+            st.select_slider,
+            _("dp_sgd.rate"),
+            options=RATE.options,
+            format_func=formatting.number,
+            help=_("dp_sgd.rate_help"),
+        )
+    left, right = st.columns(2)
+    with left:
+        share = linked(
+            SHARE,
+            st.select_slider,
+            _("dp_sgd.share"),
+            options=SHARE.options,
+            format_func=formatting.percent,
+            help=_("dp_sgd.share_help"),
+        )
+    with right:
+        accountant = linked(
+            ACCOUNTANT,
+            st.radio,
+            _("dp_sgd.accountant.label"),
+            labels={key: _(msgid) for key, msgid in ACCOUNTANTS.items()},
+            horizontal=True,
+            help=_("dp_sgd.accountant.help"),
+        )
+    return Training(batch, epochs, clip, rate, delta, accountant), share
+
+
+@st.fragment
+def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
+    """ε, δ, the training, the guarantee and the open section: a step reruns only this."""
+    left, right = presenter_row(1, 1)
+    with left:
+        epsilon = epsilon_slider(
+            "dp_sgd_epsilon", default=EPSILON_DEFAULT, minimum=EPSILON_LOW, maximum=EPSILON_HIGH
+        )
+    with right:
+        delta = delta_slider("dp_sgd_delta", default=DELTA_DEFAULT)
+    training, share = _training(delta.value)
+    data = chosen.data
+    seed = page_seed(PAGE)[:2]
+    try:
+        problem = _problem(
+            (data.source,), data.frame, chosen.encoding, data.person, chosen.rows, share, seed
+        )
+        settings = Settings(chosen, problem, epsilon, delta, training, share, seed)
+        settings.schedule  # noqa: B018 -- the settings' own check (a batch larger than the rows)
+    except CodedError as error:
+        st.error(_("dp_sgd.cannot_train", error=translated(error)), icon=":material/block:")
+        return
+    _guarantee(settings)
+    story(PAGE, sections, settings)
+
+
+def _guarantee(s: Settings) -> None:
+    """The guarantee box: the weights after every step, for the unit of the data."""
+    guarantee_box(
+        s.data, s.guarantee, outputs=outputs(s), noise=_("dp_sgd.noise"), depends=s.problem.key
+    )
