@@ -59,6 +59,16 @@ ENGLISH = {
         "The training rows hold only one label value, so there is nothing to learn: choose "
         "another positive value or another label column."
     ),
+    # synthetic data (dp_core.synthetic)
+    "synthetic_columns": "A synthetic table needs at least two columns.",
+    "cuts_order": (
+        "The cut points of “{column}” must be finite numbers, in increasing order, at least one."
+    ),
+    "no_categories": "“{column}” has no declared categories.",
+    "mbi_missing": (
+        "Synthetic data needs OpenDP's marginal-based synthesizers, an optional extra of about "
+        '600 MB (JAX): pip install "opendp[mbi]==0.16.0"'
+    ),
     # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
     "plan_empty": "the plan is empty: add at least one statistic.",
     "no_target": "“{name}” has no target: give a ± half-width or a weight.",

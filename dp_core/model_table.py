@@ -24,7 +24,14 @@ import pandas as pd
 from dp_core.errors import CodedError
 from dp_core.validation import check_bounds, check_probability
 
-__all__ = ["Encoding", "design_matrix", "feature_names", "held_out", "one_per_person"]
+__all__ = [
+    "Encoding",
+    "as_text",
+    "design_matrix",
+    "feature_names",
+    "held_out",
+    "one_per_person",
+]
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ def feature_names(encoding: Encoding) -> list[str]:
     return names
 
 
-def _text(values: pd.Series) -> pd.Series:
+def as_text(values: pd.Series) -> pd.Series:
     """A column as the text a declared category is compared with ("3" for 3 and 3.0)."""
     numbers = pd.to_numeric(values, errors="coerce")
     whole = numbers.notna() & np.isfinite(numbers) & (numbers == np.round(numbers))
@@ -86,10 +93,12 @@ def design_matrix(frame: pd.DataFrame, encoding: Encoding) -> tuple[np.ndarray, 
         clipped = values.clip(lower, upper).fillna(lower).to_numpy(dtype=float)
         parts.append(((clipped - lower) / (upper - lower))[:, None])
     for column, labels in encoding.categorical:
-        text = _text(frame[column]).fillna("").to_numpy(dtype=object)
+        text = as_text(frame[column]).fillna("").to_numpy(dtype=object)
         parts.append((text[:, None] == np.array(labels, dtype=object)[None, :]).astype(float))
     features = np.hstack(parts) if parts else np.empty((len(frame), 0))
-    labels = (_text(frame[encoding.label]).fillna("") == str(encoding.positive).strip()).to_numpy()
+    labels = (
+        as_text(frame[encoding.label]).fillna("") == str(encoding.positive).strip()
+    ).to_numpy()
     return features, labels.astype(float)
 
 

@@ -40,6 +40,10 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "column_missing": N_("common.error.column_missing"),
     "not_numeric": N_("common.error.not_numeric"),
     "one_label": N_("common.error.one_label"),
+    "synthetic_columns": N_("common.error.synthetic_columns"),
+    "cuts_order": N_("common.error.cuts_order"),
+    "no_categories": N_("common.error.no_categories"),
+    "mbi_missing": N_("common.error.mbi_missing"),
 }
 
 
