@@ -74,6 +74,7 @@ SECTIONS = {  # page: (its address prefix, its sections' keys)
     "attacker": ("attacker", ["guess", "test", "releases", "floating-point"]),
     "planner": ("planner", ["plan", "release", "cost", "wild", "board"]),
     "dp_sgd": ("dp_sgd", ["accuracy", "clipping", "accounting", "membership"]),
+    "synthetic": ("synthetic", ["fidelity", "crosstab", "downstream", "pitfalls"]),
 }
 # The main column's width in pixels: a 1280-pixel window with the sidebar open, and presenter
 # mode on a 1920-pixel projector (no sidebar); a chart in st.columns gets its share.

@@ -132,6 +132,14 @@ PAGES: tuple[PageEntry, ...] = (
         N_("common.page.dp_sgd.title"),
         N_("common.page.dp_sgd.question"),
     ),
+    PageEntry(
+        "pages/synthetic.py",
+        ":material/dataset:",
+        N_("common.section.models"),
+        "synthetic",
+        N_("common.page.synthetic.title"),
+        N_("common.page.synthetic.question"),
+    ),
 )
 
 

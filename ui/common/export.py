@@ -6,9 +6,10 @@
 setting, the charts (Vega-Lite specs), the question and the guarantee. It is built only when a
 button is pressed (Streamlit's deferred downloads), so an export costs nothing per rerun.
 
-- The ZIP: ``<stem>.csv`` opens in a spreadsheet and with ``pandas.read_csv`` as it is (no
-  comment lines; a text cell a spreadsheet would run as a formula, such as an uploaded
-  category ``=HYPERLINK(...)``, starts with ``'``: ui.common.csv_safe); ``<stem>.json`` names
+- The ZIP: ``<stem>.csv`` (and any further tables of ``files``) opens in a spreadsheet and
+  with ``pandas.read_csv`` as it is (no comment lines; a text cell a spreadsheet would run
+  as a formula, such as an uploaded category ``=HYPERLINK(...)``, starts with ``'``:
+  ui.common.csv_safe); ``<stem>.json`` names
   the page, the dataset, every setting, the noise, the seed and draw, the guarantee and the
   address that opens the same view; ``charts/`` holds each chart as SVG and PNG (vl-convert).
 - The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
@@ -55,6 +56,8 @@ class Export:
     unit: str  # who the guarantee protects
     charts: Sequence[tuple[str, Spec]] = field(default_factory=tuple)  # (file name, spec)
     notes: Sequence[str] = field(default_factory=tuple)
+    # more tables in the ZIP, by file name without ".csv" (a synthetic table and its marginals)
+    files: Mapping[str, pd.DataFrame] = field(default_factory=dict)
 
 
 # Streamlit markdown as the pages write it (st.markdown): the marks ``plain_text`` removes
@@ -181,6 +184,8 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"{stem}.csv", safe_csv(export.table))
         archive.writestr(f"{stem}.json", json.dumps(everything, indent=2, ensure_ascii=False))
+        for name, table in export.files.items():
+            archive.writestr(f"{name}.csv", safe_csv(table))
         for name, spec in export.charts:
             spec = localized(spec)
             svg = report.chart_svg(spec)

@@ -49,6 +49,7 @@ DOMAINS = {
     "attacker": ["pages/attacker.py", "ui/attacker/*.py"],
     "planner": ["pages/planner.py", "ui/planner/*.py"],
     "dp_sgd": ["pages/dp_sgd.py", "ui/dp_sgd/*.py"],
+    "synthetic": ["pages/synthetic.py", "ui/synthetic/*.py"],
 }
 LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español", "ja": "日本語", "zh": "简体中文"}
 # Babel locales for numbers (decimal comma in German and Spanish, grouping per locale).

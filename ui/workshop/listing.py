@@ -23,6 +23,7 @@ MODULES = {
     "attacker": "ui.attacker.exercises",
     "planner": "ui.planner.exercises",
     "dp_sgd": "ui.dp_sgd.exercises",
+    "synthetic": "ui.synthetic.exercises",
 }
 # The module whose story() draws each page's sections. The address keeps the open section
 # under the prefix that module gives story(), its PAGE ("rr" for randomized response, "lf"
@@ -37,6 +38,7 @@ STORIES = {
     "attacker": "ui.attacker.sections",
     "planner": "ui.planner.sections",
     "dp_sgd": "ui.dp_sgd.sections",
+    "synthetic": "ui.synthetic.sections",
 }
 
 

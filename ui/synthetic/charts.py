@@ -1,0 +1,117 @@
+"""Charts of the synthetic-data page (Vega-Lite specs, see ui.common.charts). Series names are
+in the data (the reader's language), their colours fixed by an ``order`` column."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ui.common.charts import (
+    ACCENT_COLOR,
+    GOOD_COLOR,
+    NOISY_COLOR,
+    TRUE_COLOR,
+    Spec,
+    bars,
+    chart,
+    lines,
+    marker,
+    nominal,
+    quantitative,
+    rule_x,
+)
+from ui.common.formatting import number
+from ui.common.i18n import _
+
+SHARE = {"format": ".0%"}
+TVD = {"format": ".2f"}
+
+
+def _named(colors: Sequence[str]) -> dict:
+    """Colour by the ``series`` column, in its ``order`` (the colours in that order)."""
+    return {
+        "field": "series",
+        "type": "nominal",
+        "sort": {"field": "order", "op": "min"},
+        "scale": {"range": list(colors)},
+        "legend": {"orient": "top", "title": None},
+    }
+
+
+def fidelity_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
+    """Mean TVD against ε: one-way marginals, measured two-way, two-way not measured."""
+    return chart(
+        lines(
+            "fidelity",
+            x=quantitative("x", _("synthetic.chart.epsilon"), log=True),
+            y=quantitative("y", _("synthetic.chart.tvd"), axis=TVD),
+            color=_named([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
+            points=True,
+        ),
+        rule_x("now"),
+        datasets={"fidelity": frame, "now": marker(epsilon, f"ε = {number(epsilon)}")},
+        height=280,
+        presenter={"height": 230},
+    )
+
+
+def marginal_bars(frame: pd.DataFrame) -> Spec:
+    """Each marginal's TVD at the release's ε, largest first, coloured by how it was made."""
+    return chart(
+        bars(
+            "marginals",
+            x=quantitative("tvd", _("synthetic.chart.tvd"), axis=TVD),
+            y=nominal("name", None, sort="-x", axis={"labelLimit": 260}),
+            color=_named([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
+        ),
+        datasets={"marginals": frame},
+        height=max(160, 22 * len(frame)),
+        presenter={"height": 300},
+    )
+
+
+def crosstab(frame: pd.DataFrame, row: str, column: str) -> Spec:
+    """Shares of each (row, column) cell in the real and the synthetic table, side by side."""
+    return {
+        "datasets": {"cells": frame},
+        "data": {"name": "cells"},
+        "facet": {"column": {"field": "table", "type": "nominal", "title": None,
+                             "sort": {"field": "order"}}},
+        "spec": {
+            "width": 300,
+            "height": {"step": 22},
+            "mark": {"type": "rect"},
+            "encoding": {
+                "x": {"field": column, "type": "nominal", "title": column, "sort": None},
+                "y": {"field": row, "type": "nominal", "title": row, "sort": None},
+                "color": {"field": "share", "type": "quantitative",
+                          "title": _("synthetic.chart.share"),
+                          "scale": {"scheme": "blues"}, "legend": {"format": ".0%"}},
+                "tooltip": [
+                    {"field": row, "type": "nominal"},
+                    {"field": column, "type": "nominal"},
+                    {"field": "share", "type": "quantitative", "format": ".2%"},
+                ],
+            },
+        },
+    }  # fmt: skip
+
+
+def downstream_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
+    """Held-out accuracy against ε: trained on the synthetic table, on the real rows, and the
+    majority guess."""
+    return chart(
+        lines(
+            "accuracy",
+            x=quantitative("x", _("synthetic.chart.epsilon"), log=True),
+            y=quantitative("y", _("synthetic.chart.accuracy"), axis=SHARE,
+                           scale={"zero": False}),
+            color=_named([NOISY_COLOR, GOOD_COLOR, TRUE_COLOR]),
+            points=True,
+        ),
+        rule_x("now"),
+        datasets={"accuracy": frame, "now": marker(epsilon, f"ε = {number(epsilon)}")},
+        height=280,
+        presenter={"height": 230},
+    )  # fmt: skip
