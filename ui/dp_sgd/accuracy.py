@@ -14,6 +14,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
 from ui.common.release import guarantee_text, unit_words
+from ui.common.shell import compact
 from ui.dp_sgd import charts as sgd_charts
 from ui.dp_sgd.curves import accuracy_curve
 from ui.dp_sgd.declared import ACCOUNTANTS, PAGE
@@ -41,7 +42,8 @@ def accuracy_against_epsilon(s: Settings) -> None:
     columns[1].metric(_("dp_sgd.metric.steps"), formatting.count(s.schedule.steps))
     columns[2].metric(_("dp_sgd.metric.private"), accuracy_text(model.test_accuracy))
     columns[3].metric(_("dp_sgd.metric.baseline"), accuracy_text(baseline.test_accuracy))
-    st.caption(schedule_sentence(s))
+    if not compact():  # on a projector or a phone the chart comes first
+        st.caption(schedule_sentence(s))
     curve = accuracy_curve(s)
     spec = sgd_charts.accuracy_curve(
         curve,

@@ -16,7 +16,7 @@ from ui.common.errors import translated
 from ui.common.i18n import _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
-from ui.common.shell import page_seed, presenter_row
+from ui.common.shell import page_seed, presenter_mode, presenter_row
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.dp_sgd.declared import (
     ACCOUNTANT,
@@ -52,8 +52,9 @@ def _problem(
 
 
 def _training(delta: float) -> tuple[Training, float]:
-    """The training's settings (four sliders, the share of rows, the accountant)."""
-    columns = st.columns(4)
+    """The training's settings (four sliders, the share of rows, the accountant): in two rows,
+    or in one on a projector (the section's chart then fits the screen)."""
+    columns = st.columns(6) if presenter_mode() else [*st.columns(4), *st.columns(2)]
     with columns[0]:
         batch = linked(
             BATCH,
@@ -90,8 +91,7 @@ def _training(delta: float) -> tuple[Training, float]:
             format_func=formatting.number,
             help=_("dp_sgd.rate_help"),
         )
-    left, right = st.columns(2)
-    with left:
+    with columns[4]:
         share = linked(
             SHARE,
             st.select_slider,
@@ -100,7 +100,7 @@ def _training(delta: float) -> tuple[Training, float]:
             format_func=formatting.percent,
             help=_("dp_sgd.share_help"),
         )
-    with right:
+    with columns[5]:
         accountant = linked(
             ACCOUNTANT,
             st.radio,
