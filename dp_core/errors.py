@@ -67,7 +67,7 @@ ENGLISH = {
     "no_categories": "“{column}” has no declared categories.",
     "mbi_missing": (
         "Synthetic data needs OpenDP's marginal-based synthesizers, an optional extra of about "
-        '600 MB (JAX): pip install "opendp[mbi]==0.16.0"'
+        '550 MB (JAX): pip install "opendp[mbi]==0.16.0"'
     ),
     # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
     "plan_empty": "the plan is empty: add at least one statistic.",
