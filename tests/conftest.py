@@ -33,3 +33,20 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def built_downloads(monkeypatch) -> dict[str, bytes | str]:
+    """What each download button of the pages run gives when pressed (by file name), built by
+    the button's own callable during the run, so in the session's language."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    built: dict[str, bytes | str] = {}
+    original = MediaFileManager.add_deferred
+
+    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **more):
+        built[file_name] = data_callable()
+        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **more)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return built

@@ -28,7 +28,6 @@ from apptest_helpers import (
     upload_file,
     widget,
 )
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from dp_core import attacks, dp_sgd
 from ui.dp_sgd.curves import default_curve, default_problem
@@ -239,23 +238,10 @@ def test_a_count_table_is_not_trained_on():
 # --- Exports and exercises ------------------------------------------------------------------------
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    built: dict[str, bytes | str] = {}
-    original = MediaFileManager.add_deferred
-
-    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **more):
-        built[file_name] = data_callable()
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **more)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
-    return built
-
-
-def test_the_export_holds_the_curve_the_model_and_the_guarantee(downloads):
+def test_the_export_holds_the_curve_the_model_and_the_guarantee(built_downloads):
     open_page("dp_sgd")
-    (name,) = [n for n in downloads if n.endswith(".zip")]
-    archive = zipfile.ZipFile(io.BytesIO(downloads[name]))
+    (name,) = [n for n in built_downloads if n.endswith(".zip")]
+    archive = zipfile.ZipFile(io.BytesIO(built_downloads[name]))
     stem = name.removesuffix(".zip")
     table = pd.read_csv(io.BytesIO(archive.read(f"{stem}.csv")), dtype=str)
     assert table["ε"].tolist() == ["0.01", "0.03", "0.1", "0.3", "1", "3", "10", "∞"]
@@ -263,8 +249,8 @@ def test_the_export_holds_the_curve_the_model_and_the_guarantee(downloads):
     assert "Guarantee: (1, 10⁻⁵)-DP" in settings["guarantee"]
     assert settings["Label (positive value)"] == "income = >50K"
     assert "charts/accuracy.svg" in archive.namelist()
-    (report_name,) = [n for n in downloads if n.endswith("_report.html")]
-    report = downloads[report_name]
+    (report_name,) = [n for n in built_downloads if n.endswith("_report.html")]
+    report = built_downloads[report_name]
     assert "The released model" in report and "intercept" in report
 
 

@@ -31,7 +31,6 @@ from apptest_helpers import (
 )
 from dp_accounting.gaussian_mechanism import get_sigma_gaussian
 from fragment_helpers import keyed_fragment, parent_fragment, run_fragment
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from dp_core import analytic_gaussian_sigma
 from dp_core.release import opendp_gaussian_sigma
@@ -606,31 +605,18 @@ def test_german_writes_decimal_commas_and_its_own_words():
 # --- Exports --------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """What each download button gives when pressed (by file name), built by the button's own
-    callable during the run, so in the session's language."""
-    built: dict[str, bytes | str] = {}
-    original = MediaFileManager.add_deferred
-
-    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **more):
-        built[file_name] = data_callable()
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **more)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
-    return built
+def _archive(built_downloads) -> zipfile.ZipFile:
+    (name,) = [
+        n for n in built_downloads if n.startswith("gaussian_diseases") and n.endswith(".zip")
+    ]
+    return zipfile.ZipFile(io.BytesIO(built_downloads[name]))
 
 
-def _archive(downloads) -> zipfile.ZipFile:
-    (name,) = [n for n in downloads if n.startswith("gaussian_diseases") and n.endswith(".zip")]
-    return zipfile.ZipFile(io.BytesIO(downloads[name]))
-
-
-def test_the_exported_csv_opens_with_pandas_as_the_table_on_screen(page, downloads):
+def test_the_exported_csv_opens_with_pandas_as_the_table_on_screen(page, built_downloads):
     at = set_widget(page, page.select_slider, EPS_SLIDER, 0.5)
     at.session_state["gaussian_table"] = True
     shown = rerun(at).dataframe[0].value
-    archive = _archive(downloads)
+    archive = _archive(built_downloads)
     stem = "gaussian_diseases_epsilon-0.5_delta-1e-05"
     assert {f"{stem}.csv", f"{stem}.json", "charts/answers.svg", "charts/answers.png"} <= set(
         archive.namelist()
@@ -643,15 +629,15 @@ def test_the_exported_csv_opens_with_pandas_as_the_table_on_screen(page, downloa
     settings = json.loads(archive.read(f"{stem}.json"))
     assert settings["mechanism"] == "Analytic Gaussian" and settings["epsilon"] == "0.5"
     assert settings["dataset"] and "Guarantee: (0.5, 10⁻⁵)-DP" in settings["guarantee"]
-    (name,) = [n for n in downloads if n.endswith("_report.html")]
-    report = downloads[name]
+    (name,) = [n for n in built_downloads if n.endswith("_report.html")]
+    report = built_downloads[name]
     assert "What does delta buy" in report and "relative error (%)" in report
 
 
-def test_the_exported_csv_is_in_the_readers_language(downloads):
+def test_the_exported_csv_is_in_the_readers_language(built_downloads):
     at = open_page("gaussian", query={"lang": "ja"})
     assert not at.exception
-    archive = _archive(downloads)
+    archive = _archive(built_downloads)
     name = next(n for n in archive.namelist() if n.endswith(".csv"))
     table = pd.read_csv(io.BytesIO(archive.read(name)))
     assert list(table.columns)[:1] == ["グループ"]

@@ -25,7 +25,6 @@ from apptest_helpers import (
     upload_file,
     widget,
 )
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from dp_core.accountants import zcdp_rho_for
 from dp_core.errors import CodedError
@@ -172,23 +171,10 @@ def test_without_the_extra_the_page_names_its_pip_command(monkeypatch):
     assert jobs.find(key) is None
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    built: dict[str, bytes | str] = {}
-    original = MediaFileManager.add_deferred
-
-    def add_deferred(self, data_callable, mimetype, coordinates, file_name=None, **more):
-        built[file_name] = data_callable()
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name, **more)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
-    return built
-
-
-def test_the_export_holds_the_synthetic_table_and_its_noisy_marginals(downloads):
+def test_the_export_holds_the_synthetic_table_and_its_noisy_marginals(built_downloads):
     open_page("synthetic")
-    (name,) = [n for n in downloads if n.endswith(".zip")]
-    archive = zipfile.ZipFile(io.BytesIO(downloads[name]))
+    (name,) = [n for n in built_downloads if n.endswith(".zip")]
+    archive = zipfile.ZipFile(io.BytesIO(built_downloads[name]))
     synthetic = pd.read_csv(io.BytesIO(archive.read("synthetic_table.csv")))
     assert list(synthetic.columns) == list(CENSUS_DOMAIN.columns)
     marginals = pd.read_csv(io.BytesIO(archive.read("noisy_marginals.csv")))
@@ -196,7 +182,7 @@ def test_the_export_holds_the_synthetic_table_and_its_noisy_marginals(downloads)
                                       "noise standard deviation"}  # fmt: skip
     settings = json.loads(archive.read(name.replace(".zip", ".json")))
     assert "Guarantee: (1, 10⁻⁵)-DP" in settings["guarantee"] and "rho" in settings
-    (report,) = [downloads[n] for n in downloads if n.endswith("_report.html")]
+    (report,) = [built_downloads[n] for n in built_downloads if n.endswith("_report.html")]
     assert "synthetic_table.csv" in report
 
 

@@ -83,6 +83,19 @@ def series(field: str, names: Sequence[str], colors: Sequence[str], **legend: An
     }
 
 
+def ordered_series(colors: Sequence[str], field: str = "series") -> dict:
+    """Colour by series names held in the data (the reader's language) in the order of their
+    ``order`` column, the colours in that order; legend on top. The names can change with the
+    language or a slider while the spec stays the same."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "sort": {"field": "order", "op": "min"},
+        "scale": {"range": list(colors)},
+        "legend": {"orient": "top", "title": None},
+    }
+
+
 def layer(data: str, mark: str | dict, **encoding: Any) -> dict:
     """One layer: a named dataset, a mark (e.g. "bar" or {"type": "line"}) and its encodings."""
     mark_spec = {"type": mark} if isinstance(mark, str) else dict(mark)

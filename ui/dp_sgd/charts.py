@@ -20,6 +20,7 @@ from ui.common.charts import (
     layer,
     lines,
     marker,
+    ordered_series,
     quantitative,
     rule_x,
 )
@@ -27,17 +28,6 @@ from ui.common.formatting import number
 from ui.common.i18n import _
 
 SHARE = {"format": ".0%"}
-
-
-def _named(colors: Sequence[str]) -> dict:
-    """Colour by the ``series`` column, in its ``order`` (the colours in that order)."""
-    return {
-        "field": "series",
-        "type": "nominal",
-        "sort": {"field": "order", "op": "min"},
-        "scale": {"range": list(colors)},
-        "legend": {"orient": "top", "title": None},
-    }
 
 
 def _level(value: float, name: str, order: int, xs: Sequence[float]) -> pd.DataFrame:
@@ -76,7 +66,7 @@ def accuracy_curve(
             "series",
             x=x,
             y=quantitative("y", _("dp_sgd.chart.accuracy"), axis=SHARE, scale={"zero": False}),
-            color=_named([NOISY_COLOR, GOOD_COLOR, TRUE_COLOR]),
+            color=ordered_series([NOISY_COLOR, GOOD_COLOR, TRUE_COLOR]),
             points=True,
         ),
         layer(
@@ -123,7 +113,7 @@ def by_clip(frame: pd.DataFrame, clip: float) -> Spec:
             "clips",
             x=quantitative("x", _("dp_sgd.chart.clip"), log=True),
             y=quantitative("y", _("dp_sgd.chart.share"), axis=SHARE),
-            color=_named([NOISY_COLOR, SECOND_COLOR]),
+            color=ordered_series([NOISY_COLOR, SECOND_COLOR]),
             points=True,
         ),
         rule_x("now"),
@@ -149,7 +139,7 @@ def by_epoch(private: Sequence[float], baseline: Sequence[float]) -> Spec:
             "epochs",
             x=quantitative("x", _("dp_sgd.chart.epoch"), axis={"tickMinStep": 1}),
             y=quantitative("y", _("dp_sgd.chart.accuracy"), axis=SHARE, scale={"zero": False}),
-            color=_named([NOISY_COLOR, GOOD_COLOR]),
+            color=ordered_series([NOISY_COLOR, GOOD_COLOR]),
             points=True,
         ),
         datasets={"epochs": long},
@@ -169,7 +159,7 @@ def accounting(
             "epsilons",
             x=quantitative("x", x_title, axis=axis),
             y=quantitative("y", _("dp_sgd.chart.epsilon"), log=True),
-            color=_named([NOISY_COLOR, ACCENT_COLOR]),
+            color=ordered_series([NOISY_COLOR, ACCENT_COLOR]),
             points=True,
         ),
         rule_x("now"),
@@ -199,7 +189,7 @@ def membership(curve: pd.DataFrame, bound: pd.DataFrame, baseline: float, epsilo
             "advantages",
             x=quantitative("x", _("dp_sgd.chart.epsilon"), log=True),
             y=quantitative("y", _("dp_sgd.chart.advantage"), axis=SHARE),
-            color=_named([ACCENT_COLOR, NOISY_COLOR, GOOD_COLOR]),
+            color=ordered_series([ACCENT_COLOR, NOISY_COLOR, GOOD_COLOR]),
         ),
         layer(
             "trainings",

@@ -3,8 +3,6 @@ in the data (the reader's language), their colours fixed by an ``order`` column.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pandas as pd
 
 from ui.common.charts import (
@@ -18,6 +16,7 @@ from ui.common.charts import (
     lines,
     marker,
     nominal,
+    ordered_series,
     quantitative,
     rule_x,
 )
@@ -28,17 +27,6 @@ SHARE = {"format": ".0%"}
 TVD = {"format": ".2f"}
 
 
-def _named(colors: Sequence[str]) -> dict:
-    """Colour by the ``series`` column, in its ``order`` (the colours in that order)."""
-    return {
-        "field": "series",
-        "type": "nominal",
-        "sort": {"field": "order", "op": "min"},
-        "scale": {"range": list(colors)},
-        "legend": {"orient": "top", "title": None},
-    }
-
-
 def fidelity_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
     """Mean TVD against ε: one-way marginals, measured two-way, two-way not measured."""
     return chart(
@@ -46,7 +34,7 @@ def fidelity_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
             "fidelity",
             x=quantitative("x", _("synthetic.chart.epsilon"), log=True),
             y=quantitative("y", _("synthetic.chart.tvd"), axis=TVD),
-            color=_named([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
+            color=ordered_series([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
             points=True,
         ),
         rule_x("now"),
@@ -63,7 +51,7 @@ def marginal_bars(frame: pd.DataFrame) -> Spec:
             "marginals",
             x=quantitative("tvd", _("synthetic.chart.tvd"), axis=TVD),
             y=nominal("name", None, sort="-x", axis={"labelLimit": 260}),
-            color=_named([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
+            color=ordered_series([NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR]),
         ),
         datasets={"marginals": frame},
         height=max(160, 22 * len(frame)),
@@ -107,7 +95,7 @@ def downstream_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
             x=quantitative("x", _("synthetic.chart.epsilon"), log=True),
             y=quantitative("y", _("synthetic.chart.accuracy"), axis=SHARE,
                            scale={"zero": False}),
-            color=_named([NOISY_COLOR, GOOD_COLOR, TRUE_COLOR]),
+            color=ordered_series([NOISY_COLOR, GOOD_COLOR, TRUE_COLOR]),
             points=True,
         ),
         rule_x("now"),
