@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser import MAIN, ROOT, running_app
 
 COOKIE = "dpx_worker"
@@ -151,8 +152,18 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     # phone (on either worker); the projector counts them and shows the answer on command.
     box = trainer.locator(f"{MAIN} [data-testid='stExpander']", has_text="Exercise").first
     box.locator("summary").click()
-    trainer.get_by_role("button", name="Ask the room").click()
-    results = trainer.locator(".st-key-room_results")
+    ask, results = (
+        trainer.get_by_role("button", name="Ask the room"),
+        trainer.locator(".st-key-room_results"),
+    )
+    ask.click()
+    for _attempt in range(2):  # on a loaded machine a click made while the leader's strip
+        try:  # reruns can be lost (one CI run): ask again while nothing is asked yet
+            results.wait_for(timeout=WAIT)
+            break
+        except PlaywrightTimeout:
+            if ask.count():
+                ask.click()
     results.wait_for(timeout=WAIT)
     for _context, page in attendees:
         question = page.locator(".st-key-room_question")
