@@ -12,6 +12,7 @@ from dp_core.synthetic import total_variation
 from ui.common import charts, formatting
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.labels import category_labels
 from ui.synthetic import charts as synthetic_charts
 from ui.synthetic.declared import COLUMN, ROW
 from ui.synthetic.settings import Settings
@@ -67,5 +68,8 @@ def crosstab(s: Settings) -> None:
     else:
         said = _("synthetic.crosstab.unmeasured", row=row, column=column, tvd=tvd)
     st.markdown(f"**{said}**")
-    charts.show(synthetic_charts.crosstab(frame, row, column), key="synthetic_crosstab")
+    shown = frame.assign(  # the shipped data's categories in the reader's language
+        **{c: category_labels(c, frame[c]) for c in (row, column)}
+    )
+    charts.show(synthetic_charts.crosstab(shown, row, column), key="synthetic_crosstab")
     st.caption(_("synthetic.crosstab.caption"))

@@ -13,6 +13,7 @@ from ui.common import formatting
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
+from ui.common.labels import category_labels
 from ui.synthetic.crosstab import pair
 from ui.synthetic.declared import RARE
 from ui.synthetic.exercises import EXERCISES
@@ -38,7 +39,10 @@ def pitfalls(s: Settings) -> None:
         st.info(_("synthetic.pitfalls.none", row=row, column=column, most=formatting.count(most)))
     else:
         _rare_sentence(cells, int(most), row, column)
-        shown = cells.assign(synthetic=cells["synthetic"].round(1)).rename(
+        shown = cells.assign(
+            synthetic=cells["synthetic"].round(1),
+            **{c: category_labels(c, cells[c]) for c in (row, column)},
+        ).rename(
             columns={"real": _("synthetic.pitfalls.real"),
                      "synthetic": _("synthetic.pitfalls.synthetic")}
         )  # fmt: skip
