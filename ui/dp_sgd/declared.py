@@ -13,7 +13,7 @@ from ui.common.setting import Choice, Many, Number
 from ui.dp_sgd.training import Training
 
 PAGE = "dp_sgd"
-EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.1, 20.0, 1.0
+EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.01, 20.0, 1.0  # the curve goes down to 0.01
 DELTA_DEFAULT = 1e-5
 
 # The training (the explore fragment): Poisson batches of B expected rows, E passes, norm C.
