@@ -69,6 +69,11 @@ ENGLISH = {
         "Synthetic data needs OpenDP's marginal-based synthesizers, an optional extra of about "
         '550 MB (JAX): pip install "opendp[mbi]==0.16.0"'
     ),
+    # the Spark engine for data by path (data.sources.spark_engine)
+    "spark_missing": (
+        "The Spark engine needs Spark's Python client, an optional extra of about 490 MB (and "
+        'Java 17 for a local master): pip install "pyspark==4.3.0"'
+    ),
     # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
     "plan_empty": "the plan is empty: add at least one statistic.",
     "no_target": "“{name}” has no target: give a ± half-width or a weight.",

@@ -22,6 +22,7 @@ from apptest_helpers import (
     successes,
     texts,
     upload_file,
+    warnings,
     widget,
 )
 
@@ -344,6 +345,15 @@ def test_an_unreachable_spark_master_gets_a_sentence(files):
     assert any("cannot be reached" in e for e in errors(at)), errors(at)
     assert at.text_input(key="laplace_spark").value == address
     assert at.text_input(key="laplace_path").value == files["parquet"]
+
+
+def test_without_sparks_client_the_engine_picker_names_its_pip_command(files, monkeypatch):
+    """pyspark is an optional extra: the default install runs DuckDB only."""
+    monkeypatch.setattr("data.sources.spark_installed", lambda: False)
+    at = with_path("laplace", files["parquet"], engine="spark", spark="local[2]")
+    assert 'pip install "pyspark==4.3.0"' in warnings(at) and not at.exception
+    assert at.text_input(key="laplace_path").value == files["parquet"]
+    assert not at.metric  # nothing is read until the engine is there
 
 
 def test_a_missing_table_and_a_missing_person(files, tmp_path, week):

@@ -50,7 +50,7 @@ from data.sources.results import (
     Schema,
 )
 from data.sources.source import SPARK_ENV, Source, is_uri
-from data.sources.spark_engine import stop_spark
+from data.sources.spark_engine import spark_installed, stop_spark
 from data.sources.units import ContributionUnits, UnitsRequest
 
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ __all__ = [
     "profile",
     "sample",
     "schema",
+    "spark_installed",
     "statistics",
     "stop_spark",
     "summary",

@@ -4,6 +4,7 @@ Spark Connect address; one SparkSession per process (``spark_session``, ``stop_s
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import socket
 import tempfile
@@ -18,6 +19,7 @@ from data.sources.keys import SparkDialect
 from data.sources.results import Column
 from data.sources.source import Source
 from data.sources.sql_engine import SqlEngine, readable_error
+from dp_core.errors import CodedError
 
 SPARK_CONNECT_TIMEOUT = 3.0  # seconds to wait for a Spark master or Connect server
 
@@ -63,6 +65,11 @@ def _check_reachable(address: str) -> None:
         ) from None
 
 
+def spark_installed() -> bool:
+    """Whether Spark's Python client (pyspark, an optional extra) can be imported."""
+    return importlib.util.find_spec("pyspark") is not None
+
+
 def spark_session(address: str):
     """The SparkSession for ``address``: local[...] (no server), a Spark master URL
     (spark://, yarn, k8s://) or a Spark Connect address (sc://host:port)."""
@@ -76,7 +83,7 @@ def spark_session(address: str):
                 warnings.simplefilter("ignore", FutureWarning)
                 from pyspark.sql import SparkSession
         except ImportError:
-            raise ValueError("the Spark engine needs pyspark: pip install pyspark.") from None
+            raise CodedError("spark_missing") from None
         for old in list(_SPARK):
             with contextlib.suppress(Exception):
                 _SPARK.pop(old).stop()

@@ -28,6 +28,7 @@ from data import sources
 from data.own_csv import PersonColumnHint, person_column_hints, read_csv_bytes
 from data.registry import DATASETS, Dataset, dataset_from_frame, dataset_from_summary, load_dataset
 from data.sources.allowed import Allowed, Refused
+from dp_core.errors import CodedError
 from ui.common import labels
 from ui.common.address import from_address, linked
 from ui.common.errors import translated
@@ -324,6 +325,9 @@ def _path_data(page: str) -> DataChoice | None:
         help=_("common.data.path.help"),
     )
     engine, address = _engine(page)
+    if engine == "spark" and not sources.spark_installed():
+        st.warning(translated(CodedError("spark_missing")), icon=":material/extension_off:")
+        return None
     if not text.strip():
         st.info(_("common.data.path.prompt"))
         return None

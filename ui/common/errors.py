@@ -44,6 +44,7 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "cuts_order": N_("common.error.cuts_order"),
     "no_categories": N_("common.error.no_categories"),
     "mbi_missing": N_("common.error.mbi_missing"),
+    "spark_missing": N_("common.error.spark_missing"),
 }
 
 
