@@ -13,6 +13,7 @@ import inspect
 import os
 import shutil
 import typing
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -224,6 +225,39 @@ def test_profiles_and_category_counts_agree(parquet):
         )
 
 
+def one_visit_a_day(persons: int = 400, seed: int = 3) -> pd.DataFrame:
+    """Each person's rows in distinct groups (every unit one row): the profile's one-pass
+    bitmask and the capped statistics without a units aggregation apply. Groups three ways:
+    whole numbers, texts, and 101 whole numbers (more than a bitmask holds)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for person in range(persons):
+        for day in rng.choice(np.arange(1, 7), rng.integers(1, 7), replace=False):
+            rows.append((person, int(day), f"shop {day}", (person * 7 + int(day)) % 101))
+    frame = pd.DataFrame(rows, columns=["pid", "day", "shop", "many"])  # many: 101 values
+    frame["money"] = rng.choice([2.0, 5.0, 7.5, 12.0, 30.0], len(frame))
+    return frame
+
+
+@pytest.mark.parametrize("group", ["day", "shop", "many"])
+def test_one_row_units_take_the_short_plans_and_agree(group, tmp_path):
+    path = tmp_path / "days.parquet"
+    one_visit_a_day().to_parquet(path, index=False)
+    pandas_runner = PandasEngine(sources.Source.files(str(path), engine="pandas"))
+    duck = DuckDBEngine(sources.Source.files(str(path), engine="duckdb"))
+    assert duck.profile("pid", group) == pandas_runner.profile("pid", group)
+    assert duck.profile("pid", group).max_rows_per_unit == 1
+    req = Request(person="pid", group=group, value="money", bounding=Bounding(2, 1, 0.0, 20.0))
+    same(duck.bounded(req), pandas_runner.bounded(req))  # profiled: rows are the units
+    doubled = pd.concat([one_visit_a_day()] * 2)  # two rows a unit: the full plans again
+    doubled.to_parquet(path, index=False)
+    pandas_runner = PandasEngine(sources.Source.files(str(path), engine="pandas"))
+    duck = DuckDBEngine(sources.Source.files(str(path), engine="duckdb"))
+    assert duck.profile("pid", group) == pandas_runner.profile("pid", group)
+    assert duck.profile("pid", group).max_rows_per_unit == 2
+    same(duck.bounded(req), pandas_runner.bounded(req))
+
+
 def test_the_hash_is_the_same_in_numpy_and_duckdb():
     import duckdb
 
@@ -305,6 +339,14 @@ def test_spark_equals_duckdb_and_pandas(parquet, spark_ready):
     assert spark.profile("pid", "day") == pandas_engine.profile("pid", "day")
     name = "random, pre-aggregated, int ids"
     same(spark.bounded(request(name)), statistics(parquet, "pandas", request(name)))
+    days = str(Path(parquet).with_name("one_visit_a_day.parquet"))
+    one_visit_a_day().to_parquet(days, index=False)
+    spark_days = SparkEngine(sources.Source.files(days, engine="spark", spark="local[2]"))
+    pandas_days = PandasEngine(sources.Source.files(days, engine="pandas"))
+    for group in ("day", "shop"):  # the bitmask profile and one-row units in Spark's SQL
+        assert spark_days.profile("pid", group) == pandas_days.profile("pid", group)
+        req = Request(person="pid", group=group, value="money", bounding=Bounding(2, 1, 0.0, 20.0))
+        same(spark_days.bounded(req), pandas_days.bounded(req))
     pd.testing.assert_frame_equal(
         spark.category_counts("day", "person").counts,
         pandas_engine.category_counts("day", "person").counts,

@@ -132,6 +132,10 @@ class Dialect:
     def shift_right(self, a: str, bits: int) -> str:
         return f"({a} >> {bits})"
 
+    def bit(self, index: str) -> str:
+        """The BIGINT with only bit ``index`` set."""
+        return f"(CAST(1 AS BIGINT) << {index})"
+
     def md5_code(self, expr: str) -> str:
         return f"(CAST(('0x' || left(md5(CAST({expr} AS VARCHAR)), 8)) AS BIGINT) % {P})"
 
@@ -163,6 +167,9 @@ class SparkDialect(Dialect):
 
     def shift_right(self, a: str, bits: int) -> str:
         return f"shiftright({a}, {bits})"
+
+    def bit(self, index: str) -> str:
+        return f"shiftleft(CAST(1 AS BIGINT), {index})"
 
     def md5_code(self, expr: str) -> str:
         digits = f"substring(md5(CAST({expr} AS STRING)), 1, 8)"

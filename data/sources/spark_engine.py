@@ -19,7 +19,6 @@ from data.sources.keys import SparkDialect
 from data.sources.results import Column
 from data.sources.source import Source
 from data.sources.sql_engine import SqlEngine, readable_error
-from dp_core.errors import CodedError
 
 SPARK_CONNECT_TIMEOUT = 3.0  # seconds to wait for a Spark master or Connect server
 
@@ -83,6 +82,8 @@ def spark_session(address: str):
                 warnings.simplefilter("ignore", FutureWarning)
                 from pyspark.sql import SparkSession
         except ImportError:
+            from dp_core.errors import CodedError  # here: dp_core's package imports SciPy
+
             raise CodedError("spark_missing") from None
         for old in list(_SPARK):
             with contextlib.suppress(Exception):

@@ -93,6 +93,38 @@ def profile_sql(dialect: Dialect, relation: str, person: str, group: str | None)
     )
 
 
+MASK_GROUPS = 64  # groups a person's set of groups can be a bitmask of (one BIGINT)
+
+
+def distinct_groups_sql(dialect: Dialect, relation: str, group: str) -> str:
+    """The group column's distinct values, one more than MASK_GROUPS at most."""
+    g = dialect.quote(group)
+    return f"SELECT DISTINCT {g} AS g FROM {relation} LIMIT {MASK_GROUPS + 1}"
+
+
+def mask_profile_sql(
+    dialect: Dialect, relation: str, person: str, group: str, literals: Sequence[str]
+) -> str:
+    """``profile_sql`` in one GROUP BY person instead of two: each person's groups as a
+    bitmask over the ``literals`` (the column's distinct values, none missing), k = its
+    bits. ``max_unit`` is 1 where a person's rows equal their groups (every unit one row),
+    else 2, meaning "more than one": the caller then asks ``profile_sql`` for the exact
+    figure. One hash aggregation over 10^7 visits took 0.7 s against 1.4-2.0 s."""
+    q = dialect.quote
+    p, g = q(person), q(group)
+    index = " ".join(f"WHEN {value} THEN {i}" for i, value in enumerate(literals))
+    persons = (
+        f"SELECT {p} AS p, bit_or({dialect.bit(f'CASE {g} {index} END')}) AS m, "
+        f"count(*) AS n FROM {relation} GROUP BY {p}"
+    )
+    return (
+        "SELECT missing_person, k, count(*) AS persons, sum(n) AS n_rows, max(n) AS max_rows, "
+        "max(CASE WHEN n = k THEN 1 ELSE 2 END) AS max_unit, 0 AS missing_group FROM ("
+        f"SELECT p IS NULL AS missing_person, bit_count(m) AS k, n FROM ({persons}) _p) _k "
+        "GROUP BY missing_person, k"
+    )
+
+
 def category_sql(dialect: Dialect, relation: str, column: str, person: str | None) -> str:
     """Rows and distinct persons per category."""
     q = dialect.quote
@@ -119,11 +151,15 @@ def bounded_sql(
     *,
     unit_window: bool,
     row_window: bool,
+    rows_are_units: bool = False,
 ) -> str:
     """Per group (and in/out of the requested groups): true and bounded statistics.
 
     ``unit_window``: some person may have more units than l0 (rank units); ``row_window``:
-    some unit may have more rows than linf and sums are not pre-aggregated (rank rows).
+    some unit may have more rows than linf and sums are not pre-aggregated (rank rows);
+    ``rows_are_units``: the profile says no person has two rows in one group, so each row is
+    its unit and step 2 needs no GROUP BY (a visits table of one visit a day: the
+    aggregation of 10^7 units took 1.5 s of the 2.5).
     """
     q = dialect.quote
     b = request.bounding
@@ -163,11 +199,17 @@ def bounded_sql(
         kept_clip = f"sum(CASE WHEN rr <= {b.max_per_group} THEN {clip_v} ELSE 0 END)"
     else:
         kept_clip = f"sum({clip_v})"
-    first_o = ", min(o) AS first_o" if first else ""
-    units = (
-        f"SELECT g, p, d, count(*) AS n, sum(v) AS total, {kept_clip} AS kept_clip{first_o} "
-        f"FROM ({rows}) _r GROUP BY g, p, d"
-    )
+    if rows_are_units and not (row_window and request.value):
+        first_o = ", o AS first_o" if first else ""
+        units = (
+            f"SELECT g, p, d, 1 AS n, v AS total, {clip_v} AS kept_clip{first_o} FROM ({rows}) _r"
+        )
+    else:
+        first_o = ", min(o) AS first_o" if first else ""
+        units = (
+            f"SELECT g, p, d, count(*) AS n, sum(v) AS total, {kept_clip} AS kept_clip{first_o} "
+            f"FROM ({rows}) _r GROUP BY g, p, d"
+        )
     unit_cols = ["g", "p", "d", "n", "total", "kept_clip"] + (["first_o"] if first else [])
     if unit_window:
         if first:

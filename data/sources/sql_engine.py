@@ -28,6 +28,8 @@ from data.sources.results import (
 )
 from data.sources.source import Source
 
+MASKABLE = ("integer", "string")  # group kinds whose values sql.mask_profile_sql can list
+
 
 class SqlEngine:
     """What DuckDB and Spark share: the SQL, and turning its rows into results.
@@ -72,10 +74,30 @@ class SqlEngine:
         if person is None:
             result = self._rows_profile(group)
         else:
-            raw = self._query(sql.profile_sql(self.dialect, self.relation, person, group))
+            raw = self._mask_profile(person, group, schema)
+            if raw is None:
+                raw = self._query(sql.profile_sql(self.dialect, self.relation, person, group))
             result = _profile_from_rows(raw, person, group)
         self._profiles[(person, group)] = result
         return result
+
+    def _mask_profile(self, person: str, group: str | None, schema: Schema) -> pd.DataFrame | None:
+        """The profile in one aggregation (sql.mask_profile_sql) when the group column holds at
+        most MASK_GROUPS whole numbers or texts and no missing value, and every unit is one
+        row; None otherwise (then profile_sql answers)."""
+        if group is None or schema.column(group, "group", KEY_KINDS).kind not in MASKABLE:
+            return None
+        values = self._query(sql.distinct_groups_sql(self.dialect, self.relation, group))["g"]
+        if len(values) > sql.MASK_GROUPS or values.isna().any():
+            return None
+        if schema.column(group, "group", KEY_KINDS).kind == "integer":
+            literals = [str(int(v)) for v in values]
+        else:
+            literals = [self.dialect.string_literal(str(v)) for v in values]
+        raw = self._query(
+            sql.mask_profile_sql(self.dialect, self.relation, person, group, literals)
+        )
+        return None if (raw["max_unit"] > 1).any() else raw
 
     def _rows_profile(self, group: str | None) -> Profile:
         q = self.dialect.quote
@@ -130,6 +152,7 @@ class SqlEngine:
             kinds,
             unit_window=unit_window,
             row_window=row_window,
+            rows_are_units=known is not None and known.max_rows_per_unit <= 1,
         )
         checks = self._query(sql.checks_sql(self.dialect, self.relation, request, kinds))
         _check_counts(checks.iloc[0], request)
