@@ -24,7 +24,7 @@ from ui.synthetic.settings import Settings
 def task(s: Settings) -> tuple[str, str] | None:
     """The label column and its positive value (a declared category); None without one."""
     domain = s.chosen.domain
-    labels = [c for c, _ in domain.categories]
+    labels = [column for column, _cells in domain.categories]
     if not labels:
         st.info(_("synthetic.downstream.no_label"))
         return None
