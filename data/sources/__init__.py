@@ -41,6 +41,7 @@ from data.sources.capped import CappedRequest, CappedTotals, DomainTotals
 from data.sources.describe import ColumnSummary, TableSummary
 from data.sources.engines import engine_for
 from data.sources.frame_engine import PandasEngine
+from data.sources.progress import reporting
 from data.sources.results import (
     BoundedStatistics,
     CategoryCounts,
@@ -79,6 +80,7 @@ __all__ = [
     "contribution_units",
     "kept_rows",
     "profile",
+    "reporting",
     "sample",
     "schema",
     "spark_installed",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from data.sources.keys import Dialect
+from data.sources.progress import run_reporting
 from data.sources.results import Column
 from data.sources.source import Source
 from data.sources.sql_engine import SqlEngine, readable_error
@@ -77,7 +78,9 @@ class DuckDBEngine(SqlEngine):
 
         self._duckdb = duckdb
         self.con = duckdb.connect(config=duckdb_config())
-        self.con.execute("SET enable_progress_bar = false")
+        # DuckDB tracks a query's progress only with its bar on (data.sources.progress)
+        self.con.execute("SET enable_progress_bar = true")
+        self.con.execute("SET enable_progress_bar_print = false")
         self.relation = self._open()
 
     def _open(self) -> str:
@@ -116,7 +119,9 @@ class DuckDBEngine(SqlEngine):
     def _query(self, text: str) -> pd.DataFrame:
         try:
             with self._lock:  # one query at a time on this connection (app sessions are threads)
-                return self.con.execute(text).fetchdf()
+                return run_reporting(
+                    lambda: self.con.execute(text).fetchdf(), self.con.query_progress
+                )
         except self._duckdb.Error as error:
             raise ValueError(
                 f"'{self.source.title}' could not be read: {readable_error(error)}"

@@ -15,6 +15,7 @@ from ui.common.categories import Categories
 from ui.common.data_picker import DataChoice
 from ui.common.errors import translated
 from ui.common.i18n import _
+from ui.common.progress import statistic_progress
 from ui.common.shell import page_rng
 
 
@@ -62,7 +63,7 @@ def path_data(
     labels = categories.labels
     value_error = None
     try:
-        with st.spinner(_("bounding.data.counting")):
+        with st.spinner(_("bounding.data.counting")), statistic_progress():
             try:
                 units = _path_units(data, person, group, labels, value, order)
             except ValueError as error:

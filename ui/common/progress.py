@@ -1,0 +1,37 @@
+"""A progress bar for a statistic computed where the data lie (a data path), drawn once the
+statistic has taken a second: quick ones show nothing, a scan of 10^8 rows shows how far the
+engine has got (data.sources.progress; DuckDB reports it, Spark does not).
+
+    with statistic_progress():
+        totals = sources.capped_totals(source, request)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from data import sources
+from ui.common.i18n import _
+
+AFTER = 1.0  # seconds a statistic runs before its bar appears
+
+
+@contextmanager
+def statistic_progress() -> Iterator[None]:
+    """While in the block, the engine's progress as a bar (after AFTER seconds)."""
+    place = st.empty()
+    start = time.monotonic()
+
+    def report(share: float) -> None:
+        if time.monotonic() - start >= AFTER:
+            place.progress(share, text=_("common.progress.reading", percent=f"{share:.0%}"))
+
+    try:
+        with sources.reporting(report):
+            yield
+    finally:
+        place.empty()
