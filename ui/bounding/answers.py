@@ -28,6 +28,7 @@ from ui.common.errors import translated
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _, language
+from ui.common.progress import statistic_progress
 from ui.common.release import release_again_button
 from ui.common.shell import page_rng, presenter_mode
 
@@ -52,17 +53,19 @@ def _bounded_answers(
 
 def _path_answers(data: BoundingData, bounds: Bounding) -> pd.DataFrame:
     """Per group, the truth and the truth after bounding, computed by the engine where the
-    data lie (data.sources.bounded_statistics; "random" keeps a seeded choice)."""
-    stats = sources.bounded_statistics(
-        data.data.origin,
-        bounds,
-        person=data.person,
-        group=data.group,
-        value=data.value if bounds.clipped else None,
-        order=data.order,
-        seed=path_seed(),
-        groups=data.labels,
-    )
+    data lie (data.sources.bounded_statistics; "random" keeps a seeded choice), with a
+    progress bar once it takes a second (a change of cap on 10^8 rows)."""
+    with statistic_progress():
+        stats = sources.bounded_statistics(
+            data.data.origin,
+            bounds,
+            person=data.person,
+            group=data.group,
+            value=data.value if bounds.clipped else None,
+            order=data.order,
+            seed=path_seed(),
+            groups=data.labels,
+        )
     return stats.answers
 
 

@@ -27,7 +27,6 @@ from ui.common.data_picker import DataChoice
 from ui.common.errors import translated
 from ui.common.formatting import count, fixed, number, power_of_ten
 from ui.common.i18n import N_, _
-from ui.common.progress import statistic_progress
 from ui.common.setting import Choice, Flag, Text
 from ui.common.shell import DEFAULT_SEED
 from ui.common.widgets import delta_input, epsilon_input
@@ -57,8 +56,7 @@ class Categories:
 
 def _path_totals(data: DataChoice, column: str) -> sources.CappedTotals:
     """Rows per category of a data path (text labels, sorted), counted by the engine."""
-    with statistic_progress():
-        return sources.capped_totals(data.origin, sources.CappedRequest(None, category=column))
+    return sources.capped_totals(data.origin, sources.CappedRequest(None, category=column))
 
 
 def _filled(key: str) -> Flag:

@@ -34,7 +34,6 @@ from ui.common.address import from_address, linked
 from ui.common.errors import translated
 from ui.common.formatting import count
 from ui.common.i18n import N_, _, language
-from ui.common.progress import statistic_progress
 from ui.common.setting import Choice, Text
 from ui.common.upload_budget import admit, held_size
 
@@ -336,11 +335,8 @@ def _path_data(page: str) -> DataChoice | None:
         allowed.check_typed(text)
         source = sources.Source.parse(text, engine=engine, spark=address)
         allowed.check(source)
-        with (
-            st.spinner(
-                _("common.data.path.reading", source=source.title, engine=ENGINE_NAMES[engine])
-            ),
-            statistic_progress(),
+        with st.spinner(
+            _("common.data.path.reading", source=source.title, engine=ENGINE_NAMES[engine])
         ):
             summary = sources.summary(source)
             columns, hints = _hints(source.key, source)

@@ -24,6 +24,7 @@ import streamlit as st
 
 from ui.common.catalog import entry
 from ui.common.live import relay
+from ui.common.progress import statistic_progress
 from ui.common.sections import Section
 from ui.common.shell import page_header
 
@@ -47,7 +48,8 @@ def draw(page: Page[Any]) -> None:
     """Header, controls, the explored story, closing: the same order on every page."""
     shown = entry(page.key)
     header = st.container()
-    chosen = page.controls()
+    with statistic_progress():  # a data path's statistics: a bar once one takes a second
+        chosen = page.controls()
     with header:
         page_header(shown.title, shown.question, page.try_this(chosen))
         relay()  # what makes charts follow a thumb while it moves (ui.common.live)

@@ -25,7 +25,6 @@ from ui.common.errors import translated
 from ui.common.formatting import count, number
 from ui.common.i18n import N_, _
 from ui.common.labels import category_label
-from ui.common.progress import statistic_progress
 from ui.common.setting import Choice, Number, Text
 from ui.common.shell import DEFAULT_SEED
 
@@ -163,8 +162,7 @@ def _path_answer(data: DataChoice, spec: QuerySpec, labels=None) -> Query:
         predicate=spec.predicate,
         seed=int(st.session_state.get("seed", DEFAULT_SEED)),
     )
-    with statistic_progress():
-        totals = sources.capped_totals(data.origin, request)
+    totals = sources.capped_totals(data.origin, request)
     if spec.kind == "predicate":
         return query_from_totals(spec, counts=[totals.matches], n_persons=totals.persons)
     over = totals.over(tuple(labels), with_value=spec.kind != "count")
