@@ -13,7 +13,7 @@ from dp_core.model_table import Encoding
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.errors import translated
-from ui.common.i18n import _
+from ui.common.i18n import N_, _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import page_seed, presenter_mode, presenter_row
@@ -51,55 +51,34 @@ def _problem(
     return prepare(_frame, encoding, person=person, rows=rows, share=share, seed=seed, key=key)
 
 
+# The training's sliders in order: setting, label and help (message ids), how a stop is written.
+SLIDERS = (
+    (BATCH, N_("dp_sgd.batch"), N_("dp_sgd.batch_help"), formatting.count),
+    (EPOCHS, N_("dp_sgd.epochs"), N_("dp_sgd.epochs_help"), formatting.count),
+    (CLIP, N_("dp_sgd.clip"), N_("dp_sgd.clip_help"), formatting.number),
+    (RATE, N_("dp_sgd.rate"), N_("dp_sgd.rate_help"), formatting.number),
+    (SHARE, N_("dp_sgd.share"), N_("dp_sgd.share_help"), formatting.percent),
+)
+
+
 def _training(delta: float) -> tuple[Training, float]:
-    """The training's settings (four sliders, the share of rows, the accountant): in two rows,
-    or in one on a projector (the section's chart then fits the screen)."""
+    """The training's settings (five sliders, the accountant): in two rows, or in one on a
+    projector (the section's chart then fits the screen)."""
     columns = st.columns(6) if presenter_mode() else [*st.columns(4), *st.columns(2)]
-    with columns[0]:
-        batch = linked(
-            BATCH,
-            st.select_slider,
-            _("dp_sgd.batch"),
-            options=BATCH.options,
-            format_func=formatting.count,
-            help=_("dp_sgd.batch_help"),
-        )
-    with columns[1]:
-        epochs = linked(
-            EPOCHS,
-            st.select_slider,
-            _("dp_sgd.epochs"),
-            options=EPOCHS.options,
-            format_func=formatting.count,
-            help=_("dp_sgd.epochs_help"),
-        )
-    with columns[2]:
-        clip = linked(
-            CLIP,
-            st.select_slider,
-            _("dp_sgd.clip"),
-            options=CLIP.options,
-            format_func=formatting.number,
-            help=_("dp_sgd.clip_help"),
-        )
-    with columns[3]:
-        rate = linked(
-            RATE,
-            st.select_slider,
-            _("dp_sgd.rate"),
-            options=RATE.options,
-            format_func=formatting.number,
-            help=_("dp_sgd.rate_help"),
-        )
-    with columns[4]:
-        share = linked(
-            SHARE,
-            st.select_slider,
-            _("dp_sgd.share"),
-            options=SHARE.options,
-            format_func=formatting.percent,
-            help=_("dp_sgd.share_help"),
-        )
+    values = []
+    for column, (setting, label, help_id, written) in zip(columns, SLIDERS, strict=False):
+        with column:
+            values.append(
+                linked(
+                    setting,
+                    st.select_slider,
+                    _(label),
+                    options=setting.options,
+                    format_func=written,
+                    help=_(help_id),
+                )
+            )
+    batch, epochs, clip, rate, share = values
     with columns[5]:
         accountant = linked(
             ACCOUNTANT,
