@@ -4,6 +4,7 @@ made (a stored census release, or one made in the background: ui.synthetic.jobs)
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import pandas as pd
@@ -16,6 +17,10 @@ from ui.common.live import Stops
 from ui.common.release import guarantee
 from ui.synthetic.inputs import Chosen
 from ui.synthetic.release import Release, Seed
+
+# Brent's method each time: the fidelity curve asks for every slider stop's key on every run
+# (24 stops, 23 ms), so the answers are kept.
+_rho_for = functools.lru_cache(maxsize=1024)(zcdp_rho_for)
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ class Settings:
     def rho(self) -> float:
         """The largest ρ whose zCDP → (ε, δ) conversion stays within ε (Canonne, Kamath &
         Steinke 2020; dp_core.accountants.zcdp_rho_for)."""
-        return zcdp_rho_for(self.epsilon, self.delta)
+        return _rho_for(self.epsilon, self.delta)
 
     @property
     def key(self) -> tuple:
