@@ -9,6 +9,7 @@ codes), a declared domain with a missing and an absent group. Spark runs once pe
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import os
 import shutil
@@ -27,6 +28,7 @@ from data.sources.engines import ENGINE_CLASSES, engine_for
 from data.sources.frame_engine import PandasEngine
 from data.sources.results import Request
 from data.sources.spark_engine import SparkEngine, stop_spark
+from data.sources.sql_engine import KEPT_TABLES
 from dp_core.bounding import Bounding
 
 
@@ -334,6 +336,10 @@ def test_spark_equals_duckdb_and_pandas(parquet, spark_ready):
         reference = statistics(parquet, "pandas", request(name))
         same(spark.bounded(request(name)), reference)
         same(statistics(parquet, "duckdb", request(name)), reference)
+    for l0, upper in ((1, 20.0), (4, 9.0)):  # another cap or bound: Spark's cached ranks
+        req = Request(**{**REQUESTS["random, l0 and linf windows"],
+                         "bounding": Bounding(l0, 2, 3.0, upper)})  # fmt: skip
+        same(spark.bounded(req), statistics(parquet, "pandas", req))
     # with the profile known, the windows are skipped where they cannot bind
     pandas_engine = PandasEngine(sources.Source.files(parquet, engine="pandas"))
     assert spark.profile("pid", "day") == pandas_engine.profile("pid", "day")
@@ -446,6 +452,41 @@ def test_capped_totals_keep_the_cap_and_the_uncapped_truth(gappy):
     assert domain.missing == over.missing + int(
         (over.totals["rows"] - over.totals["value_rows"]).sum()
     )
+
+
+def counting_keeps(engine, monkeypatch) -> list[str]:
+    """The temporary tables ``engine`` makes from now on (each one ranking of the data)."""
+    made, keep = [], engine._keep
+    monkeypatch.setattr(engine, "_keep", lambda name, text: (made.append(name), keep(name, text)))
+    return made
+
+
+def test_a_change_of_cap_or_bound_reads_the_kept_ranks(parquet, gappy, monkeypatch):
+    """One engine asked for cap after cap and bound after bound ranks the data once per
+    plan, and answers each ask as a new pandas engine does (so nothing of an earlier cap is
+    left in a later answer); past KEPT_TABLES plans the oldest is made again."""
+    duck = fresh(parquet, "duckdb")
+    made = counting_keeps(duck, monkeypatch)
+    base = REQUESTS["random, l0 and linf windows"]
+    for l0, linf, lower, upper in [(2, 2, 3.0, 20.0), (1, 1, 3.0, 20.0), (5, 4, 0.0, 30.0),
+                                   (2, 3, 5.0, 8.0), (2, 2, 3.0, 20.0)]:  # fmt: skip
+        req = Request(**{**base, "bounding": Bounding(l0, linf, lower, upper)})
+        same(duck.bounded(req), fresh(parquet, "pandas").bounded(req))
+    assert len(made) == 1  # rows ranked in their units and units in their persons
+    for l0 in (1, 3):  # pre-aggregated sums rank units, not rows: a second plan
+        req = Request(**{**base, "bounding": Bounding(l0, 2, 0.0, 25.0, pre_aggregate=True)})
+        same(duck.bounded(req), fresh(parquet, "pandas").bounded(req))
+    assert len(made) == 2
+    duck = fresh(gappy, "duckdb")
+    made = counting_keeps(duck, monkeypatch)
+    base = CAPPED["sums per shop with gaps, cap 2"]
+    for cap, lower, upper in [(2, 3.0, 20.0), (1, 3.0, 20.0), (4, 0.0, 6.0), (2, 3.0, 20.0)]:
+        req = dataclasses.replace(base, cap=cap, lower=lower, upper=upper)
+        same_capped(duck.capped(req), fresh(gappy, "pandas").capped(req))
+    assert len(made) == 1
+    for seed in (1, 2, 9):  # a new seed is a new ranking; the third drops the first
+        duck.capped(dataclasses.replace(base, seed=seed))
+    assert len(made) == 4 and len(duck._kept) == KEPT_TABLES
 
 
 @pytest.mark.parametrize("name", list(UNITS))

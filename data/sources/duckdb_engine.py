@@ -127,6 +127,22 @@ class DuckDBEngine(SqlEngine):
                 f"'{self.source.title}' could not be read: {readable_error(error)}"
             ) from None
 
+    def _keep(self, name: str, text: str) -> None:
+        try:
+            with self._lock:  # spills to the temporary folder beyond the working memory
+                run_reporting(
+                    lambda: self.con.execute(f"CREATE TEMP TABLE {name} AS {text}"),
+                    self.con.query_progress,
+                )
+        except self._duckdb.Error as error:
+            raise ValueError(
+                f"'{self.source.title}' could not be read: {readable_error(error)}"
+            ) from None
+
+    def _forget(self, name: str) -> None:
+        with self._lock:
+            self.con.execute(f"DROP TABLE IF EXISTS {name}")
+
     def _columns(self) -> tuple[Column, ...]:
         described = self._query(f"DESCRIBE SELECT * FROM {self.relation}")
         return tuple(

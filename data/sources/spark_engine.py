@@ -202,6 +202,18 @@ class SparkEngine(SqlEngine):
             for field in self._frame.schema.fields
         )
 
+    def _keep(self, name: str, text: str) -> None:
+        try:
+            self.spark.sql(f"CACHE TABLE {name} AS {text}")  # eager: computed here
+        except Exception as error:
+            raise ValueError(
+                f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
+            ) from None
+
+    def _forget(self, name: str) -> None:
+        self.spark.sql(f"UNCACHE TABLE IF EXISTS {name}")
+        self.spark.sql(f"DROP VIEW IF EXISTS {name}")
+
     def _query(self, text: str) -> pd.DataFrame:
         try:
             result = self.spark.sql(text)

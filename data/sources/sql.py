@@ -2,16 +2,15 @@
 
 Only sufficient statistics leave the engine: a few rows per group or per number of
 contributions. The plan for bounded statistics (the same units, keys and ties as
-data.sources.pandas_engine):
+data.sources.pandas_engine), in two steps so that a change of cap or bound redoes only the
+second:
 
-1. rows: the used columns, a flag for the requested groups; when some unit has more rows
-   than linf and sums are not pre-aggregated, each row's rank in its unit by row key
-   (window over person x group);
-2. units: one row per person x group (GROUP BY): rows, total, clipped sums, earliest order;
-3. when some person has more units than l0: each unit's rank in its person by unit key
-   (window over person), over units only, so a table of visits is pre-aggregated to
-   (person, day) before any window;
-4. per group (GROUP BY): true and bounded counts, distinct persons and sums.
+1. ``ranked_sql``: the units (or, when a unit's records are capped one by one, the rows)
+   with their ranks: each unit's rank among its person's units by seeded key (one window
+   over person), each row's rank in its unit (one window over person x group). No cap or
+   bound enters it, so the engine keeps it (a temporary table) for the next change;
+2. ``answers_sql``: per group (GROUP BY over the kept ranks): true and bounded counts,
+   distinct persons and sums, for the caps and bounds asked.
 
 A separate scan (``checks_sql``) counts the missing or infinite values that make a request
 invalid, so that the units carry nothing but what the statistics need.
@@ -143,98 +142,100 @@ def category_sql(dialect: Dialect, relation: str, column: str, person: str | Non
     )
 
 
-def bounded_sql(
-    dialect: Dialect,
-    relation: str,
-    request: Request,
-    kinds: dict[str, str],
-    *,
-    unit_window: bool,
-    row_window: bool,
-    rows_are_units: bool = False,
-) -> str:
-    """Per group (and in/out of the requested groups): true and bounded statistics.
+SHAPES = ("rows_are_units", "units", "rows")
 
-    ``unit_window``: some person may have more units than l0 (rank units); ``row_window``:
-    some unit may have more rows than linf and sums are not pre-aggregated (rank rows);
-    ``rows_are_units``: the profile says no person has two rows in one group, so each row is
-    its unit and step 2 needs no GROUP BY (a visits table of one visit a day: the
-    aggregation of 10^7 units took 1.5 s of the 2.5).
+
+def ranked_sql(
+    dialect: Dialect, relation: str, request: Request, kinds: dict[str, str], *, shape: str,
+    unit_window: bool,
+) -> str:  # fmt: skip
+    """The request's units (or rows) with their ranks: what the caps choose from, the same for
+    every cap and bound, so the engine keeps it (a change of cap on 10^8 rows then reads it
+    instead of ranking them again). Columns: g, d (in the requested groups), ur (the unit's
+    rank in its person's units of the same d), v (the value: the unit's total in shape
+    "units"; absent without a value column), and by ``shape`` (one of SHAPES):
+
+    - "rows_are_units": one row per row, which the profile says is its unit (n = 1, rr = 1);
+    - "units": one row per unit (GROUP BY person x group), n its rows (rr = 1): counts,
+      pre-aggregated sums, and units that never have more than one row;
+    - "rows": one row per row, rr its rank in its unit (n = 1): sums of the records kept
+      when a unit may have more rows than the cap on them.
+
+    ``unit_window``: some person may have more than one unit (else ur = 1). The ranks are
+    the seeded keys of data.sources.keys, ties by group then value ("random"), or the
+    earliest order value, ties by group then value ("first"), as pandas_engine.bounded.
     """
     q = dialect.quote
-    b = request.bounding
-    first = b.selection == "first"
+    first = request.bounding.selection == "first"
     group_kind = kinds[request.group]
-    person_kind = kinds[request.person] if request.person else None
-
-    cols = [f"{q(request.group)} AS g"]
-    cols.append(f"{q(request.person)} AS p" if request.person else "CAST(NULL AS BIGINT) AS p")
+    person_kind = kinds[request.person]
+    cols = [f"{q(request.group)} AS g", f"{q(request.person)} AS p"]
     cols.append(f"CAST({q(request.value)} AS DOUBLE) AS v" if request.value else "0 AS v")
     cols.append(f"{q(request.order)} AS o" if first and request.order else "0 AS o")
     if request.groups is None:
         cols.append("TRUE AS d")
     else:
-        domain = domain_sql(dialect, q(request.group), group_kind, request.groups)
-        cols.append(f"{domain} AS d")
+        cols.append(f"{domain_sql(dialect, q(request.group), group_kind, request.groups)} AS d")
     rows = f"SELECT {', '.join(cols)} FROM {relation}"
-
-    if request.person is None:
-        return _rows_are_persons_sql(dialect, rows, request)
-
-    clip_v = _clip(dialect, "v", b.lower, b.upper) if request.value else "0"
-    if row_window and request.value:
+    unit_codes = [sql_code(dialect, "p", person_kind), sql_code(dialect, "g", group_kind)]
+    v = ", v" if request.value else ""
+    if shape == "rows":
         if first:
-            keyed, row_order = f"SELECT *, 0 AS rk FROM ({rows}) _r", "o, v"
+            keyed = f"SELECT *, min(o) OVER (PARTITION BY p, g) AS uk FROM ({rows}) _r"
+            row_order, unit_order = "o, v", "uk, g"
         else:
-            codes = [sql_code(dialect, "p", person_kind), sql_code(dialect, "g", group_kind)]
-            codes += sql_value_codes(dialect, "v")
-            keyed = sql_hash_layers(
-                dialect, f"({rows}) _r", ["g", "p", "v", "o", "d"], request.seed, codes, "rk"
-            )
-            row_order = "rk, v"
+            codes = unit_codes + sql_value_codes(dialect, "v")
+            keyed = sql_hash_layers(dialect, f"({rows}) _r", ["g", "p", "v", "d"],
+                                    request.seed, codes, "rk")  # fmt: skip
+            keyed = sql_hash_layers(dialect, f"({keyed}) _k", ["g", "p", "v", "d", "rk"],
+                                    request.seed, unit_codes, "uk")  # fmt: skip
+            row_order, unit_order = "rk, v", "uk, g"
+        ur = _unit_rank(f"dense_rank() OVER (PARTITION BY p, d ORDER BY {unit_order})", unit_window)
+        return (
+            f"SELECT g, d, {ur} AS ur, CAST(row_number() OVER (PARTITION BY p, g ORDER BY "
+            f"{row_order}) AS INTEGER) AS rr{v} FROM ({keyed}) _k"
+        )
+    if shape == "units":
+        first_o = ", min(o) AS o" if first else ""
         rows = (
-            f"SELECT g, p, v, o, d, row_number() OVER (PARTITION BY p, g ORDER BY {row_order}) "
-            f"AS rr FROM ({keyed}) _k"
+            f"SELECT g, p, d, count(*) AS n, sum(v) AS v{first_o} FROM ({rows}) _r GROUP BY g, p, d"
         )
-        kept_clip = f"sum(CASE WHEN rr <= {b.max_per_group} THEN {clip_v} ELSE 0 END)"
+    n = ", n" if shape == "units" else ""
+    if not unit_window:
+        return f"SELECT g, d, 1 AS ur{n}{v} FROM ({rows}) _u"
+    if first:
+        keyed, unit_order = rows, "o, g"
     else:
-        kept_clip = f"sum({clip_v})"
-    if rows_are_units and not (row_window and request.value):
-        first_o = ", o AS first_o" if first else ""
-        units = (
-            f"SELECT g, p, d, 1 AS n, v AS total, {clip_v} AS kept_clip{first_o} FROM ({rows}) _r"
-        )
-    else:
-        first_o = ", min(o) AS first_o" if first else ""
-        units = (
-            f"SELECT g, p, d, count(*) AS n, sum(v) AS total, {kept_clip} AS kept_clip{first_o} "
-            f"FROM ({rows}) _r GROUP BY g, p, d"
-        )
-    unit_cols = ["g", "p", "d", "n", "total", "kept_clip"] + (["first_o"] if first else [])
-    if unit_window:
-        if first:
-            keyed, unit_order = f"SELECT *, 0 AS uk FROM ({units}) _u", "first_o, g"
-        else:
-            codes = [sql_code(dialect, "p", person_kind), sql_code(dialect, "g", group_kind)]
-            keyed = sql_hash_layers(dialect, f"({units}) _u", unit_cols, request.seed, codes, "uk")
-            unit_order = "uk, g"
-        ranked = (
-            f"SELECT *, row_number() OVER (PARTITION BY p, d ORDER BY {unit_order}) AS ur "
-            f"FROM ({keyed}) _k"
-        )
-    else:
-        ranked = f"SELECT *, 1 AS ur FROM ({units}) _u"
-    kept = f"ur <= {b.max_groups}"
-    if request.value and b.pre_aggregate:
-        unit_sum = _clip(dialect, "total", b.lower, b.upper)
-    else:
-        unit_sum = "kept_clip"
+        keep = ["g", "p", "d", "v"] + (["n"] if n else [])
+        keyed = sql_hash_layers(dialect, f"({rows}) _u", keep, request.seed, unit_codes, "uk")
+        unit_order = "uk, g"
+    ur = _unit_rank(f"row_number() OVER (PARTITION BY p, d ORDER BY {unit_order})", True)
+    return f"SELECT g, d, {ur} AS ur{n}{v} FROM ({keyed}) _k"
+
+
+def _unit_rank(window: str, ranked: bool) -> str:
+    return f"CAST({window} AS INTEGER)" if ranked else "1"
+
+
+def answers_sql(dialect: Dialect, ranked: str, request: Request, shape: str) -> str:
+    """Per group and in/out of the requested groups, from ``ranked`` (ranked_sql's columns):
+    true and bounded counts, persons and sums under the request's caps and bounds. Every
+    unit is a row of ``ranked`` with rr = 1; a unit is kept when ur <= l0, and of its rows
+    the first linf (shape "rows") or min(n, linf) (shape "units")."""
+    b = request.bounding
+    n = "n" if shape == "units" else "1"
+    first_row = "rr = 1" if shape == "rows" else "TRUE"
+    kept = f"ur <= {b.max_groups}" + (f" AND rr <= {b.max_per_group}" if shape == "rows" else "")
+    v = "v" if request.value else "0"
+    clipped = _clip(dialect, v, b.lower, b.upper) if request.value else "0"
     return (
-        "SELECT g, d, sum(n) AS true_count, "
-        f"sum(CASE WHEN {kept} THEN least(n, {b.max_per_group}) ELSE 0 END) AS bounded_count, "
-        f"count(*) AS true_persons, sum(CASE WHEN {kept} THEN 1 ELSE 0 END) AS bounded_persons, "
-        f"sum(total) AS true_sum, sum(CASE WHEN {kept} THEN {unit_sum} ELSE 0 END) AS bounded_sum "
-        f"FROM ({ranked}) _k GROUP BY g, d"
+        f"SELECT g, d, sum({n}) AS true_count, "
+        f"sum(CASE WHEN {kept} THEN least({n}, {b.max_per_group}) ELSE 0 END) AS bounded_count, "
+        f"sum(CASE WHEN {first_row} THEN 1 ELSE 0 END) AS true_persons, "
+        f"sum(CASE WHEN {first_row} AND ur <= {b.max_groups} THEN 1 ELSE 0 END) "
+        f"AS bounded_persons, sum({v}) AS true_sum, "
+        f"sum(CASE WHEN {kept} THEN {clipped} ELSE 0 END) AS bounded_sum "
+        f"FROM {ranked} GROUP BY g, d"
     )
 
 
@@ -259,12 +260,22 @@ def checks_sql(dialect: Dialect, relation: str, request: Request, kinds: dict[st
     return f"SELECT {', '.join(parts)} FROM {relation}"
 
 
-def _rows_are_persons_sql(dialect: Dialect, rows: str, request: Request) -> str:
-    """Each row is a different person: every cap keeps every row; sums clip each row."""
+def rows_are_persons_sql(
+    dialect: Dialect, relation: str, request: Request, kinds: dict[str, str]
+) -> str:
+    """Per group, when each row is a different person: every cap keeps every row; sums clip
+    each row."""
+    q = dialect.quote
     b = request.bounding
-    clip_v = _clip(dialect, "v", b.lower, b.upper) if request.value else "0"
+    v = f"CAST({q(request.value)} AS DOUBLE)" if request.value else "0"
+    clipped = _clip(dialect, "v", b.lower, b.upper) if request.value else "0"
+    if request.groups is None:
+        d = "TRUE"
+    else:
+        d = domain_sql(dialect, q(request.group), kinds[request.group], request.groups)
+    rows = f"SELECT {q(request.group)} AS g, {v} AS v, {d} AS d FROM {relation}"
     return (
         "SELECT g, d, count(*) AS true_count, count(*) AS bounded_count, "
         "count(*) AS true_persons, count(*) AS bounded_persons, sum(v) AS true_sum, "
-        f"sum({clip_v}) AS bounded_sum FROM ({rows}) _r GROUP BY g, d"
+        f"sum({clipped}) AS bounded_sum FROM ({rows}) _r GROUP BY g, d"
     )

@@ -2,9 +2,11 @@
 few result rows into the same values the pandas engine computes.
 
 A subclass sets ``relation`` (the table or view the SQL reads) and ``dialect``, and answers
-``_query`` (SQL text to a frame) and ``_columns`` (the schema's columns). The engine keeps
-what it learnt: the schema, and the profiles, which tell whether the l0 and linf windows can
-be skipped.
+``_query`` (SQL text to a frame), ``_columns`` (the schema's columns) and ``_keep`` /
+``_forget`` (a temporary table). The engine keeps what it learnt: the schema, the profiles
+(which tell whether the windows can be skipped), the checks, and the ranked units or rows of
+the last KEPT_TABLES requests, so that a change of cap or bound is one aggregation over them
+(on 10^8 visits about 1 s, against 12 s to rank them).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from data.sources.results import (
 from data.sources.source import Source
 
 MASKABLE = ("integer", "string")  # group kinds whose values sql.mask_profile_sql can list
+KEPT_TABLES = 2  # ranked tables an engine keeps (each as long as the units or rows it ranks)
 
 
 class SqlEngine:
@@ -45,12 +48,23 @@ class SqlEngine:
     def __init__(self, source: Source) -> None:
         self.source = source
         self._profiles: dict[tuple[str | None, str | None], Profile] = {}
+        self._checks: dict[str, pd.Series] = {}
+        self._kept: dict[str, str] = {}  # query text -> temporary table, oldest ask first
+        self._kept_count = 0
         self._lock = threading.Lock()
+        self._kept_lock = threading.Lock()
 
     def _query(self, text: str) -> pd.DataFrame:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _columns(self) -> tuple[Column, ...]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _keep(self, name: str, text: str) -> None:  # pragma: no cover - overridden
+        """Compute ``text`` into the temporary table ``name``."""
+        raise NotImplementedError
+
+    def _forget(self, name: str) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     @functools.cached_property
@@ -135,32 +149,57 @@ class SqlEngine:
 
     def bounded(self, request: Request) -> BoundedStatistics:
         kinds = request_kinds(self.schema(), request)
-        b = request.bounding
-        known = self._profiles.get((request.person, request.group))
-        unit_window = request.person is not None and (
-            known is None or b.max_groups < known.max_contributions
-        )
-        row_window = (
-            request.value is not None
-            and not b.pre_aggregate
-            and (known is None or b.max_per_group < known.max_rows_per_unit)
-        )
-        text = sql.bounded_sql(
-            self.dialect,
-            self.relation,
-            request,
-            kinds,
-            unit_window=unit_window,
-            row_window=row_window,
-            rows_are_units=known is not None and known.max_rows_per_unit <= 1,
-        )
-        checks = self._query(sql.checks_sql(self.dialect, self.relation, request, kinds))
-        _check_counts(checks.iloc[0], request)
-        raw = self._query(text)
+        checks = self._checked(sql.checks_sql(self.dialect, self.relation, request, kinds))
+        _check_counts(checks, request)
+        if request.person is None:
+            raw = self._query(sql.rows_are_persons_sql(self.dialect, self.relation, request, kinds))
+        else:
+            shape, unit_window = self._shape(request)
+            text = sql.ranked_sql(
+                self.dialect, self.relation, request, kinds, shape=shape, unit_window=unit_window
+            )
+            with self._kept_lock:
+                ranked = self._kept_table(text)
+                raw = self._query(sql.answers_sql(self.dialect, ranked, request, shape))
         inside = raw[raw["d"].astype(bool)].set_index("g")
         outside = raw[~raw["d"].astype(bool)]
         answers = finish_answers(inside, request, kinds[request.group])
         return BoundedStatistics(request, answers, int(outside["true_count"].sum()), len(outside))
+
+    def _shape(self, request: Request) -> tuple[str, bool]:
+        """sql.ranked_sql's shape, and whether units need ranking, from what the profile
+        says whatever the caps (so that every cap reads the same kept ranks): one row per
+        unit when the profile says so; rows ranked in their units when records are summed
+        one by one and a unit may have several; else units."""
+        known = self._profiles.get((request.person, request.group))
+        b = request.bounding
+        unit_window = known is None or known.max_contributions > 1
+        if known is not None and known.max_rows_per_unit <= 1:
+            return "rows_are_units", unit_window
+        if request.value is not None and not b.pre_aggregate:
+            return "rows", unit_window
+        return "units", unit_window
+
+    def _checked(self, text: str) -> pd.Series:
+        """The one row of a checks query, kept: the data do not change under a page."""
+        found = self._checks.get(text)
+        if found is None:
+            found = self._checks[text] = self._query(text).iloc[0]
+        return found
+
+    def _kept_table(self, text: str) -> str:
+        """The name of a temporary table holding the result of ``text``, made at the first
+        ask; the least recently asked beyond KEPT_TABLES is dropped. Hold _kept_lock while
+        reading it."""
+        name = self._kept.pop(text, None)
+        if name is None:
+            self._kept_count += 1
+            name = f"dp_kept_{id(self):x}_{self._kept_count}"
+            self._keep(name, text)
+        self._kept[text] = name
+        while len(self._kept) > KEPT_TABLES:
+            self._forget(self._kept.pop(next(iter(self._kept))))
+        return name
 
     def summary(self, limit: int) -> describe.TableSummary:
         schema = self.schema()
@@ -184,8 +223,16 @@ class SqlEngine:
             known = self.profile(request.person, None)  # raises for missing persons
             total, persons = known.rows, known.persons
             window = request.cap is not None and known.max_rows_per_person > int(request.cap)
-        text = capped.totals_sql(self.dialect, self.relation, request, kinds, window=window)
-        return capped.finish(self._query(text), request, total, persons)
+        if not window:
+            rows = f"({capped.rows_sql(self.dialect, self.relation, request, kinds)}) _t"
+            raw = self._query(capped.totals_sql(self.dialect, rows, request, ranked=False))
+        else:
+            with self._kept_lock:
+                ranked = self._kept_table(
+                    capped.ranked_sql(self.dialect, self.relation, request, kinds)
+                )
+                raw = self._query(capped.totals_sql(self.dialect, ranked, request, ranked=True))
+        return capped.finish(raw, request, total, persons)
 
     def units(self, request: units.UnitsRequest) -> units.ContributionUnits:
         kinds = units.request_kinds(self.schema(), request)
