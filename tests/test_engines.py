@@ -251,6 +251,9 @@ def test_one_row_units_take_the_short_plans_and_agree(group, tmp_path):
     assert duck.profile("pid", group).max_rows_per_unit == 1
     req = Request(person="pid", group=group, value="money", bounding=Bounding(2, 1, 0.0, 20.0))
     same(duck.bounded(req), pandas_runner.bounded(req))  # profiled: rows are the units
+    labels = tuple(str(label) for label in sorted(one_visit_a_day()[group].unique()))[:-1]
+    units_request = sources.UnitsRequest("pid", group, labels, "money")
+    same_units(duck.units(units_request), pandas_runner.units(units_request))  # one value each
     doubled = pd.concat([one_visit_a_day()] * 2)  # two rows a unit: the full plans again
     doubled.to_parquet(path, index=False)
     pandas_runner = PandasEngine(sources.Source.files(str(path), engine="pandas"))
@@ -258,6 +261,7 @@ def test_one_row_units_take_the_short_plans_and_agree(group, tmp_path):
     assert duck.profile("pid", group) == pandas_runner.profile("pid", group)
     assert duck.profile("pid", group).max_rows_per_unit == 2
     same(duck.bounded(req), pandas_runner.bounded(req))
+    same_units(duck.units(units_request), pandas_runner.units(units_request))  # listed values
 
 
 def test_the_hash_is_the_same_in_numpy_and_duckdb():

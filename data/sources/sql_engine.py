@@ -167,14 +167,15 @@ class SqlEngine:
         return BoundedStatistics(request, answers, int(outside["true_count"].sum()), len(outside))
 
     def _shape(self, request: Request) -> tuple[str, bool]:
-        """sql.ranked_sql's shape, and whether units need ranking, from what the profile
-        says whatever the caps (so that every cap reads the same kept ranks): one row per
-        unit when the profile says so; rows ranked in their units when records are summed
-        one by one and a unit may have several; else units."""
-        known = self._profiles.get((request.person, request.group))
+        """sql.ranked_sql's shape, and whether units need ranking, from the profile (asked
+        first if need be: one aggregation, against a second window for the rows it spares),
+        whatever the caps, so that every cap reads the same kept ranks: one row per unit
+        when the profile says so; rows ranked in their units when records are summed one by
+        one and a unit has several; else units."""
+        known = self.profile(request.person, request.group)
         b = request.bounding
-        unit_window = known is None or known.max_contributions > 1
-        if known is not None and known.max_rows_per_unit <= 1:
+        unit_window = known.max_contributions > 1
+        if known.max_rows_per_unit <= 1:
             return "rows_are_units", unit_window
         if request.value is not None and not b.pre_aggregate:
             return "rows", unit_window
@@ -245,19 +246,11 @@ class SqlEngine:
                 raise pandas_engine.missing_error(role, column, count)
         if int(checks["bad_value"]):
             raise pandas_engine.infinite_error(request.value, int(checks["bad_value"]))
-        with_values = request.value is not None
-        raw = self._query(
-            units.units_sql(self.dialect, self.relation, request, kinds, values=with_values)
-        )
-        complete = len(raw) <= request.limit
-        if not complete:
-            raw = self._query(
-                units.units_sql(self.dialect, self.relation, request, kinds, values=False)
-            )
+        raw, complete = self._unit_profiles(request, kinds)
         if raw.empty:
             raise ValueError("no row is in the released groups.")
         value_range = (None, None)
-        if with_values:
+        if request.value is not None:
             value_range = (float(raw["lo"].min()), float(raw["hi"].max()))
         return units.finish(
             raw,
@@ -267,6 +260,39 @@ class SqlEngine:
             outside=(int(checks["rows_outside"]), int(checks["groups_outside"])),
             value_range=value_range,
         )
+
+    def _unit_profiles(
+        self, request: units.UnitsRequest, kinds: dict[str, str]
+    ) -> tuple[pd.DataFrame, bool]:
+        """units.units_sql's profiles and whether they hold the values: each one-row
+        unit's value first (enough when no unit has two rows), the listed values when some
+        unit has more, none past the limit. The profile (kept for the bounded statistics
+        the page asks next) tells when every row is its unit."""
+
+        known = self.profile(request.person, request.group)
+
+        def ask(values: str) -> pd.DataFrame:
+            return self._query(
+                units.units_sql(
+                    self.dialect,
+                    self.relation,
+                    request,
+                    kinds,
+                    values=values,
+                    rows_are_units=known.max_rows_per_unit <= 1,
+                )
+            )
+
+        if request.value is None:
+            return ask("none"), True
+        raw = ask("single")
+        if len(raw) <= request.limit and (raw["size"] <= 1).all():
+            return raw.assign(vs=[(v,) for v in raw.pop("one")]), True
+        if len(raw) <= request.limit:
+            raw = ask("listed")
+            if len(raw) <= request.limit:
+                return raw, True
+        return ask("none"), False
 
 
 def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Profile:
