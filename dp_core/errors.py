@@ -74,6 +74,20 @@ ENGLISH = {
         "The Spark engine needs Spark's Python client, an optional extra of about 490 MB (and "
         'Java 17 for a local master): pip install "pyspark==4.3.0"'
     ),
+    # an engine short of memory (data.sources)
+    "memory_duckdb": (
+        "DuckDB ran out of its working memory of {limit} on “{title}”: give it more with the "
+        "environment variable DP_EXPLORER_DUCKDB_MEMORY (for example 8GB), or free disk space "
+        "in {folder}, where it writes what does not fit."
+    ),
+    "memory_pandas": (
+        "“{title}” does not fit in this machine's memory for the pandas engine: choose DuckDB, "
+        "which reads it where it lies."
+    ),
+    "memory_spark": (
+        "Spark ran out of memory on “{title}”: give its driver more with the environment "
+        "variable DP_EXPLORER_SPARK_MEMORY (for example 8g), or run it on a cluster."
+    ),
     # release plans (dp_core.planner); numbers stay numbers, for the reader's number format
     "plan_empty": "the plan is empty: add at least one statistic.",
     "no_target": "“{name}” has no target: give a ± half-width or a weight.",

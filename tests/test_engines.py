@@ -13,6 +13,7 @@ import dataclasses
 import inspect
 import os
 import shutil
+import types
 import typing
 from pathlib import Path
 
@@ -565,6 +566,35 @@ def test_bad_requests_get_sentences(gappy):
         engine.units(sources.UnitsRequest("pid", "day", ("1",), "amount"))
     with pytest.raises(ValueError, match="the group column 'shop' has 54 missing"):
         engine.units(sources.UnitsRequest("pid", "shop", ("a",)))
+
+
+def test_an_engine_out_of_memory_says_what_to_change(tmp_path, monkeypatch):
+    """DuckDB with 20 MB and no folder to spill to cannot group 10^6 visitors: the sentence
+    names its working memory and the variable that sets it. pandas' MemoryError names the
+    engine that reads the table where it lies; Spark's JVM heap, the driver's memory."""
+    from data.sources import duckdb_engine
+    from data.sources.synthetic import write_visits
+    from dp_core.errors import CodedError
+
+    path = str(write_visits(tmp_path / "visits.parquet", 2 * 10**6, seed=2))
+    monkeypatch.setattr(
+        duckdb_engine, "duckdb_config", lambda: {"memory_limit": "20MB", "temp_directory": ""}
+    )
+    with pytest.raises(CodedError, match="DP_EXPLORER_DUCKDB_MEMORY") as caught:
+        fresh(path, "duckdb").profile("visitor_id", "day")
+    assert caught.value.code == "memory_duckdb" and caught.value.params["limit"].endswith("MiB")
+
+    def no_room(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(PandasEngine, "_frame", no_room)
+    source = sources.Source.files(path, engine="pandas")
+    with pytest.raises(CodedError, match="choose DuckDB") as caught:
+        sources.profile(source, "visitor_id", "day")
+    assert caught.value.code == "memory_pandas"
+    heap = Exception("java.lang.OutOfMemoryError: Java heap space")
+    spark_error = SparkEngine._error(types.SimpleNamespace(source=source), heap)
+    assert spark_error.code == "memory_spark" and "DP_EXPLORER_SPARK_MEMORY" in str(spark_error)
 
 
 def test_spark_pages_statistics_equal_pandas(parquet, gappy, spark_ready):

@@ -20,7 +20,7 @@ a few rows per group or per number of contributions, never the rows. For one see
 engines return identical statistics ("random" selection uses data.sources.keys, a seeded
 order all three compute alike). Every function raises ValueError with a sentence a page can
 show: a path that does not exist, a file that is neither Parquet nor CSV, a missing column,
-an unreachable Spark address.
+an unreachable Spark address, an engine out of memory (what to change: a coded sentence).
 
 For the pages beyond bounding: ``summary`` (which columns can be categories or summed, and
 their range), ``sample`` (a few rows, to propose the person column), ``capped_totals`` (per
@@ -90,11 +90,29 @@ __all__ = [
 ]
 
 
+def _in_memory(function):
+    """``function`` with Python's MemoryError (the pandas engine reading a table larger than
+    memory) as a sentence saying which engine reads it where it lies."""
+
+    @functools.wraps(function)
+    def checked(source: Source, *args, **kwargs):
+        try:
+            return function(source, *args, **kwargs)
+        except MemoryError:
+            from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
+
+            raise CodedError("memory_pandas", title=source.title) from None
+
+    return checked
+
+
+@_in_memory
 def schema(source: Source) -> Schema:
     """The columns (name, engine type, kind) and the row count."""
     return engine_for(source).schema()
 
 
+@_in_memory
 def profile(source: Source, person: str | None, group: str | None = None) -> Profile:
     """Rows, persons, units and the contribution histogram (groups per person with a group
     column, rows per person without). ``person`` None: each row is a different person."""
@@ -106,6 +124,7 @@ def contribution_histogram(source: Source, person: str, group: str | None = None
     return profile(source, person, group).histogram
 
 
+@_in_memory
 def category_counts(source: Source, column: str, person: str | None = None) -> CategoryCounts:
     """Rows and distinct persons per category of ``column`` (the input of partition selection;
     for selection under a cap of l0 categories per person use bounded_statistics'
@@ -113,6 +132,7 @@ def category_counts(source: Source, column: str, person: str | None = None) -> C
     return engine_for(source).category_counts(column, person)
 
 
+@_in_memory
 def statistics(source: Source, request: Request) -> BoundedStatistics:
     """Per group, true and bounded counts, distinct persons and sums under ``request``.
 
@@ -154,6 +174,7 @@ def bounded_statistics(
     return statistics(source, request)
 
 
+@_in_memory
 def kept_rows(source: Source, request: Request) -> pd.Series:
     """The rows the caps keep, as a boolean Series (the pandas engine: data in memory).
 
@@ -166,6 +187,7 @@ def kept_rows(source: Source, request: Request) -> pd.Series:
     return engine.kept_rows(request)
 
 
+@_in_memory
 def summary(source: Source, limit: int = 200) -> TableSummary:
     """Per column: kind, values present, distinct values (exact up to ``limit``; None above)
     and a number column's finite range. Approximate counts first, so an id column of 10^8
@@ -180,6 +202,7 @@ def _summary(source: Source, limit: int) -> TableSummary:
     return engine_for(source).summary(limit)
 
 
+@_in_memory
 def sample(source: Source, rows: int = 2000) -> pd.DataFrame:
     """The first ``rows`` rows (no scan of the rest): to propose a person column by its name
     and values. Local files and DuckDB tables are read through DuckDB whatever the engine (no
@@ -190,6 +213,7 @@ def sample(source: Source, rows: int = 2000) -> pd.DataFrame:
     return engine_for(reader).sample(rows)
 
 
+@_in_memory
 def capped_totals(source: Source, request: CappedRequest) -> CappedTotals:
     """Per category: rows, clipped and raw sums and predicate matches once each person keeps
     ``request.cap`` rows (data.sources.capped). Files and DuckDB tables: the last 64 kept."""
@@ -203,6 +227,7 @@ def _capped(source: Source, request: CappedRequest) -> CappedTotals:
     return engine_for(source).capped(request)
 
 
+@_in_memory
 def contribution_units(source: Source, request: UnitsRequest) -> ContributionUnits:
     """The distinct contribution units of the released groups, with how many units share each
     (data.sources.units); dp_core.bounding.table.weighted_contribution_table makes the table

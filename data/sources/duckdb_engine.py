@@ -117,23 +117,30 @@ class DuckDBEngine(SqlEngine):
         return f"read_csv({paths}, header = true)"
 
     def _query(self, text: str) -> pd.DataFrame:
-        try:
-            with self._lock:  # one query at a time on this connection (app sessions are threads)
-                return run_reporting(
-                    lambda: self.con.execute(text).fetchdf(), self.con.query_progress
-                )
-        except self._duckdb.Error as error:
-            raise ValueError(
-                f"'{self.source.title}' could not be read: {readable_error(error)}"
-            ) from None
+        return self._run(lambda: self.con.execute(text).fetchdf())
 
     def _keep(self, name: str, text: str) -> None:
+        self._run(lambda: self.con.execute(f"CREATE TEMP TABLE {name} AS {text}"))
+
+    def _run(self, execute):
+        """``execute()`` alone on this connection (app sessions are threads), its progress
+        reported; DuckDB's errors as a sentence (out of memory: what to change)."""
         try:
-            with self._lock:  # spills to the temporary folder beyond the working memory
-                run_reporting(
-                    lambda: self.con.execute(f"CREATE TEMP TABLE {name} AS {text}"),
-                    self.con.query_progress,
-                )
+            with self._lock:
+                return run_reporting(execute, self.con.query_progress)
+        except self._duckdb.OutOfMemoryException:
+            from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
+
+            settings = dict(self.con.execute(
+                "SELECT name, value FROM duckdb_settings() "
+                "WHERE name IN ('memory_limit', 'temp_directory')"
+            ).fetchall())  # fmt: skip
+            raise CodedError(
+                "memory_duckdb",
+                title=self.source.title,
+                limit=settings.get("memory_limit", "?"),
+                folder=settings.get("temp_directory") or "?",
+            ) from None
         except self._duckdb.Error as error:
             raise ValueError(
                 f"'{self.source.title}' could not be read: {readable_error(error)}"

@@ -206,9 +206,17 @@ class SparkEngine(SqlEngine):
         try:
             self.spark.sql(f"CACHE TABLE {name} AS {text}")  # eager: computed here
         except Exception as error:
-            raise ValueError(
-                f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
-            ) from None
+            raise self._error(error) from None
+
+    def _error(self, error: Exception) -> ValueError:
+        """Spark's error as a sentence (out of memory: what to change)."""
+        if "OutOfMemoryError" in str(error):
+            from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
+
+            return CodedError("memory_spark", title=self.source.title)
+        return ValueError(
+            f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
+        )
 
     def _forget(self, name: str) -> None:
         self.spark.sql(f"UNCACHE TABLE IF EXISTS {name}")
@@ -219,7 +227,5 @@ class SparkEngine(SqlEngine):
             result = self.spark.sql(text)
             rows = result.collect()
         except Exception as error:
-            raise ValueError(
-                f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
-            ) from None
+            raise self._error(error) from None
         return pd.DataFrame.from_records([tuple(row) for row in rows], columns=result.columns)

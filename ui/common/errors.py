@@ -45,6 +45,9 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "no_categories": N_("common.error.no_categories"),
     "mbi_missing": N_("common.error.mbi_missing"),
     "spark_missing": N_("common.error.spark_missing"),
+    "memory_duckdb": N_("common.error.memory_duckdb"),
+    "memory_pandas": N_("common.error.memory_pandas"),
+    "memory_spark": N_("common.error.memory_spark"),
 }
 
 
