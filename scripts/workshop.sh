@@ -13,5 +13,5 @@ if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
 fi
 export PATH="$PATH:/usr/sbin"
 
-python3 -m pip install --quiet --disable-pip-version-check -r requirements.txt
+python3 -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
 exec python3 scripts/workshop.py "$@"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import math
 import re
+import sys
 import zipfile
 
 import numpy as np
@@ -644,6 +646,27 @@ def test_the_exported_csv_is_in_the_readers_language(built_downloads):
     assert {"誤差", "相対誤差（%）", "95% 半幅"} <= set(table.columns)
     settings = json.loads(archive.read(name.replace(".csv", ".json")))
     assert settings["メカニズム"] == "解析的ガウス"
+
+
+def test_without_vl_convert_the_exports_name_its_pip_command(built_downloads, monkeypatch):
+    """vl-convert is an optional extra: with it the report draws its charts; without it the
+    ZIP and the report leave them out, and the page and the report (where each chart would
+    be) say which pip command draws them."""
+    command = 'pip install "vl-convert-python==1.9.0.post1"'
+
+    def report() -> str:
+        (name,) = [n for n in built_downloads if n.endswith("_report.html")]
+        return built_downloads.pop(name)
+
+    at = open_page("gaussian")
+    drawn = report().count("<svg")
+    assert drawn >= 1 and command not in texts(at)
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # "import vl_convert" fails
+    at = open_page("gaussian")
+    assert not at.exception and command in texts(at)
+    assert not [n for n in _archive(built_downloads).namelist() if n.startswith("charts/")]
+    left_out = report()
+    assert "<svg" not in left_out and left_out.count(html.escape(command)) == drawn
 
 
 # --- Exercises ------------------------------------------------------------------------------------

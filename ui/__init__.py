@@ -1,1 +1,1 @@
-"""Shared Streamlit widgets, the app shell and plotly figure builders (no privacy math here)."""
+"""Shared Streamlit widgets, the app shell and Vega-Lite chart builders (no privacy math here)."""

@@ -230,8 +230,23 @@ def board_report(export: Export, everything: Mapping[str, object]) -> str:
         subtitle=_("common.export.subtitle", day=date.today().isoformat()),
         footer=_("common.export.footer", address=everything["address"]),
         language=language(),
-        missing_chart=_("common.export.chart_missing"),
+        missing_chart=missing_chart_note(),
     )
+
+
+def missing_chart_note() -> str:
+    """What a report writes where a chart is left out: the pip command while vl-convert is
+    not installed."""
+    if report.can_draw_charts():
+        return _("common.export.chart_missing")
+    return _("common.export.chart_uninstalled")
+
+
+def charts_note() -> None:
+    """Under download buttons: that the charts are left out, and the pip command, while
+    vl-convert is not installed."""
+    if not report.can_draw_charts():
+        st.caption(_("common.export.charts_uninstalled"))
 
 
 def export_buttons(
@@ -283,6 +298,7 @@ def export_buttons(
         help=_("common.export.zip_help") + ("" if secure else "\n\n" + _("common.export.teaching")),
         width="stretch",
     )
+    charts_note()
     if right is None:
         return
     right.download_button(

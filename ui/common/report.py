@@ -1,8 +1,8 @@
 """A page's results as a one-page HTML report that prints cleanly to PDF (A4, portrait).
 
 Generic: a title, then sections of text, tables and charts (Vega-Lite specs as built by
-ui.common.charts). Charts are embedded as SVG through vl-convert; when it is missing or
-fails, the chart is left out with a note, never the report.
+ui.common.charts). Charts are embedded as SVG through vl-convert (an optional extra); when it
+is missing or fails, the chart is left out with a note, never the report.
 
     html = html_report(
         "Release plan: census",
@@ -21,6 +21,7 @@ Streamlit here: a page builds the report inside a download callback (ui.common.e
 from __future__ import annotations
 
 import html
+import importlib.util
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -29,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Chart", "Section", "Table", "chart_svg", "html_report"]
+__all__ = ["Chart", "Section", "Table", "can_draw_charts", "chart_svg", "html_report"]
 
 PRINT_FONT_SIZE = 10  # px in the embedded charts: legible on paper, small enough for one page
 ROW_WIDTH = 600  # px: a chart alone on its row (the page's width, about 190 mm, holds 700)
@@ -136,6 +137,11 @@ def _records(frame: pd.DataFrame) -> list[dict]:
             clean[str(key)] = value
         rows.append(clean)
     return rows
+
+
+def can_draw_charts() -> bool:
+    """Whether vl-convert (an optional extra: requirements-test.txt) is installed."""
+    return importlib.util.find_spec("vl_convert") is not None
 
 
 def chart_svg(

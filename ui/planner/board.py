@@ -11,6 +11,7 @@ from data import sources
 from dp_core import accountants, planner
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
+from ui.common.export import missing_chart_note
 from ui.common.i18n import N_, _, language, n_
 from ui.common.release import guarantee_text, sentences, unit_words
 from ui.common.report import Chart, Section, Table, html_report
@@ -195,4 +196,5 @@ def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -
         subtitle=_("planner.board.subtitle", day=date.today().isoformat()),
         footer=_("planner.board.footer", address=address),
         language=language(),
+        missing_chart=missing_chart_note(),
     )
