@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import itertools
 import os
 import shutil
 import types
@@ -595,6 +596,18 @@ def test_an_engine_out_of_memory_says_what_to_change(tmp_path, monkeypatch):
     heap = Exception("java.lang.OutOfMemoryError: Java heap space")
     spark_error = SparkEngine._error(types.SimpleNamespace(source=source), heap)
     assert spark_error.code == "memory_spark" and "DP_EXPLORER_SPARK_MEMORY" in str(spark_error)
+
+
+def test_spark_reports_how_far_a_statistic_has_got(parquet, spark_ready):
+    """The share of tasks done, while the query runs, to the page's bar (as DuckDB's)."""
+    spark = fresh(parquet, "spark")
+    shares: list[float] = []
+    n = 10**9  # 96 tasks of about 20 ms each on two cores
+    with sources.reporting(shares.append):
+        total = spark._query(f"SELECT sum(id % 7) AS s FROM range(0, {n}, 1, 96)")
+    assert int(total["s"].iloc[0]) == n // 7 * 21 + sum(range(n % 7))
+    assert len(shares) >= 2 and all(0 <= a <= b <= 1 for a, b in itertools.pairwise(shares))
+    assert shares[-1] > shares[0]  # it moved
 
 
 def test_spark_pages_statistics_equal_pandas(parquet, gappy, spark_ready):

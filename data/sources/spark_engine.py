@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 import pandas as pd
 
 from data.sources.keys import SparkDialect
+from data.sources.progress import run_reporting
 from data.sources.results import Column
 from data.sources.source import Source
 from data.sources.sql_engine import SqlEngine, readable_error
@@ -154,6 +155,7 @@ class SparkEngine(SqlEngine):
     name = "spark"
     dialect = SparkDialect()
     _views = 0
+    _groups = 0  # job groups, one per statistic (its progress)
 
     def __init__(self, source: Source) -> None:
         super().__init__(source)
@@ -163,6 +165,9 @@ class SparkEngine(SqlEngine):
                 "table to Parquet (COPY visits TO 'visits.parquet') for Spark."
             )
         self.spark = spark_session(source.spark_address())
+        self._context = None if source.spark_address().startswith("sc://") else (
+            self.spark.sparkContext
+        )  # fmt: skip
         self._temp = None
         frame = self._read()
         SparkEngine._views += 1
@@ -204,9 +209,38 @@ class SparkEngine(SqlEngine):
 
     def _keep(self, name: str, text: str) -> None:
         try:
-            self.spark.sql(f"CACHE TABLE {name} AS {text}")  # eager: computed here
+            self._reporting(lambda: self.spark.sql(f"CACHE TABLE {name} AS {text}"))  # eager
         except Exception as error:
             raise self._error(error) from None
+
+    def _reporting(self, execute):
+        """``execute()`` with its progress reported (data.sources.progress): the share of
+        tasks done in the stages of its jobs so far, never going back (a local master or a
+        master URL; Spark Connect tells nothing, so no bar)."""
+        context = self._context
+        if context is None:
+            return run_reporting(execute, lambda: -1.0)
+        SparkEngine._groups += 1
+        group = f"dp_explorer_{os.getpid()}_{SparkEngine._groups}"
+        tracker, seen = context.statusTracker(), [0.0]
+
+        def grouped():
+            context.setJobGroup(group, "DP Explorer statistic")  # this thread's jobs
+            return execute()
+
+        def progress() -> float:
+            done = total = 0
+            for job in tracker.getJobIdsForGroup(group):
+                info = tracker.getJobInfo(job)
+                for stage in info.stageIds if info else ():
+                    found = tracker.getStageInfo(stage)
+                    if found is not None:
+                        done, total = done + found.numCompletedTasks, total + found.numTasks
+            if total:
+                seen[0] = max(seen[0], 100.0 * done / total)
+            return seen[0] if total else -1.0
+
+        return run_reporting(grouped, progress)
 
     def _error(self, error: Exception) -> ValueError:
         """Spark's error as a sentence (out of memory: what to change)."""
@@ -225,7 +259,7 @@ class SparkEngine(SqlEngine):
     def _query(self, text: str) -> pd.DataFrame:
         try:
             result = self.spark.sql(text)
-            rows = result.collect()
+            rows = self._reporting(result.collect)
         except Exception as error:
             raise self._error(error) from None
         return pd.DataFrame.from_records([tuple(row) for row in rows], columns=result.columns)
