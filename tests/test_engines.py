@@ -602,7 +602,7 @@ def test_spark_reports_how_far_a_statistic_has_got(parquet, spark_ready):
     """The share of tasks done, while the query runs, to the page's bar (as DuckDB's)."""
     spark = fresh(parquet, "spark")
     shares: list[float] = []
-    n = 10**9  # 96 tasks of about 20 ms each on two cores
+    n = 10**8  # 96 tasks, about 5 s on two cores with the tests' quick-start JVM
     with sources.reporting(shares.append):
         total = spark._query(f"SELECT sum(id % 7) AS s FROM range(0, {n}, 1, 96)")
     assert int(total["s"].iloc[0]) == n // 7 * 21 + sum(range(n % 7))
