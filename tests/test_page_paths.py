@@ -339,6 +339,16 @@ def test_a_bad_path_gets_a_sentence_and_keeps_what_was_typed(files, page, name, 
     assert not at.metric and not at.exception
 
 
+def test_a_person_column_unique_in_the_first_rows_is_said_so(tmp_path):
+    """A visits log in day order: no visitor twice in its first rows (not "up to 1 rows")."""
+    from data.sources.synthetic import write_visits
+
+    path = write_visits(tmp_path / "visits.parquet", 100_000, seed=3)
+    said = texts(with_path("laplace", str(path)))
+    assert "no two of the first 2,000 rows share one `visitor_id`" in said
+    assert "up to 1 rows" not in said
+
+
 def test_an_unreachable_spark_master_gets_a_sentence(files):
     address = f"spark://127.0.0.1:{free_port()}"
     at = with_path("laplace", files["parquet"], engine="spark", spark=address)

@@ -237,6 +237,10 @@ def _proposed(hint: PersonColumnHint, sampled: int | None) -> str:
         "person": hint.column,
         "distinct": count(hint.distinct),
     }
+    if hint.max_rows <= 1:  # "up to 1 rows share one" would be wrong twice
+        if sampled:
+            return _("common.data.person.proposed_unique_sampled", sample=count(sampled), **values)
+        return _("common.data.person.proposed_unique", **values)
     if sampled:
         return _("common.data.person.proposed_sampled", sample=count(sampled), **values)
     return _("common.data.person.proposed", **values)
