@@ -290,6 +290,15 @@ def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
     if shown.count():
         box = shown.first.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
+    # No heading runs under the element after it (Streamlit's negative margin under a heading,
+    # with presenter mode's tight padding, once put the next chart over its lower half).
+    overflow = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMain"] h3')].map((h) => {
+            const box = h.closest('[data-testid="stElementContainer"]');
+            return h.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+        })"""
+    )
+    assert max(overflow, default=0) <= 1, overflow
     # The section pad sits in the top right corner, clear of the page's controls.
     pad = page.locator("[class*='__section__nav']")
     if pad.count():

@@ -180,7 +180,8 @@ def _statistic(
     view: str,
     standard: np.ndarray | None,
 ) -> charts.Spec:
-    """One statistic's chart, the noise in words, and its table when opened; the chart.
+    """One statistic's chart, the noise in words, and its table when opened (not on a
+    projector); the chart.
 
     A teaching draw (``standard``: its standard draws) follows the ε and δ thumbs: at each
     stop, after bounding + that stop's scale × the same draws. A secure release stays still.
@@ -202,6 +203,8 @@ def _statistic(
         spec = live.chart(s.stops, chart, key=key, depends=(s.identity, view))
         live.text(s.stops, lambda *values: _noise_caption(s.at(*values).noises[name], nouns),
                   key=f"{key}_caption", depends=s.identity, style="caption")  # fmt: skip
+    if presenter_mode():  # on a projector both statistics' charts fit one screen, no tables
+        return spec
     box = st.expander(_("bounding.answers.table"), key=f"{PAGE}_table_{name}", on_change="rerun")
     if box.open:
         with box:

@@ -27,7 +27,9 @@ DEFAULT_SEED = 2026
 ROOM_FOLLOWING, ROOM_ALONE = "room__following", "room__alone"
 T = TypeVar("T")
 # Streamlit sizes text in rem: a larger root font scales every heading, label and table. For a
-# projector the sidebar and Streamlit's own bar are hidden; the page keeps an exit button.
+# projector the sidebar and Streamlit's own bar are hidden; the page keeps an exit button. A
+# heading's tight padding goes with no negative margin under it (Streamlit's -1rem, meant to
+# cancel a heading's 1rem of padding, would put the next chart over its lower half).
 PRESENTER_CSS = """<style>
 html { font-size: 22px; }
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
@@ -39,6 +41,7 @@ h1 { font-size: 1.9rem !important; padding: 0 !important; }
 [class*="__section__nav"] { position: fixed; right: 1.4rem; top: 0.55rem; z-index: 999990;
   width: auto !important; left: auto !important; }
 h3 { font-size: 1.3rem !important; padding: 0.1rem 0 !important; }
+[data-testid="stHeading"] [data-testid="stMarkdownContainer"] { margin-bottom: 0 !important; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { padding: 0 0.5rem !important;
   font-size: 0.75rem; }
 </style>"""
