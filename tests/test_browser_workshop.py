@@ -113,8 +113,8 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
     code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
     assert "lead=" not in trainer.url  # the secret never reaches the address
-    join_box = trainer.locator(".st-key-room_panel").inner_text()
-    assert f"/workshop?room={code}" in join_box
+    # the bar and the panel are two fragments: wait for the panel's link too (a busy machine)
+    trainer.locator(".st-key-room_panel", has_text=f"/workshop?room={code}").wait_for(timeout=WAIT)
 
     # Attendees on phones, each with their own cookies: HAProxy spreads them over the workers.
     attendees: list[tuple[BrowserContext, Page]] = []
