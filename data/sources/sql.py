@@ -156,10 +156,10 @@ def ranked_sql(
     "units"; absent without a value column), and by ``shape`` (one of SHAPES):
 
     - "rows_are_units": one row per row, which the profile says is its unit (n = 1, rr = 1);
-    - "units": one row per unit (GROUP BY person x group), n its rows (rr = 1): counts,
-      pre-aggregated sums, and units that never have more than one row;
-    - "rows": one row per row, rr its rank in its unit (n = 1): sums of the records kept
-      when a unit may have more rows than the cap on them.
+    - "units": one row per unit (GROUP BY person x group), n its rows (rr = 1): counts and
+      pre-aggregated sums;
+    - "rows": one row per row, rr its rank in its unit (n = 1): sums of the records kept,
+      one by one, when a unit may have several.
 
     ``unit_window``: some person may have more than one unit (else ur = 1). The ranks are
     the seeded keys of data.sources.keys, ties by group then value ("random"), or the
