@@ -131,10 +131,9 @@ class DuckDBEngine(SqlEngine):
         except self._duckdb.OutOfMemoryException:
             from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
 
-            settings = dict(self.con.execute(
-                "SELECT name, value FROM duckdb_settings() "
-                "WHERE name IN ('memory_limit', 'temp_directory')"
-            ).fetchall())  # fmt: skip
+            names = "('memory_limit', 'temp_directory')"
+            asked = f"SELECT name, value FROM duckdb_settings() WHERE name IN {names}"
+            settings = dict(self.con.execute(asked).fetchall())
             raise CodedError(
                 "memory_duckdb",
                 title=self.source.title,

@@ -164,10 +164,10 @@ class SparkEngine(SqlEngine):
                 "a DuckDB database is read by the DuckDB engine: choose DuckDB, or export the "
                 "table to Parquet (COPY visits TO 'visits.parquet') for Spark."
             )
-        self.spark = spark_session(source.spark_address())
-        self._context = None if source.spark_address().startswith("sc://") else (
-            self.spark.sparkContext
-        )  # fmt: skip
+        address = source.spark_address()
+        self.spark = spark_session(address)
+        # a local master or a master URL tells its progress; Spark Connect has no context
+        self._context = None if address.startswith("sc://") else self.spark.sparkContext
         self._temp = None
         frame = self._read()
         SparkEngine._views += 1
