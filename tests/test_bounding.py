@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import numpy as np
 import opendp.prelude as dp
@@ -24,7 +25,7 @@ from dp_core.bounding import (
     grouped_sum_sensitivity,
     person_group_totals,
 )
-from dp_core.bounding.bias import bounded_totals_by_cap, bounded_totals_by_upper
+from dp_core.bounding.bias import bounded_totals_by_cap, bounded_totals_by_upper, first_answers
 from dp_core.bounding.error import error_summary, group_errors
 from dp_core.bounding.noise import NoisePlan, add_group_noise, group_noise
 from dp_core.bounding.search import (
@@ -266,6 +267,33 @@ def test_first_selection_bias_is_the_capped_data(pre_aggregated):
             direct = kept.assign(value=clip_values(kept["value"], -2, 30))
             direct = direct.groupby("group")["value"].sum()
         np.testing.assert_allclose(ours[:, column], direct.reindex(table.groups, fill_value=0))
+
+
+@pytest.mark.parametrize("pre_aggregated", [False, True])
+@pytest.mark.parametrize(("l0", "linf"), [(1, 1), (2, 3), (5, 2)])
+def test_first_answers_from_units_are_the_rows_answers(pre_aggregated, l0, linf):
+    """What a data path's page shows for "first" (from its unit profiles) is what
+    bounded_answers gives from the rows themselves."""
+    frame = random_visits(4)
+    table = contribution_table(frame, "person", "group", "value", order_column="when")
+    bounding = Bounding(l0, linf, -2.0, 30.0, pre_aggregate=pre_aggregated, selection="first")
+    rows = bounded_answers(
+        np.random.default_rng(0),
+        frame,
+        bounding,
+        id_column="person",
+        group_column="group",
+        value_column="value",
+        order_column="when",
+        groups=table.groups,
+    )
+    ours = first_answers(table, bounding, sums=True)
+    pd.testing.assert_frame_equal(ours, rows, check_dtype=False, rtol=1e-12)
+    assert ours["bounded_count"].dtype == np.int64
+    counts = first_answers(table, replace(bounding, lower=None, upper=None), sums=False)
+    assert list(counts.columns) == ["true_count", "bounded_count"]
+    with pytest.raises(ValueError, match='only "first"'):
+        first_answers(table, replace(bounding, selection="random"), sums=True)
 
 
 def test_random_selection_bias_is_exact_in_expectation(group_caps_by):

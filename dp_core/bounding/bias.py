@@ -12,6 +12,7 @@ clip(v, L, U) = -clip(-v, -U, -L) (dp_core.bounding.search).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 
 from dp_core.bounding.caps import Bounding, Statistic, _check_statistic, clip_values
@@ -22,6 +23,7 @@ __all__ = [
     "bounded_totals_by_cap",
     "bounded_totals_by_upper",
     "clipped_power_sums",
+    "first_answers",
 ]
 
 
@@ -89,6 +91,29 @@ def bounded_totals_by_cap(
     by_rank = np.bincount(table.unit_group * width + rank, contribution, n_groups * width)
     cumulative = np.cumsum(by_rank.reshape(n_groups, width), axis=1)
     return cumulative[:, np.minimum(caps, width) - 1]
+
+
+def first_answers(table: ContributionTable, bounding: Bounding, *, sums: bool) -> pd.DataFrame:
+    """Per group of ``table``: the true count (and with ``sums`` the true sum) and both after
+    keeping each person's first groups and records (``bounding.selection`` "first"), exact
+    from the units: the columns caps.bounded_answers computes from the rows, for a table
+    whose rows are not at hand (a data path's unit profiles)."""
+    if bounding.selection != "first":
+        raise ValueError('a random choice is drawn from the rows: only "first" is exact here.')
+    caps = [bounding.max_groups]
+    answers = pd.DataFrame(
+        {
+            "true_count": table.true_totals("count"),
+            "bounded_count": bounded_totals_by_cap(table, "count", bounding, caps=caps)[:, 0],
+        },
+        index=table.groups,
+    )
+    if sums:
+        answers["true_sum"] = table.true_totals("sum")
+        answers["bounded_sum"] = bounded_totals_by_cap(table, "sum", bounding, caps=caps)[:, 0]
+    counts = ["true_count", "bounded_count"]
+    answers[counts] = answers[counts].round().astype(np.int64)
+    return answers
 
 
 def bounded_totals_by_upper(

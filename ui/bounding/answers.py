@@ -10,7 +10,7 @@ import streamlit as st
 
 from data import sources
 from dp_core import bounding
-from dp_core.bounding import Bounding
+from dp_core.bounding import Bounding, bias
 from dp_core.bounding.noise import GroupNoise
 from ui.bounding import charts as bounding_charts
 from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
@@ -54,7 +54,13 @@ def _bounded_answers(
 def _path_answers(data: BoundingData, bounds: Bounding) -> pd.DataFrame:
     """Per group, the truth and the truth after bounding, computed by the engine where the
     data lie (data.sources.bounded_statistics; "random" keeps a seeded choice), with a
-    progress bar once it takes a second (a change of cap on 10^8 rows)."""
+    progress bar once it takes a second (a change of cap on 10^8 rows). "First" is exact
+    from the unit profiles already in memory when they hold the values (no second read:
+    20 s on 10^8 visits)."""
+    table = data.table
+    held = table is not None and (not bounds.clipped or table.row_value is not None)
+    if bounds.selection == "first" and held:
+        return bias.first_answers(table, bounds, sums=bounds.clipped)
     with statistic_progress():
         stats = sources.bounded_statistics(
             data.data.origin,
