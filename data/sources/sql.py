@@ -19,6 +19,7 @@ invalid, so that the units carry nothing but what the statistics need.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from data.sources.keys import Dialect, sql_code, sql_hash_layers, sql_value_codes
 from data.sources.results import Request
@@ -142,18 +143,18 @@ def category_sql(dialect: Dialect, relation: str, column: str, person: str | Non
     )
 
 
-SHAPES = ("rows_are_units", "units", "rows")
+Shape = Literal["rows_are_units", "units", "rows"]  # what ranked_sql's rows stand for
 
 
 def ranked_sql(
-    dialect: Dialect, relation: str, request: Request, kinds: dict[str, str], *, shape: str,
+    dialect: Dialect, relation: str, request: Request, kinds: dict[str, str], *, shape: Shape,
     unit_window: bool,
 ) -> str:  # fmt: skip
     """The request's units (or rows) with their ranks: what the caps choose from, the same for
     every cap and bound, so the engine keeps it (a change of cap on 10^8 rows then reads it
     instead of ranking them again). Columns: g, d (in the requested groups), ur (the unit's
     rank in its person's units of the same d), v (the value: the unit's total in shape
-    "units"; absent without a value column), and by ``shape`` (one of SHAPES):
+    "units"; absent without a value column), and by ``shape``:
 
     - "rows_are_units": one row per row, which the profile says is its unit (n = 1, rr = 1);
     - "units": one row per unit (GROUP BY person x group), n its rows (rr = 1): counts and
@@ -172,10 +173,7 @@ def ranked_sql(
     cols = [f"{q(request.group)} AS g", f"{q(request.person)} AS p"]
     cols.append(f"CAST({q(request.value)} AS DOUBLE) AS v" if request.value else "0 AS v")
     cols.append(f"{q(request.order)} AS o" if first and request.order else "0 AS o")
-    if request.groups is None:
-        cols.append("TRUE AS d")
-    else:
-        cols.append(f"{domain_sql(dialect, q(request.group), group_kind, request.groups)} AS d")
+    cols.append(f"{_requested(dialect, request, kinds)} AS d")
     rows = f"SELECT {', '.join(cols)} FROM {relation}"
     unit_codes = [sql_code(dialect, "p", person_kind), sql_code(dialect, "g", group_kind)]
     v = ", v" if request.value else ""
@@ -190,10 +188,11 @@ def ranked_sql(
             keyed = sql_hash_layers(dialect, f"({keyed}) _k", ["g", "p", "v", "d", "rk"],
                                     request.seed, unit_codes, "uk")  # fmt: skip
             row_order, unit_order = "rk, v", "uk, g"
-        ur = _unit_rank(f"dense_rank() OVER (PARTITION BY p, d ORDER BY {unit_order})", unit_window)
+        ur = f"dense_rank() OVER (PARTITION BY p, d ORDER BY {unit_order})" if unit_window else "1"
+        rr = f"row_number() OVER (PARTITION BY p, g ORDER BY {row_order})"
         return (
-            f"SELECT g, d, {ur} AS ur, CAST(row_number() OVER (PARTITION BY p, g ORDER BY "
-            f"{row_order}) AS INTEGER) AS rr{v} FROM ({keyed}) _k"
+            f"SELECT g, d, CAST({ur} AS INTEGER) AS ur, CAST({rr} AS INTEGER) AS rr{v} "
+            f"FROM ({keyed}) _k"
         )
     if shape == "units":
         first_o = ", min(o) AS o" if first else ""
@@ -209,15 +208,18 @@ def ranked_sql(
         keep = ["g", "p", "d", "v"] + (["n"] if n else [])
         keyed = sql_hash_layers(dialect, f"({rows}) _u", keep, request.seed, unit_codes, "uk")
         unit_order = "uk, g"
-    ur = _unit_rank(f"row_number() OVER (PARTITION BY p, d ORDER BY {unit_order})", True)
+    ur = f"CAST(row_number() OVER (PARTITION BY p, d ORDER BY {unit_order}) AS INTEGER)"
     return f"SELECT g, d, {ur} AS ur{n}{v} FROM ({keyed}) _k"
 
 
-def _unit_rank(window: str, ranked: bool) -> str:
-    return f"CAST({window} AS INTEGER)" if ranked else "1"
+def _requested(dialect: Dialect, request: Request, kinds: dict[str, str]) -> str:
+    """The condition that a row's group is one of the request's groups (TRUE: all are)."""
+    if request.groups is None:
+        return "TRUE"
+    return domain_sql(dialect, dialect.quote(request.group), kinds[request.group], request.groups)
 
 
-def answers_sql(dialect: Dialect, ranked: str, request: Request, shape: str) -> str:
+def answers_sql(dialect: Dialect, ranked: str, request: Request, shape: Shape) -> str:
     """Per group and in/out of the requested groups, from ``ranked`` (ranked_sql's columns):
     true and bounded counts, persons and sums under the request's caps and bounds. Every
     unit is a row of ``ranked`` with rr = 1; a unit is kept when ur <= l0, and of its rows
@@ -269,10 +271,7 @@ def rows_are_persons_sql(
     b = request.bounding
     v = f"CAST({q(request.value)} AS DOUBLE)" if request.value else "0"
     clipped = _clip(dialect, "v", b.lower, b.upper) if request.value else "0"
-    if request.groups is None:
-        d = "TRUE"
-    else:
-        d = domain_sql(dialect, q(request.group), kinds[request.group], request.groups)
+    d = _requested(dialect, request, kinds)
     rows = f"SELECT {q(request.group)} AS g, {v} AS v, {d} AS d FROM {relation}"
     return (
         "SELECT g, d, count(*) AS true_count, count(*) AS bounded_count, "

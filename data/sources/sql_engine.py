@@ -239,13 +239,7 @@ class SqlEngine:
         kinds = units.request_kinds(self.schema(), request)
         checks = self._query(units.outside_sql(self.dialect, self.relation, request, kinds))
         checks = checks.iloc[0]
-        for role, column in (("person", request.person), ("group", request.group),
-                             ("value", request.value), ("order", request.order)):  # fmt: skip
-            count = int(checks[f"missing_{role}"])
-            if count and column is not None:
-                raise pandas_engine.missing_error(role, column, count)
-        if int(checks["bad_value"]):
-            raise pandas_engine.infinite_error(request.value, int(checks["bad_value"]))
+        _check_counts(checks, request)
         raw, complete = self._unit_profiles(request, kinds)
         if raw.empty:
             raise ValueError("no row is in the released groups.")
@@ -271,7 +265,7 @@ class SqlEngine:
 
         known = self.profile(request.person, request.group)
 
-        def ask(values: str) -> pd.DataFrame:
+        def ask(values: units.Values) -> pd.DataFrame:
             return self._query(
                 units.units_sql(
                     self.dialect,
@@ -322,7 +316,8 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Pro
     )
 
 
-def _check_counts(counts: pd.Series, request: Request) -> None:
+def _check_counts(counts: pd.Series, request: Request | units.UnitsRequest) -> None:
+    """The missing or infinite values a checks query counted, as the sentence of the first."""
     for role, column in (
         ("person", request.person),
         ("group", request.group),

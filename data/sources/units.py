@@ -18,6 +18,7 @@ r): enough for the contribution histogram and the caps, not for the trade-offs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -226,7 +227,7 @@ def _list_sql(dialect: Dialect) -> str:
     return "list(v ORDER BY o, v)"
 
 
-VALUES = ("none", "single", "listed")
+Values = Literal["none", "single", "listed"]  # what units_sql says of the units' values
 
 
 def units_sql(
@@ -235,17 +236,17 @@ def units_sql(
     request: UnitsRequest,
     kinds: dict[str, str],
     *,
-    values: str,
+    values: Values,
     rows_are_units: bool = False,
 ) -> str:
     """The profiles: rows in the released groups, units (person x group), k and rank by
     window over units, then one row per distinct profile (at most ``limit`` + 1 with values),
-    with the smallest and largest value. ``values`` (one of VALUES): "none", per group, k,
+    with the smallest and largest value. ``values``: "none", per group, k,
     rank and size; "single", also the value of each one-row unit (``one``; NULL for larger
     units): the whole profile when every unit is one row, as in a visits table of one visit
     a day, without gathering lists (10^7 units: 3 s against 8 s); "listed", the unit's
     values in order (``vs``). ``rows_are_units``: the profile says no person has two rows in
-    one group, so the units need no GROUP BY."""
+    one group, so the units need no GROUP BY (and hold no lists: ask "single")."""
     from data.sources.sql import domain_sql
 
     q = dialect.quote
@@ -257,13 +258,13 @@ def units_sql(
         f"SELECT {q(request.person)} AS p, {g} AS g, {order} AS o, {value} AS v "
         f"FROM {relation} WHERE {domain}"
     )
-    listed = f", {_list_sql(dialect)} AS vs" if values == "listed" else ""
+    listed = values == "listed"
     if rows_are_units:  # then "single" holds every value
         units = f"SELECT p, g, 1 AS r, o AS fo, v AS lo, v AS hi FROM ({rows}) _r"
-        listed = ""
     else:
+        gathered = f", {_list_sql(dialect)} AS vs" if listed else ""
         units = (
-            f"SELECT p, g, count(*) AS r, min(o) AS fo, min(v) AS lo, max(v) AS hi{listed} "
+            f"SELECT p, g, count(*) AS r, min(o) AS fo, min(v) AS lo, max(v) AS hi{gathered} "
             f"FROM ({rows}) _r GROUP BY p, g"
         )
     ranked = (

@@ -1,6 +1,6 @@
 """A progress bar for a statistic computed where the data lie (a data path), drawn once the
 statistic has taken a second: quick ones show nothing, a scan of 10^8 rows shows how far the
-engine has got (data.sources.progress; DuckDB reports it, Spark does not).
+engine has got (data.sources.progress; DuckDB and Spark report it, Spark Connect does not).
 
     with statistic_progress():
         totals = sources.capped_totals(source, request)
