@@ -54,15 +54,13 @@ ENGLISH = {
     # a model's declared inputs (dp_core.model_table)
     "no_features": "The model needs at least one feature: a numeric column or a category.",
     "column_missing": "The table has no column “{column}”.",
-    "not_numeric": "“{column}” holds no numbers: it cannot be a numeric feature.",
-    "one_label": (
-        "The training rows hold only one label value, so there is nothing to learn: choose "
-        "another positive value or another label column."
-    ),
     # synthetic data (dp_core.synthetic)
     "synthetic_columns": "A synthetic table needs at least two columns.",
     "cuts_order": (
         "The cut points of “{column}” must be finite numbers, in increasing order, at least one."
+    ),
+    "cuts_whole": (
+        "“{column}” is declared to hold whole numbers, so its cut points must be whole numbers."
     ),
     "no_categories": "“{column}” has no declared categories.",
     "mbi_missing": (

@@ -80,16 +80,15 @@ def as_text(values: pd.Series) -> pd.Series:
 def design_matrix(frame: pd.DataFrame, encoding: Encoding) -> tuple[np.ndarray, np.ndarray]:
     """(features, labels): features in [0, 1] as the module says, labels 0 or 1.
 
-    Raises CodedError "column_missing" for a column the table lacks and "not_numeric" for a
-    numeric feature with no number in it."""
+    Raises CodedError "column_missing" for a column the table lacks. A value that is not a
+    number counts as the lower bound, even where no value is one: what is trained never
+    depends on what the rows hold."""
     for column in encoding.columns:
         if column not in frame.columns:
             raise CodedError("column_missing", column=column)
     parts = []
     for column, lower, upper in encoding.numeric:
         values = pd.to_numeric(frame[column], errors="coerce")
-        if len(values) and values.isna().all():
-            raise CodedError("not_numeric", column=column)
         clipped = values.clip(lower, upper).fillna(lower).to_numpy(dtype=float)
         parts.append(((clipped - lower) / (upper - lower))[:, None])
     for column, labels in encoding.categorical:

@@ -3,14 +3,19 @@
 
 The released domain is declared (``SynthDomain``): each categorical column's categories, each
 numeric column's cut points (bins (-inf, c1], (c1, c2], ..., (ck, inf): public choices, never
-read from the data). Every column then has public keys, so the release is rho-zCDP with no
-delta of its own (OpenDP's ``contingency_table``): noisy one-way marginals, noisy two-way
-marginals chosen by the algorithm (with DP), and a graphical model fitted to them; the synthetic
-rows are drawn from that model, so the whole synthetic table is covered (post-processing).
+read from the data) and which numeric columns hold whole numbers (their synthetic values are
+whole; the others' are real numbers, whatever the data hold, so that the output's type never
+tells whether one person's fractional value was in the table). Every column then has public
+keys, so the release is rho-zCDP with no delta of its own (OpenDP's ``contingency_table``):
+noisy one-way marginals, noisy two-way marginals chosen by the algorithm (with DP), and a
+graphical model fitted to them; the synthetic rows are drawn from that model, so the whole
+synthetic table is covered (post-processing).
 A value outside the declared categories, or missing, is counted in a "none of these" cell (a
 missing number, in the last bin, as OpenDP counts it).
 
-    domain = SynthDomain(categories=(("sex", ("Male", "Female")),), cuts=(("age", (30, 50)),))
+    domain = SynthDomain(
+        categories=(("sex", ("Male", "Female")),), cuts=(("age", (30, 50)),), whole=("age",)
+    )
     found = synthesize(frame, domain, rho=0.1, algorithm="mst")    # OpenDP's noise: no seed
     binned(found.synthetic, domain)       # the synthetic rows as bin and category labels
     marginal_distances(binned(frame, domain), binned(found.synthetic, domain), domain.columns)
@@ -53,10 +58,12 @@ MEASURE_SPLIT = 0.9  # OpenDP's default share of the rest that measures (the res
 
 @dataclass(frozen=True)
 class SynthDomain:
-    """The declared domain: categories of categorical columns, cut points of numeric ones."""
+    """The declared domain: categories of categorical columns, cut points of numeric ones, and
+    the numeric columns declared whole (their cut points whole too)."""
 
     categories: tuple[tuple[str, tuple[str, ...]], ...] = ()
     cuts: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    whole: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.columns) < 2:
@@ -66,6 +73,8 @@ class SynthDomain:
                 raise CodedError("cuts_order", column=column)
             if not all(np.isfinite(points)):
                 raise CodedError("cuts_order", column=column)
+            if column in self.whole and not all(float(p).is_integer() for p in points):
+                raise CodedError("cuts_whole", column=column)
         for column, labels in self.categories:
             if not labels:
                 raise CodedError("no_categories", column=column)
@@ -179,15 +188,15 @@ class Synthesis:
     measured: tuple[tuple[str, ...], ...]
 
 
-def _column(frame: pd.DataFrame, column: str, points: tuple[float, ...] | None) -> pd.Series:
-    """A column as OpenDP reads it: text for categories; whole or real numbers for bins."""
-    if points is None:
+def _column(frame: pd.DataFrame, column: str, domain: SynthDomain) -> pd.Series:
+    """A column as OpenDP reads it, its type declared: text for categories; for bins, whole
+    numbers where declared whole (a value rounded up, which keeps its bin, since the cut points
+    are whole: x <= c exactly when ceil(x) <= c), else real numbers. A value that is not a
+    number is missing (the last bin)."""
+    if column not in dict(domain.cuts):
         return as_text(frame[column])
-    values = pd.to_numeric(frame[column], errors="coerce")
-    if not values.notna().any():
-        raise CodedError("not_numeric", column=column)
-    whole = all(float(p).is_integer() for p in points) and (values.dropna() % 1 == 0).all()
-    return values.astype("Int64") if whole else values.astype(float)
+    values = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    return np.ceil(values).astype("Int64") if column in domain.whole else values
 
 
 def synthesize(
@@ -213,13 +222,11 @@ def synthesize(
     if not rho > 0 or not np.isfinite(rho):
         raise CodedError("positive", name="rho", got=rho)
     dp.enable_features("contrib")
-    cuts = dict(domain.cuts)
-    data = pd.DataFrame({c: _column(frame, c, cuts.get(c)) for c in domain.columns})
+    data = pd.DataFrame({c: _column(frame, c, domain) for c in domain.columns})
     lazy = pl.from_pandas(data).lazy()
     keys = {c: list(labels) for c, labels in domain.categories}
     cut_values = {
-        c: [int(p) if data[c].dtype == "Int64" else float(p) for p in points]
-        for c, points in domain.cuts
+        c: [int(p) if c in domain.whole else float(p) for p in points] for c, points in domain.cuts
     }
 
     def context(spent: float):

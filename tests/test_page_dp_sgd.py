@@ -19,6 +19,7 @@ from apptest_helpers import (
     errors,
     infos,
     metric,
+    not_private,
     open_page,
     problems,
     rerun,
@@ -200,9 +201,9 @@ def test_own_file_bad_inputs_get_a_sentence_not_a_traceback(page):
     positive = widget(at.selectbox, "dp_sgd_positive")
     at = set_widget(at, at.selectbox, "dp_sgd_label", "group")  # A/B: declared next
     area = next(t for t in at.text_area if t.key == "dp_sgd_group_cats")
-    area.set_value("C")  # a category nobody has: one label value only
+    area.set_value("C")  # a category nobody has: one label value only, trained all the same
     rerun(at)
-    assert "nothing to learn" in errors(at), errors(at)
+    assert not problems(at) and "would be (1, 10⁻⁵)-DP" in not_private(at)[0]  # bounds read
     area = next(t for t in at.text_area if t.key == "dp_sgd_group_cats")
     area.set_value("A\nB")
     rerun(at)
@@ -214,6 +215,27 @@ def test_own_file_bad_inputs_get_a_sentence_not_a_traceback(page):
     rerun(at)
     assert "lower bound must be below the upper bound" in errors(at)
     assert positive is not None
+
+
+@pytest.mark.parametrize("with_her", [True, False])
+def test_whether_a_model_is_trained_never_depends_on_one_person(page, with_her):
+    """Neighbouring files: one person is the only positive label, or she is not there. Both
+    train and state the same guarantee (the page used to refuse the second: "one label")."""
+    rows = "person,score,label\n" + "".join(f"p{i},{i % 50},no\n" for i in range(1, 400))
+    at = upload_file(
+        page, "dp_sgd", (rows + ("p999,40,yes\n" if with_her else "")).encode(), "f.csv"
+    )
+    area = next(t for t in at.text_area if t.key == "dp_sgd_label_cats")
+    area.set_value("no\nyes")
+    rerun(at)
+    widget(at.selectbox, "dp_sgd_positive").set_value("yes")
+    widget(at.number_input, "dp_sgd_score_lower").set_value(0)
+    widget(at.number_input, "dp_sgd_score_upper").set_value(50)
+    widget(at.number_input, "dp_sgd_rows").set_value(400)
+    rerun(at)
+    assert not at.error, errors(at)
+    assert "Guarantee: (1, 10⁻⁵)-DP" in successes(at)[0]
+    assert metric(at, "Noise multiplier σ")
 
 
 def test_a_batch_larger_than_the_rows_is_refused_with_a_sentence(page):

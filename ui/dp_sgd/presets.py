@@ -1,6 +1,7 @@
 """The DP-SGD page's examples, chosen in one click (ui.common.presets): the schedule of TF
-Privacy's MNIST tutorial (Abadi et al. 2016: batches of 256, 60 epochs, clipping norm 1;
-at σ = 1.1 its published ε is 2.92 for 60,000 images, /work/shared/README.md), a small
+Privacy's MNIST tutorial (Abadi et al. 2016: batches of 256, 60 epochs, clipping norm 1) on
+the census at ε = 3 (the tutorial's own figures, for 60,000 images at σ = 1.12, are in the
+page's sources: ui.dp_sgd.closing), a small
 table at the same ε (a thirtieth of the census: DP costs more where there are fewer rows), and
 large batches for a strong guarantee (the same ε buys more signal per step)."""
 

@@ -2,14 +2,15 @@
 and a parameter of the page's address. ε is ``synthetic_epsilon`` and δ ``synthetic_delta``
 (ui.common.widgets); the data's are ui.common.data_picker's; an own table's categories are
 ``synthetic_<column>_cats`` (ui.common.categories) and its numeric columns' cut points
-``synthetic_<column>_cuts``, made per column."""
+``synthetic_<column>_cuts`` and ``synthetic_<column>_whole`` (declared whole numbers), made per
+column."""
 
 from __future__ import annotations
 
 from data.registry import DATASETS
 from dp_core.synthetic import SynthDomain
 from ui.common.i18n import N_
-from ui.common.setting import Choice, Many, Number, Text
+from ui.common.setting import Choice, Flag, Many, Number, Text
 
 PAGE = "synthetic"
 EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.1, 20.0, 1.0
@@ -31,9 +32,16 @@ def cuts_setting(column: str) -> Text:
     return Text(f"{PAGE}_{column}_cuts", longest=2_000)
 
 
+def whole_setting(column: str) -> Flag:
+    """Whether an own numeric column is declared to hold whole numbers (its synthetic values
+    then are whole; otherwise real numbers)."""
+    return Flag(f"{PAGE}_{column}_whole")
+
+
 # The census' public domain: its card's categories, and cut points chosen without the data
 # (decades of age; schooling at the end of primary, middle and high school, some college,
-# associate and bachelor's degrees; part time, the 40-hour week and long weeks).
+# associate and bachelor's degrees; part time, the 40-hour week and long weeks); the card says
+# all three are whole numbers.
 CENSUS = DATASETS["census"]
 CENSUS_COLUMNS = (
     "age", "sex", "education_years", "marital_status", "occupation", "hours_per_week", "income",
@@ -47,4 +55,5 @@ CENSUS_LABEL, CENSUS_POSITIVE = "income", ">50K"
 CENSUS_DOMAIN = SynthDomain(
     categories=tuple((c, CENSUS.domains[c]) for c in CENSUS_COLUMNS if c not in CENSUS_CUTS),
     cuts=tuple((c, CENSUS_CUTS[c]) for c in CENSUS_COLUMNS if c in CENSUS_CUTS),
+    whole=tuple(c for c in CENSUS_COLUMNS if c in CENSUS_CUTS),
 )

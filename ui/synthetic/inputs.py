@@ -4,8 +4,8 @@ declared in advance (dp_core.synthetic.SynthDomain).
 Which categories and which bins a synthetic table can hold is part of what it releases, so
 they are public: the census' are on its card and below (cut points chosen without the data);
 an own table's categories are typed (or filled in from the file, which the guarantee then
-names) and its numeric columns' cut points typed. One row per person: a person with several
-rows keeps one (dp_core.model_table.one_per_person).
+names), its numeric columns' cut points typed and whether each holds whole numbers declared.
+One row per person: a person with several rows keeps one (dp_core.model_table.one_per_person).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from ui.synthetic.declared import (
     COLUMNS,
     PAGE,
     cuts_setting,
+    whole_setting,
 )
 from ui.synthetic.presets import PRESETS
 
@@ -79,11 +80,12 @@ def _inputs(data: DataChoice) -> Chosen | None:
         context=data.link_key,
         help=_("synthetic.inputs.columns_help"),
     )
-    categories, cuts, reads, missing = [], [], set(), False
+    categories, cuts, whole, reads, missing = [], [], [], set(), False
     for column in columns:  # every column's box is drawn, even after one that is still empty
         if census:
             if column in CENSUS_CUTS:
                 cuts.append((column, CENSUS_CUTS[column]))
+                whole.append(column)
             elif column in CENSUS.domains:
                 categories.append((column, CENSUS.domains[column]))
             continue
@@ -99,6 +101,14 @@ def _inputs(data: DataChoice) -> Chosen | None:
             reads |= set(found.reads)
         else:
             points = _cut_points(data, column)
+            if linked(
+                whole_setting(column),
+                st.toggle,
+                _("synthetic.inputs.whole", column=column),
+                context=data.link_key,
+                help=_("synthetic.inputs.whole_help"),
+            ):
+                whole.append(column)
             if points is None:
                 missing = True
                 continue
@@ -106,7 +116,7 @@ def _inputs(data: DataChoice) -> Chosen | None:
     if missing:
         return None
     try:
-        domain = SynthDomain(tuple(categories), tuple(cuts))
+        domain = SynthDomain(tuple(categories), tuple(cuts), tuple(whole))
     except CodedError as error:
         st.error(translated(error))
         return None
