@@ -329,13 +329,15 @@ def threshold_release(
     (Rogers 2023); Wilson et al. 2020 for the threshold.
     """
     counts = np.asarray(person_counts, dtype=float)
-    if len(labels) != counts.size or counts.size == 0:
-        raise ValueError("there must be one person count per category, and at least one.")
+    if len(labels) != counts.size:
+        raise ValueError("there must be one person count per category.")
     eps = check_epsilon(epsilon)
     d = check_delta(delta, allow_zero=False)
     l0 = check_positive_int(max_partitions, "the cap on categories per person")
     measurement, tau, mapped_epsilon, mapped_delta = _calibrated_threshold(eps, d, l0)
-    kept = measurement(dict(zip(map(str, labels), counts.tolist(), strict=True)))
+    # no category at all keeps none, as a teaching draw does: never an error of its own
+    counted = dict(zip(map(str, labels), counts.tolist(), strict=True))
+    kept = measurement(counted) if counted else {}
     chosen = tuple(label for label in map(str, labels) if label in kept)
     return SelectionRelease(
         labels=chosen,

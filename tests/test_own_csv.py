@@ -88,10 +88,17 @@ def test_uploaded_garbage_shows_a_message_and_the_page_survives() -> None:
     assert len(_answers(at)) == 4
 
 
-def test_a_person_column_with_gaps_is_refused() -> None:
+def test_rows_without_a_person_are_left_out_not_refused() -> None:
+    """Whether the page releases anything never depends on one row lacking a person: the
+    row is left out (it used to refuse the whole file)."""
     at = _upload(open_page("laplace"), b"person,shop\np1,A\n,B\np2,A\n")
     assert _person(at).value == "person"
-    assert any("1 rows have no “person”" in e.value for e in at.error)
+    assert not any("have no" in e.value for e in at.error)
+    assert "1 rows have no “person”: no person can be held to them" in " ".join(
+        c.value for c in at.caption
+    )
+    _declare(at, "shop", "A\nB")
+    assert _answers(at) == {"A": 2, "B": 0}  # the row of B, without a person, is out
 
 
 def test_text_only_upload_offers_counts_and_no_sums() -> None:

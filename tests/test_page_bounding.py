@@ -558,11 +558,21 @@ def test_own_csv_caps_and_sensitivities_by_hand(at):
     assert "Best upper bound" in texts(at) and "Best pair: L = " in texts(at)
 
 
+def test_own_csv_dp_bounds_on_a_grid_over_its_own_range_are_named_as_read(at):
+    """The DP bounds' grid spans the bounds slider's range, which an own file's values set:
+    read from the data, so the guarantee says so, not a caption alone."""
+    upload(at, VISITS)
+    widget(at.toggle, "bounding_private").set_value(True)
+    rerun(at)
+    assert "Chosen with DP" in texts(at)
+    (box,) = not_private(at)
+    assert READ_BOUNDS in box
+
+
 @pytest.mark.parametrize(
     ("data", "declare", "value", "message"),
     [
         (b"", None, None, "is empty"),
-        (b"person,group\np1,A\n,B\np2,A\n", None, None, "1 rows have no “person”"),
         (VISITS, "A\nB\nC", "note", "is not numeric"),
         (VISITS.replace(b"100", b"inf"), "A\nB\nC", None, "has infinite values"),
         (VISITS, "A", None, "has one category only"),

@@ -267,6 +267,17 @@ def _keys(at):
     return [w.key for w in at.selectbox]
 
 
+def test_an_own_files_threshold_starts_at_zero_not_at_its_ranges_middle(at) -> None:
+    """A predicate's threshold is part of the release: an own file's box starts at 0, not
+    at the middle of the file's own smallest and largest value (one person could move it)."""
+    own(at)
+    widget(at.radio, "laplace_kind").set_value("predicate")
+    rerun(at)
+    widget(at.selectbox, "laplace_pred_column").set_value("cost")
+    rerun(at)
+    assert widget(at.number_input, "laplace_pred_number").value == 0.0  # the range: 0 to 40
+
+
 def test_declared_categories_are_released_whatever_the_file_holds(at) -> None:
     own(at)
     assert any("Type the categories to release" in i.value for i in at.info)

@@ -21,6 +21,7 @@ from apptest_helpers import (
     open_page,
     page_downloads,
     rerun,
+    set_widget,
     successes,
     texts,
     upload_file,
@@ -77,7 +78,10 @@ def test_default_oue_on_occupations(default_page):
     assert metric(at, "q") == f"{1 / (math.e + 1):.4f}"
     assert ZEROS in texts(at)
     assert "k-ary randomized response must name a category, so it leaves them out" in texts(at)
-    assert "1,843 of the 32,561 reports come from persons with no occupation" in texts(at)
+    assert (
+        "1,843 of the 32,561 reports come from persons holding none of the categories of occupation"
+        in texts(at)
+    )
     assert "a bill is a party" not in texts(at)  # only the tips data need that caveat
     # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
     assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
@@ -142,7 +146,7 @@ def test_unary_encoding_counts_every_person_those_with_no_occupation_as_zeros(de
     widget(at.radio, "lf_protocol").set_value("grr")
     rerun(at)
     assert "30,718 reports, each randomized" in successes(at)[0]  # GRR names a category
-    assert "reports come from persons with no occupation" not in texts(at)
+    assert "reports come from persons holding none" not in texts(at)
 
 
 def test_domain_size_crossover_at_epsilon_one(default_page):
@@ -362,7 +366,7 @@ def test_own_file_counts_each_person_once_over_the_declared_categories():
     persons = first_rows()
     kept = Counter(shop for _, shop in persons if shop in "ABC" and shop)
     assert counts["true count"].to_dict() == dict(kept) == {"A": 2, "B": 4, "C": 2}
-    n, p, q = 9, 0.5, 1 / (math.e + 1)  # OUE at epsilon 1; p10 (no shop) sends zeros
+    n, p, q = 10, 0.5, 1 / (math.e + 1)  # OUE at epsilon 1; p10 (no shop), p9 (D) send zeros
     debiased = (counts["raw sum of bits"] - n * q) / (p - q)
     assert np.allclose(counts["debiased estimate"], debiased, atol=0.05)
     page = texts(at)
@@ -370,7 +374,7 @@ def test_own_file_counts_each_person_once_over_the_declared_categories():
     assert "with their first row in the file" in page
     assert "1 rows hold a value that is not declared" in page  # p9's D
     assert "1 person with no shop: with unary encoding they answer with the all-zero" in page
-    assert "1 of the 9 reports comes from a person with no shop" in texts(section(at, REPORTS))
+    assert "2 of the 10 reports come from persons holding none" in texts(section(at, REPORTS))
     assert "“D”" not in page and "D," not in page
     assert "partition selection by a curator does not apply" in page
 
@@ -383,7 +387,7 @@ def test_own_file_by_rows():
     counts = table(at).set_index("shop")
     kept = Counter(shop for _, shop in ROWS if shop in ("A", "B", "C"))
     assert counts["true count"].to_dict() == dict(kept) == {"A": 6, "B": 5, "C": 3}
-    assert "15 persons, 3 categories" in texts(at)  # and the row with no shop: zeros
+    assert "16 persons, 3 categories" in texts(at)  # with the rows of D and of no shop: zeros
 
 
 def test_own_file_releases_a_one_person_and_an_absent_category_as_declared():
@@ -405,6 +409,20 @@ def test_own_file_needs_declared_categories():
     assert not at.tabs
 
 
+@pytest.mark.parametrize("protocol", ["oue", "grr"])
+def test_whether_the_estimates_appear_never_depends_on_one_person(protocol):
+    """Nobody holds a declared category (red is not declared): everyone still answers, with
+    no value, and the page estimates (GRR from the 0 reports of persons holding one), as it
+    would with one person holding blue (the page used to refuse: "Nobody holds...")."""
+    for data in (b"c\nred\nred\n", b"c\nred\nblue\n"):
+        at = upload_file(open_page(PAGE), "lf", data, "few.csv")
+        next(t for t in at.text_area if t.key == "lf_cats").set_value("blue\ngreen")
+        rerun(at)
+        at = set_widget(at, at.radio, "lf_protocol", protocol)
+        assert not errors(at) and not at.exception
+        assert "Guarantee: 1-DP" in successes(at)[0]
+
+
 @pytest.mark.parametrize(
     ("data", "declared", "message"),
     [
@@ -412,7 +430,6 @@ def test_own_file_needs_declared_categories():
         (b"\x00\x01", None, "does not look like a text file"),
         (b"height\n1.5\n1.75\n", None, "no category column"),
         (b"c\nred\nred\n", "red", "at least 2 categories"),
-        (b"c\nred\nred\n", "blue\ngreen", "Nobody holds one of the categories"),
     ],
 )
 def test_bad_uploads_give_a_message(data, declared, message):

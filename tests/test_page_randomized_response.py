@@ -477,9 +477,10 @@ def test_own_file_proposes_the_person_column_and_asks_each_person_once():
     page = texts(at)
     assert f"each of the {len(persons)} persons answers once, with their first row" in page
     assert f"({len(ROWS) - len(persons)} later rows are left out)" in page
-    # p9's "unsure" is not declared: dropped and counted, never shown
+    # p9's "unsure" is not declared: counted as holding neither (p9 answers no), never shown
     assert "1 rows hold a value that is not declared" in page and "unsure" not in page
-    assert f"{yes} of {len(persons) - 1} persons would truly say yes" in page
+    assert "count as holding none of the categories" in page
+    assert f"{yes} of {len(persons)} persons would truly say yes" in page
     assert "one person's answer replaced" not in page  # that caption is the coin game's
     assert "each person (`person`, with all their rows)" in successes(at)[0]
     assert "partition selection by a curator does not apply" in page
@@ -492,7 +493,7 @@ def test_own_file_by_rows_and_the_fair_coin_estimator():
     assert "`person` repeats (up to 5 rows" in warnings(at)
     widget(at.selectbox, "rr_category").set_value("yes")
     section(at, SURVEY)
-    kept = [row for row in ROWS if row[2] in ("yes", "no")]
+    kept = ROWS  # every row answers: an undeclared value holds neither category
     yes = sum(answer == "yes" for _, _, answer in kept)
     assert metric(at, "Truth") == f"{yes:,}" == "7"
     said_yes, estimate = number(metric(at, "Said yes")), number(metric(at, "Debiased estimate"))
@@ -550,10 +551,14 @@ def test_a_column_with_one_value_says_every_answer_is_yes():
     assert metric(at, "Truth") == "2"
 
 
-def test_nobody_in_a_declared_category_gives_a_message():
+def test_whether_the_survey_runs_never_depends_on_one_person():
+    """Declared "maybe", held by nobody: every person still answers (no), so the survey runs
+    as it would were one person to hold it (the page used to refuse: "Nobody holds...")."""
     at = own(declared="maybe")
-    assert "Nobody holds one of the categories of answer" in errors(at)
-    assert metric(at, "ε of one answer") == f"{math.log(3):.4g}"
+    assert not errors(at)
+    section(at, SURVEY)
+    assert metric(at, "Truth") == "0"
+    assert f"0 of {len(first_rows())} persons would truly say yes" in texts(at)
 
 
 def test_counts_per_category_match_the_file():

@@ -199,6 +199,15 @@ def test_threshold_release_meets_opendps_map_and_keeps_large_categories() -> Non
     assert chosen.n_candidates == 2
 
 
+def test_no_candidate_category_keeps_none_rather_than_failing() -> None:
+    """Whether a selection is released never depends on a column being empty: with no
+    category to choose from, the secure release keeps none, as the teaching draw does."""
+    from dp_core.release import threshold_release
+
+    chosen = threshold_release([], [], epsilon=1.0, delta=1e-6, max_partitions=1)
+    assert chosen.labels == () and chosen.n_candidates == 0 and chosen.epsilon <= 1.0 + 1e-12
+
+
 def test_a_one_person_category_is_almost_never_released() -> None:
     from dp_core.release import threshold_release
 

@@ -114,6 +114,8 @@ def bounds_controls(
             max_groups = private.cap.cap
         if private.bounds is not None:
             lower, upper = private.bounds.lower, private.bounds.upper
+            # an own file's DP bounds are searched on a grid over its own range (read)
+            reads += ("bounds",) if data.data.own else ()
         elif data.value is not None:  # a data path too large for DP bounds
             lower, upper, bounds_read = _bounds_slider(data)
             reads += ("bounds",) if bounds_read else ()

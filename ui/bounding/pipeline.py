@@ -31,12 +31,15 @@ def _file_name(s: Settings) -> str:
 
 
 def _whole_numbers(s: Settings) -> bool:
-    """Whether the values and the bounds are whole numbers (OpenDP then sums exactly)."""
-    b, frame = s.bounding, s.data.frame
-    if not b.clipped or frame is None or s.data.value is None:
+    """Whether the script sums whole numbers (OpenDP then sums exactly): only for a shipped
+    table whose card fixes the column's type, with whole bounds. An own file's values are
+    summed as real numbers, whatever they hold, so that the script's type never tells whether
+    one person's fractional value is in the file."""
+    b, data = s.bounding, s.data.data
+    if not b.clipped or data.own or data.path or data.frame is None or s.data.value is None:
         return False
     bounds = all(float(x).is_integer() and math.isfinite(x) for x in (b.lower, b.upper))
-    return bounds and pd.api.types.is_integer_dtype(frame[s.data.value])
+    return bounds and pd.api.types.is_integer_dtype(data.frame[s.data.value])
 
 
 def pipeline_settings(s: Settings) -> PipelineSettings:

@@ -127,8 +127,10 @@ def _declared(
     except ValueError as error:
         st.error(_("common.categories.cannot_count", error=translated(error)))
         return None
-    if outside:
-        st.caption(_("common.categories.outside", rows=count(outside), values=count(distinct)))
+    if outside:  # a central release drops them; a local answer, a model or a synthetic
+        # table counts them as holding none of the categories (no row is left out)
+        message = "common.categories.outside" if selection else "common.categories.outside_none"
+        st.caption(_(message, rows=count(outside), values=count(distinct)))
     return Categories("declared", labels, from_file=from_file)
 
 

@@ -260,15 +260,16 @@ def _own_data(page: str) -> DataChoice | None:
         return None
     file_id, name, frame = upload
     person = _person_column(page, "own", list(frame.columns), person_column_hints(frame))
-    if person is not None and frame[person].isna().any():
-        st.error(
+    if person is not None and frame[person].isna().any():  # left out, not refused: whether
+        # anything is released never depends on one row lacking a person
+        st.caption(
             _(
-                "common.data.person.missing",
+                "common.data.person.missing_left_out",
                 rows=count(int(frame[person].isna().sum())),
                 person=person,
             )
         )
-        return None
+        frame = frame[frame[person].notna()]
     try:
         dataset = dataset_from_frame(frame, name, person_id=person)
     except ValueError as error:

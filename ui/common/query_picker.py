@@ -82,7 +82,9 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
             _("common.query.is"),
             options=ops,
         )
-        lower, upper = dataset.numeric[column]
+        # the middle of a shipped column's public range; an own file's range is its data's,
+        # so its box starts at 0, which reads nothing from the file
+        lower, upper = (0.0, 0.0) if data.own else dataset.numeric[column]
         value: object = linked(
             Number(f"{page}_pred_number", float((lower + upper) / 2)),
             value_col.number_input,

@@ -8,9 +8,10 @@
 Shipped datasets answer over their public category domains (data.registry ``domains``). The
 user's own file goes through the shared data picker (person column proposed) and declared
 categories only: in the local model every person must know the categories before answering,
-so a curator cannot choose them from the data with DP. Values outside the declared list are
-dropped and counted (never listed); with a person column each person answers once, with their
-first row.
+so a curator cannot choose them from the data with DP. A person whose value is outside the
+declared list holds none of the categories and answers as a person with no value does (they
+are counted, never listed), so who answers never depends on what one person holds; with a
+person column each person answers once, with their first row.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class Respondents:
     column: str
     labels: tuple[str, ...]
     codes: np.ndarray  # per person answering: index into labels, -1 for no value
-    outside: int  # persons dropped: their value is not one of the categories
+    outside: int  # persons whose value is not one of the categories (their code is -1)
     reads: tuple[str, ...] = ()  # what was read from the data without noise (dp_core.guarantee)
 
     @property
@@ -58,9 +59,14 @@ class Respondents:
         return np.bincount(self.codes[self.codes >= 0], minlength=len(self.labels))
 
     @property
+    def no_value(self) -> int:
+        """Persons holding none of the categories: no value, or one outside them."""
+        return int(np.count_nonzero(self.codes < 0))
+
+    @property
     def missing(self) -> int:
         """Persons with no value in the column."""
-        return int(np.count_nonzero(self.codes < 0))
+        return self.no_value - self.outside
 
     @property
     def key(self) -> str:
@@ -78,13 +84,12 @@ def _first_rows(source: str, person: str, _frame: pd.DataFrame) -> pd.DataFrame:
 def _codes(
     source: str, person: str | None, column: str, labels: tuple[str, ...], _frame: pd.DataFrame
 ) -> tuple[np.ndarray, int]:
-    """Per person: the index of their value in ``labels`` (-1: none); and how many fall outside."""
+    """Per person: the index of their value in ``labels`` (-1: none of them, missing or
+    outside); and how many hold a value outside them."""
     keys = domains.category_keys(_frame[column])
     codes = pd.Index(labels).get_indexer(keys.to_numpy(dtype=object))
-    missing = keys.isna().to_numpy()
-    codes[missing] = -1
-    outside = (codes < 0) & ~missing
-    return codes[~outside].astype(np.int64), int(outside.sum())
+    outside = (codes < 0) & ~keys.isna().to_numpy()
+    return codes.astype(np.int64), int(outside.sum())
 
 
 def _one_answer_each(data: DataChoice, area: Any) -> pd.DataFrame:
@@ -161,7 +166,4 @@ def pick_respondents(
                 column=column,
             )
         )
-    if codes.size == 0:
-        st.error(_("local.input.nobody", column=column))
-        return None
     return Respondents(data, column, categories.labels, codes, outside, categories.reads)

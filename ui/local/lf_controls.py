@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dp_core import local_estimation, unary_encoding
+from dp_core import unary_encoding
 from ui.common import formatting
 from ui.common.address import linked, publish
 from ui.common.i18n import _, n_
@@ -60,19 +60,10 @@ def _respondents() -> Respondents | None:
                 column=column,
             )
         )
-    try:
-        local_estimation.check_category_counts(respondents.counts)
-    except ValueError as error:
-        st.error(_("local.lf.unusable", column=column, error=_category_error(error)))
+    if len(respondents.labels) < 2:  # declared or public: nothing to estimate from one
+        st.error(_("local.lf.unusable", column=column, error=_("local.lf.two_categories")))
         return None
     return respondents
-
-
-def _category_error(error: ValueError) -> str:
-    """dp_core's reason a column cannot be used, in the reader's language when known."""
-    if "at least 2 categories" in str(error):
-        return _("local.lf.two_categories")
-    return _("local.lf.no_one")
 
 
 def protocol_choice() -> str:

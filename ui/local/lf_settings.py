@@ -62,7 +62,7 @@ class Settings:
         """What the sections' charts draw from besides ε (ui.common.live keeps their stops for
         it): the data's column, its counts and the protocol."""
         r = self.respondents
-        return (r.key, r.column, r.labels, self.true_counts.tobytes(), r.missing, self.protocol)
+        return (r.key, r.column, r.labels, self.true_counts.tobytes(), r.no_value, self.protocol)
 
     def at(self, *values: float) -> Settings:
         """The settings with ε's slider at another stop (p and q follow from ε); with no value
@@ -91,7 +91,7 @@ class Settings:
     @property
     def zero_vectors(self) -> int:
         """Reports that are all-zero vectors before their bits are flipped (no value)."""
-        return 0 if self.grr else self.respondents.missing
+        return 0 if self.grr else self.respondents.no_value
 
     @property
     def k(self) -> int:

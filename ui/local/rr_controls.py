@@ -124,7 +124,7 @@ def _survey() -> Survey | None:
     if len(labels) == 1:
         everyone = (
             _("local.rr.one_value.everyone", column=column, category=shown)
-            if not respondents.missing
+            if not respondents.no_value
             else _("local.rr.one_value.only", column=column, category=shown)
         )
         st.info(_("local.rr.one_value", everyone=everyone))
