@@ -1,14 +1,17 @@
-"""DP Explorer served with its room route: ``python3 -m streamlit run serve.py``.
+"""DP Explorer served with its room routes: ``python3 -m streamlit run serve.py``.
 
-app.py is the app (navigation, sidebar, pages); this adds one HTTP route beside it, the room
-versions a follower's browser asks for each half second (ui.workshop.versions), through
-Streamlit's own ASGI entry point (``st.App``). ``streamlit run app.py`` serves the same app
-without the route: a room then still follows, its strip reading the store itself at each look
-(a fragment run per attendee and half second).
+app.py is the app (navigation, sidebar, pages); this adds the room's HTTP routes beside it,
+through Streamlit's own ASGI entry point (``st.App``): the push each follower's browser holds
+open and the trainer's browser publishes to (ui.workshop.push), and the versions a browser
+without the push asks for each half second (ui.workshop.versions). ``streamlit run app.py``
+serves the same app without them: a room then still follows, its strip reading the store
+itself at each look (a fragment run per attendee and half second), and the trainer's view is
+published by nobody.
 """
 
 import streamlit as st
 
+from ui.workshop import push
 from ui.workshop.versions import ROUTE
 
-app = st.App("app.py", routes=[ROUTE])
+app = st.App("app.py", routes=[*push.routes(), ROUTE])

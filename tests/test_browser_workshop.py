@@ -252,6 +252,67 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
         context.close()
 
 
+# Counts the page's script runs (whole or fragment: the app's script state going to
+# "running"), and notes how many there had been when a guarantee first read ``window.__shows``.
+RUNS = """
+window.__runs = 0;
+window.__shownAt = null;
+new MutationObserver(() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const running = app && app.getAttribute("data-test-script-state") === "running";
+  if (running && !window.__running) window.__runs += 1;
+  window.__running = running;
+  if (window.__shows && window.__shownAt === null && [...document.querySelectorAll(
+      ".dp-live-text")].some((e) => e.innerText.includes(window.__shows)))
+    window.__shownAt = window.__runs;
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
+  attributeFilter: ["data-test-script-state", "class"] });
+"""
+
+
+def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) -> None:
+    """The trainer moves ε: four followers (over both workers) show the guarantee and numbers
+    at the new ε before any run of their page (the room's push, shown by the live layer), then
+    catch up with one strip run and one page run each."""
+    base, _port = workshop
+    trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    trainer.goto(f"{base}/workshop")
+    trainer.get_by_role("button", name="Open a room").click()
+    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
+    code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
+    trainer.wait_for_selector(SLIDERS)
+    followers: list[tuple[BrowserContext, Page]] = []
+    while len(followers) < 4 or len({worker_of(c) for c, _ in followers}) < 2:
+        assert len(followers) < 8, "HAProxy put every follower on one worker"
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.add_init_script(RUNS)
+        page = context.new_page()
+        page.goto(f"{base}/workshop?room={code}")
+        at_address(page, r"/laplace\?.*room=", WAIT)
+        page.locator(".dp-live-text", has_text="Guarantee: 1-DP").wait_for(timeout=WAIT)
+        followers.append((context, page))
+    for _context, page in followers:  # every page idle, and what it shows at ε = 1
+        page.wait_for_function("() => !window.__running", timeout=WAIT)
+        page.evaluate("window.__shows = 'Guarantee: 0.6-DP'; window.__before = window.__runs")
+    trainer.locator(SLIDERS).first.focus()
+    for _ in range(2):
+        trainer.keyboard.press("ArrowLeft")
+    for _context, page in followers:
+        page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").wait_for(timeout=WAIT)
+        assert page.evaluate("window.__shownAt === window.__before"), "a run came first"
+        assert page.locator(".dp-live-text", has_text="With ε = 0.6, each answer").count()
+    for _context, page in followers:  # then each catches up: its thumb and address move
+        at_address(page, r"laplace_epsilon=0\.6\b", WAIT)
+        page.locator(f"{SLIDERS}[aria-valuetext='0.6']").wait_for(timeout=WAIT)
+        page.wait_for_function("() => !window.__running", timeout=WAIT)
+        assert page.evaluate("window.__runs - window.__before") <= 2  # the strip's, the page's
+        assert page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").count()
+    for context, _page in followers:
+        context.close()
+    trainer.context.close()
+
+
 def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
     _base, port = workshop
     result = subprocess.run(

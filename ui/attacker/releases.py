@@ -152,7 +152,7 @@ def _controls() -> tuple[Stops, float]:
             labels={d: format_delta(d) for d in DELTA_PRIMES},
             help=_("attacker.releases.delta_prime.help"),
         )
-    return Stops(K.key, K_OPTIONS, K_OPTIONS.index(k_now)), float(delta_prime)
+    return Stops(K.key, K_OPTIONS, K_OPTIONS.index(k_now), K.default), float(delta_prime)
 
 
 @st.fragment

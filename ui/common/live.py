@@ -16,7 +16,8 @@ shows after it.
 The same parameter holds the slider's stop when no thumb is moving: the script announces every
 slider's stop when the page is drawn and again when a server run has finished, as a number;
 a thumb moved since the last run is announced as -(stop + 1), and the charts show its slider's
-stops while it is. Nothing in a chart names the stop in use, so a step sends the same chart
+stops while it is, and after its release too, until another thumb moves (a chart told its
+stop again, the same, would be laid out and painted again: a jump after each release). Nothing in a chart names the stop in use, so a step sends the same chart
 again, which Streamlit keeps (its message cache) and Vega leaves as it is: the browser draws
 only what changed.
 
@@ -24,6 +25,12 @@ A page's numbers follow the same way (``text``): the sentence for every stop, th
 the one the thumb is on.
 
 Secure releases are never computed at other stops: that would be a release per stop.
+
+A room's browsers move the same stops without a run (ui.workshop.room): the relay carries,
+for every slider this run's charts and sentences follow, its stops as the address writes them,
+so a follower's browser told the trainer's new ε finds its stop and shows it (``__dpPush``);
+that stop holds, whatever the runs in between announce, until the follower's own thumb is on
+it (the run that catches the page up) or the follower takes the thumb.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import streamlit as st
 
 from ui.common.charts import Spec, show
 from ui.common.i18n import language
+from ui.common.setting import option_code
 
 EVENT = "dp-live"  # what the script dispatches on a slider's container at each new stop
 
@@ -53,6 +61,7 @@ class Stops:
     key: str
     values: tuple[float, ...]
     index: int
+    default: float | None = None  # the setting's default: the address leaves it out
 
     @property
     def value(self) -> float:
@@ -62,7 +71,7 @@ class Stops:
         """The same slider with ``value`` in use (a stop of its own if it is none yet, as a
         typed value is)."""
         values = tuple(sorted({*self.values, value}))
-        return Stops(self.key, values, values.index(value))
+        return Stops(self.key, values, values.index(value), self.default)
 
 
 def _variants(sliders: Sequence[Stops]) -> list[tuple[int, int, tuple[float, ...]]]:
@@ -191,6 +200,17 @@ def _equal(one: Any, other: Any) -> bool:
     return _same(one, other) if isinstance(one, dict) else one == other
 
 
+_FOLLOWED = "live__followed"  # session state: the sliders this run's charts and texts follow
+
+
+def _note(sliders: Sequence[Stops]) -> None:
+    """Keep the sliders followed for the relay: each stop as the address writes it."""
+    noted = st.session_state.setdefault(_FOLLOWED, {})
+    for s in sliders:
+        default = None if s.default is None else option_code(s.default)
+        noted[s.key] = {"codes": [option_code(v) for v in s.values], "default": default}
+
+
 def _memo_key(key: str, depends: Hashable) -> bytes:
     """What a chart or sentence draws from besides its sliders: the caller's ``depends``, the
     language, the seed and the draw."""
@@ -218,6 +238,7 @@ def _live(
     base = build(*(s.value for s in sliders))
     if not sliders:  # nothing to follow
         return base, base
+    _note(sliders)
     memo_key = _memo_key(key, depends)
     families = [_family(sliders, j, build, base, memo_key) for j in range(len(sliders))]
     assembled = _digest(*(family_key for family_key, _, _ in families))
@@ -388,27 +409,70 @@ export default function ({ parentElement, data }) {
   if (!window.__dpLive) {
     window.__dpLive = true;
     let pressed = false;
-    document.addEventListener("pointerdown", () => { pressed = true; }, true);
+    // A stop a room pushed (ui.workshop.room), by slider key: it holds until the thumb is
+    // there, or until the person takes the thumb.
+    const pushed = (window.__dpPushed = {});
+    window.__dpStops = {};
+    const keyOf = (box) => [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
+    document.addEventListener("pointerdown", (event) => {
+      pressed = true;
+      const held = event.target.closest && event.target.closest("[class*='st-key-']");
+      if (held && held.querySelector("input[type='range']")) delete pushed[keyOf(held)];
+    }, true);
     document.addEventListener("pointerup", () => { pressed = false; }, true);
     // A slider's stop (-(stop + 1) while its thumb moves) to the charts bound to its
     // container, and to the sentences (the server's own while no thumb moves).
-    const announce = (box, value) => {
-      if (box.value === value) return;
+    const send = (box, value) => {
       box.value = value;
       box.dispatchEvent(new Event("dp-live"));
-      const key = [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
+      const key = keyOf(box);
       for (const root of document.querySelectorAll(".dp-live-text")) {
         const texts = JSON.parse(root.dataset.texts)[key];
         if (texts === undefined) continue;
         paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
       }
     };
+    // A thumb that comes to rest on the stop it moved to is not announced again: its charts
+    // show that stop already, and an announcement would make Vega lay them out and paint them
+    // again (a jump of a pixel or two after each release). It comes to rest for good when
+    // another thumb moves, which the charts pick otherwise.
+    const moved = new Set();
+    const announce = (box, value) => {
+      if (box.value === value || (value >= 0 && box.value === -value - 1)) return;
+      if (value < 0) {
+        for (const other of moved) {
+          const input = other !== box && other.querySelector("input[type='range']");
+          if (input) send(other, Number(input.value));
+        }
+        moved.clear();
+        moved.add(box);
+      } else moved.delete(box);
+      send(box, value);
+    };
     const box = (input) => input.closest("[class*='st-key-']");
     const ranges = (node) =>
       node.querySelectorAll ? node.querySelectorAll("input[type='range']") : [];
-    // Every slider where it is: when the page is drawn and after each server run.
+    // Every slider where it is (or at the stop pushed to it): when the page is drawn and
+    // after each server run.
     const still = (inputs) => {
-      for (const input of inputs) if (box(input)) announce(box(input), Number(input.value));
+      for (const input of inputs) {
+        const found = box(input);
+        if (!found) continue;
+        const key = keyOf(found), stop = pushed[key], value = Number(input.value);
+        if (stop !== undefined && stop !== value) announce(found, -stop - 1);
+        else {
+          delete pushed[key];
+          announce(found, value);
+        }
+      }
+    };
+    // A stop shown without a run (a room's push): false when the page has no such slider.
+    window.__dpPush = (key, stop) => {
+      const input = document.querySelector(`.st-key-${CSS.escape(key)} input[type='range']`);
+      if (!input || !box(input) || stop > Number(input.max)) return false;
+      pushed[key] = stop;
+      still([input]);
+      return true;
     };
     new MutationObserver((records) => {
       for (const { type, target, addedNodes } of records) {
@@ -425,7 +489,10 @@ export default function ({ parentElement, data }) {
     }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
     still(ranges(document));
   }
-  if (!data) return;  // the script alone (relay)
+  if (data.stops) {  // the relay: the stops of the sliders this page's charts follow
+    window.__dpStops = data.stops;
+    return;
+  }
   let root = parentElement.querySelector(".dp-live-text");
   if (!root) {
     root = document.createElement("div");
@@ -499,8 +566,9 @@ _COMPONENT = st.components.v2.component("dp_live", js=_SCRIPT, css=_CSS, isolate
 
 
 def relay() -> None:
-    """Mount the ``dp_live`` script, hidden (ui.common.page.draw does, on every page)."""
-    _COMPONENT(key="dp_live_relay", data=None)
+    """Mount the ``dp_live`` script, hidden (ui.common.page.draw does, on every page, after
+    the page), with the stops of every slider this run's charts and sentences followed."""
+    _COMPONENT(key="dp_live_relay", data={"stops": st.session_state.pop(_FOLLOWED, {})})
 
 
 # A sentence, or (style, sentence) for one drawn in a box of its own at some stops: "notice"
@@ -536,6 +604,7 @@ def texts(
     same ``depends``, as ``live_spec``'s charts are)."""
     now = sentence(*(s.value for s in sliders))
     memo_key = _memo_key(key, depends)
+    _note(sliders)
     return {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
 
 
@@ -559,6 +628,7 @@ def text(
     now, memo_key = sentence(*(s.value for s in sliders)), _memo_key(key, depends)
     if box(now):
         return now
+    _note(sliders)
     found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
     data = {"now": now, "texts": found, "style": style, "label": label, "note": note}
     _COMPONENT(key=key, data=data)

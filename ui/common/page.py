@@ -52,8 +52,9 @@ def draw(page: Page[Any]) -> None:
         chosen = page.controls()
     with header:
         page_header(shown.title, shown.question, page.try_this(chosen))
-        relay()  # what makes charts follow a thumb while it moves (ui.common.live)
     if chosen is None and page.stops:
         st.stop()
     page.explore(chosen, page.sections(chosen))
     page.closing(chosen)
+    with header:  # what makes charts follow a thumb while it moves, with the stops they follow
+        relay()  # (ui.common.live)

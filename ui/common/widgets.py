@@ -110,7 +110,7 @@ def slider_with_typed_value(
         )
     if refusal:
         st.error(_("common.typed.error", error=refusal, symbol=symbol, value=format_func(value)))
-    return Stops(key, tuple(options), options.index(value))
+    return Stops(key, tuple(options), options.index(value), setting.default)
 
 
 def epsilon_slider(

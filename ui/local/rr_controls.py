@@ -150,7 +150,7 @@ def _coin(
         disabled=fixed,
         help=help,
     )
-    return Stops(setting.key, tuple(options), options.index(value))
+    return Stops(setting.key, tuple(options), options.index(value), setting.default)
 
 
 def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:

@@ -3,10 +3,13 @@
     enter()              # app.py, every full run: the room links in the address
     room_bar(url_path)   # app.py, above the page: the room's strip (a fragment)
 
-The trainer's strip reads the trainer's address four times a second and, when it changed, makes
-it the room's view (ui.workshop.store). An attendee's browser asks the room's versions every
-half second (``dp_room_watch``: an HTTP request to ui.workshop.versions, no page run while
-the trainer stays put) and reruns the strip when one moved; the strip then opens what the
+The trainer's browser publishes its view the moment its address, or a live slider's thumb,
+changes (``dp_room_lead``: a POST to ui.workshop.push, no page run). Each attendee's browser
+holds the room's push open (``dp_room_watch``: server-sent events from ui.workshop.push,
+falling back to asking ui.workshop.versions every half second): a move of a live slider it
+shows itself at once (ui.common.live holds the stop), and runs the page later, once, at a
+moment spread over the room, to catch the rest up; anything else (another page or section, a
+setting without stops, a question) reruns the strip at once. The strip then opens what the
 trainer shows: the settings the attendee's session holds are dropped, so the page takes every
 value from the trainer's address as a fresh link would (ui.common.address).
 An attendee may explore alone, and follow again in one click. The secret of the trainer's
@@ -26,6 +29,7 @@ from ui.common.i18n import N_, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import DECLARED
 from ui.common.shell import ROOM_ALONE, ROOM_FOLLOWING
+from ui.workshop.push import served
 from ui.workshop.rooms import (
     HOURS,
     LEAD_KEY,
@@ -53,7 +57,9 @@ ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
-LEAD_EVERY, WATCH_EVERY = 0.25, 0.5  # seconds between two looks at the address / the room
+LEAD_EVERY = 0.25  # seconds between two looks at the answers to the room's question
+WATCH_EVERY = 0.5  # seconds between two looks at the room without its push (the fallback)
+CATCH_UP_AFTER = 1.0  # seconds of quiet before a follower runs the page for a move it showed
 ERRORS = {  # RoomError's code -> its sentence
     "taken": N_("workshop.room.error.taken"),
     "closed": N_("workshop.room.closed"),
@@ -217,7 +223,7 @@ export default function () {
 # the trainer's view). A question put to the room stays in sight wherever the page is
 # scrolled: the projector's count at the bottom right, the attendee's box at the bottom.
 _CSS = """
-.st-key-room_watch, .st-key-room_again,
+.st-key-room_watch, .st-key-room_again, .st-key-room_lead,
 [class*="st-key-room_cookie_"] { display: none; }
 .st-key-room_results, .st-key-room_question, .st-key-room_survey_results,
 .st-key-room_survey { position: fixed; z-index: 999989;
@@ -228,39 +234,85 @@ _CSS = """
 _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, isolate_styles=False)
 
 
-# An attendee's browser asks the room's versions (ui.workshop.versions) every half second and
-# reruns the strip when they moved from those the strip last saw (a closed room or a store out
-# of reach: once each). Served by `streamlit run app.py`, without the route, it asks for a run
-# of the strip at each look instead, which then reads the store itself.
+# An attendee's browser holds the room's push (ui.workshop.push) open: a move of one live slider
+# on the page it shows is shown at once (ui.common.live's ``__dpPush``) and the strip rerun
+# later, once the room has been quiet for ``quiet`` seconds and at a moment spread over
+# ``spread`` (this worker's followers would otherwise all run at once); a later move overtakes
+# it. Anything else (another page, section or setting, a question, a closed room) reruns the
+# strip at once. Without the push (``streamlit run app.py``, or a proxy that refuses it) it
+# asks the room's versions (ui.workshop.versions) every half second, as before, or a run of
+# the strip at each look where that route is missing too.
 _WATCH_JS = """
-export default function ({ parentElement, data, setTriggerValue }) {
-  const watch = (parentElement.__dpWatch ||= {});
+const OWN = new Set(["lang", "present", "room", "lead"]);
+
+function here() {
+  const params = {};
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    if (!OWN.has(key)) (params[key] ||= []).push(value);
+  }
+  const page = location.pathname.replace(/\\/+$/, "").split("/").pop() || "home";
+  return { page, params };
+}
+
+// Show the room's view without a run: true when it differs from the page shown by one live
+// slider's stop, which the page holds.
+function shownHere(room) {
+  const now = here();
+  if (room.page !== now.page || !window.__dpPush) return false;
+  const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
+  const moved = [...keys].filter(
+    (key) => JSON.stringify(now.params[key] || []) !== JSON.stringify(room.params[key] || []));
+  if (moved.length === 0) return true;
+  if (moved.length > 1) return false;
+  const stops = (window.__dpStops || {})[moved[0]];
+  if (!stops) return false;
+  const code = (room.params[moved[0]] || [stops.default])[0];
+  const stop = stops.codes.indexOf(code);
+  return stop >= 0 && window.__dpPush(moved[0], stop);
+}
+
+export default function ({ data, setTriggerValue }) {
+  const watch = (window.__dpRoom ||= {});
   watch.data = data;
   watch.trigger = setTriggerValue;
-  const seen = JSON.stringify([data.view, data.asked]);
-  if (watch.seen !== seen) {
-    watch.seen = seen;
+  clearTimeout(watch.leaving);
+  const drawn = JSON.stringify([data.view, data.asked]);
+  if (watch.drawn !== drawn) {
+    watch.drawn = drawn;
     watch.sent = null;
   }
   const send = (what) => {
+    clearTimeout(watch.later);
     if (watch.sent === what) return;
     watch.sent = what;
     watch.trigger("moved", what);
   };
-  const tick = async () => {
+  const told = (room) => {
+    const now = watch.data;
+    if (room.error) return send("unreachable");
+    if (!room.open) return send("closed");
+    if (room.asked !== now.asked) return send(`asked ${room.asked}`);
+    if (now.alone || room.view === now.view || room.view === watch.shown) return;
+    if (!shownHere(room)) return send(`view ${room.view}`);
+    watch.shown = room.view;
+    clearTimeout(watch.later);
+    const wait = 1000 * (now.quiet + Math.random() * (room.spread || 0));
+    watch.later = setTimeout(() => send(`view ${room.view}`), wait);
+  };
+  const poll = async () => {
     if (watch.busy) return;
     watch.busy = true;
     try {
       const answer = await fetch(watch.data.url, { cache: "no-store" });
-      const json = (answer.headers.get("content-type") || "").includes("json");
-      if (!json) {
+      if (!(answer.headers.get("content-type") || "").includes("json")) {
         watch.trigger("moved", `look ${Date.now()}`);
       } else if (!answer.ok) {
         send("unreachable");
       } else {
         const room = await answer.json();
-        const now = room.open ? JSON.stringify([room.view, room.asked]) : "closed";
-        if (now !== watch.seen) send(now);
+        if (!room.open) send("closed");
+        else if (JSON.stringify([room.view, room.asked]) !== watch.drawn) send(
+          JSON.stringify([room.view, room.asked]));
       }
     } catch (error) {
       // offline for a moment: ask again at the next tick
@@ -268,14 +320,88 @@ export default function ({ parentElement, data, setTriggerValue }) {
       watch.busy = false;
     }
   };
-  if (!watch.timer) watch.timer = setInterval(tick, data.every * 1000);
-  return () => {
+  if (watch.code !== data.code) {
+    watch.code = data.code;
+    if (watch.source) watch.source.close();
     clearInterval(watch.timer);
     watch.timer = null;
+    const source = (watch.source = new EventSource(data.events));
+    source.onmessage = (event) => told(JSON.parse(event.data));
+    source.onerror = () => {
+      // EventSource opens it again by itself, unless the answer was no event stream at all
+      if (source.readyState === EventSource.CLOSED && watch.source === source && !watch.timer)
+        watch.timer = setInterval(poll, watch.data.every * 1000);
+    };
+  }
+  // Unmounted: another page's strip mounts it again at once; else the room is left.
+  return () => {
+    watch.leaving = setTimeout(() => {
+      if (watch.source) watch.source.close();
+      clearInterval(watch.timer);
+      Object.assign(watch, { source: null, timer: null, code: null });
+    }, 3000);
   };
 }
 """
 _WATCH = st.components.v2.component("dp_room_watch", js=_WATCH_JS)
+
+# The trainer's browser publishes its view (ui.workshop.push) whenever its page or address
+# changes, and as soon as a live slider's thumb is on a new stop (before the page's own run
+# has written it to the address): looked at every ``every`` seconds, here, not by a run.
+_LEAD_JS = """
+const OWN = new Set(["lang", "present", "room", "lead"]);
+
+function view() {
+  const params = {};
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    if (!OWN.has(key)) (params[key] ||= []).push(value);
+  }
+  for (const [key, stops] of Object.entries(window.__dpStops || {})) {
+    const input = document.querySelector(`.st-key-${CSS.escape(key)} input[type='range']`);
+    if (!input || Number(input.max) + 1 !== stops.codes.length) continue;
+    const code = stops.codes[Number(input.value)];
+    if (code === stops.default) delete params[key];
+    else params[key] = [code];
+  }
+  const page = location.pathname.replace(/\\/+$/, "").split("/").pop() || "home";
+  const sorted = {};
+  for (const key of Object.keys(params).sort()) sorted[key] = params[key];
+  return { page, params: sorted };
+}
+
+export default function ({ data, setTriggerValue }) {
+  const lead = (window.__dpLead ||= {});
+  lead.data = data;
+  lead.trigger = setTriggerValue;
+  if (lead.timer) return;
+  const publish = async () => {
+    const now = JSON.stringify(view());
+    if (lead.busy || now === lead.published) return;
+    lead.busy = true;
+    try {
+      const answer = await fetch(lead.data.url, { method: "POST", body: now,
+        headers: { "Content-Type": "application/json" }, credentials: "same-origin" });
+      if (answer.ok) lead.published = now;
+      else if (answer.status === 410 || answer.status === 403) {  // closed, or led no more
+        clearInterval(lead.timer);
+        lead.timer = null;
+        lead.trigger("closed", Date.now());
+      }
+    } catch (error) {
+      // offline for a moment: publish at the next look
+    } finally {
+      lead.busy = false;
+    }
+  };
+  lead.timer = setInterval(publish, 100);
+  publish();
+  return () => {  // the strip is gone (another page draws its own at once)
+    clearInterval(lead.timer);
+    lead.timer = null;
+  };
+}
+"""
+_LEAD = st.components.v2.component("dp_room_lead", js=_LEAD_JS)
 
 
 def room_bar(page: str) -> None:
@@ -289,32 +415,47 @@ def room_bar(page: str) -> None:
     if LEADING in state:
         _leader(state[LEADING], page)
     elif FOLLOWING in state:
-        _follower(state[FOLLOWING])
+        _follower(state[FOLLOWING], page)
 
 
-def _address() -> dict[str, list[str]]:
-    return {key: st.query_params.get_all(key) for key in st.query_params}
-
-
-@st.fragment(run_every=LEAD_EVERY)
 def _leader(code: str, page: str) -> None:
-    view = View.of(page, _address())
+    """The trainer's strip: its browser publishes the view (``dp_room_lead``), the question's
+    answers are counted live below."""
     state = st.session_state
-    if state.get(SHOWN) != view:
-        try:
-            store().show(code, view, time.time())
-        except RoomError as error:
-            if error.code == "closed":
-                stop_leading()
-            st.warning(said(error), icon=":material/meeting_room:")
-            return
-        state[SHOWN] = view
+    try:
+        open_now = store().poll(code, time.time()) is not None
+    except RoomError as error:
+        st.warning(said(error), icon=":material/meeting_room:")
+        return
+    if not open_now:
+        stop_leading()
+        st.warning(said(RoomError("closed")), icon=":material/meeting_room:")
+        return
     failed = failure()
     if failed:
         st.error(failed, icon=":material/error:")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         st.markdown(_("workshop.room.leading", code=code))
         keep_cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}")
+    if served():
+        _LEAD(key="room_lead", data={"url": f"_room/{code}/view"},
+              on_closed_change=lambda: None, height=0)  # fmt: skip
+    _leading(code, page)
+
+
+@st.fragment(run_every=LEAD_EVERY)
+def _leading(code: str, page: str) -> None:
+    """Four times a second: the question put to the room and its answers so far; and where no
+    browser publishes the view (no push routes), the trainer's address made the room's."""
+    state = st.session_state
+    view = View.of(page, _address())
+    if not served() and state.get(SHOWN) != view:
+        try:
+            store().show(code, view, time.time())
+        except RoomError as error:
+            st.warning(said(error), icon=":material/meeting_room:")
+            return
+        state[SHOWN] = view
     question = _question(code, state.get(ASKED))
     if question is not None:
         from ui.workshop import asking, survey  # they draw in this strip
@@ -337,7 +478,7 @@ def _question(code: str, asked: int | None, polled: tuple[int, int] | None = Non
 
 
 @st.fragment
-def _follower(code: str) -> None:
+def _follower(code: str, page: str) -> None:
     state = st.session_state
     try:
         polled = store().poll(code, time.time())
@@ -354,7 +495,8 @@ def _follower(code: str) -> None:
         return
     if room is not None and room.view is not None:
         state[SEEN] = room.version
-        _open(code, room.view)
+        if room.view != View.of(page, _address()):  # the browser may show it already
+            _open(code, room.view)
     _watch(code, polled)
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
@@ -384,15 +526,26 @@ def _follower(code: str) -> None:
         (survey if isinstance(question, Survey) else asking).answer_box(code, question)
 
 
+def _address() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
 def _watch(code: str, polled: tuple[int, int] | None) -> None:
-    """The browser's watch on the room, from the versions this run read (``polled``)."""
+    """The browser's watch on the room, from the versions this run read (``polled``): the
+    view this session shows, the question it knows."""
     view, asked = polled or (None, None)
-    _WATCH(
-        key="room_watch",
-        data={"url": f"_room/{code}", "view": view, "asked": asked, "every": WATCH_EVERY},
-        on_moved_change=lambda: None,
-        height=0,
-    )
+    state = st.session_state
+    data = {
+        "code": code,
+        "events": f"_room/{code}/events",
+        "url": f"_room/{code}",
+        "view": view if not state.get(ALONE) else None,
+        "asked": asked,
+        "alone": bool(state.get(ALONE)),
+        "every": WATCH_EVERY,
+        "quiet": CATCH_UP_AFTER,
+    }
+    _WATCH(key="room_watch", data=data, on_moved_change=lambda: None, height=0)
 
 
 def _explore_alone() -> None:
