@@ -542,7 +542,10 @@ def test_a_pure_plan_composes_to_the_sum_and_the_errors_match_the_stated_accurac
         cells = entry["runs"] * len(row.statistic.labels)
         tolerance = 4 * math.sqrt(0.95 * 0.05 / cells) + 0.003
         assert entry["share_within"] == pytest.approx(0.95, abs=tolerance), entry["name"]
-        assert entry["mean_abs_error"] == pytest.approx(row.expected_abs_error, rel=0.06)
+        # OpenDP's noise is unseeded: the mean of |error| over the runs and cells is within
+        # four of its standard errors (|Laplace| has sd = mean, so 1/sqrt(cells) relative)
+        spread = 4 / math.sqrt(cells) + 0.01
+        assert entry["mean_abs_error"] == pytest.approx(row.expected_abs_error, rel=spread)
 
 
 def test_a_count_table_plan_runs_with_the_counts_as_weights(tmp_path):
