@@ -52,7 +52,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -75,6 +75,7 @@ from bench_load import (
     process_memory_mb,
 )
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from ui.workshop.rooms import HOURS, Question, Room, new_code, new_secret, secret_hash
@@ -195,6 +196,7 @@ class Relayed(Attendee):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.stops: dict[str, dict] = {}
+        self.story: dict | None = None
         self.paths: dict[str, str] = {}
         self.runs = 0  # script runs (whole or fragment), as new_session messages count them
         self.running = False  # between a run's new_session and its script_finished
@@ -219,7 +221,7 @@ class Relayed(Attendee):
         ):
             data = json.loads(element.bidi_component.json or "null") or {}
             if "stops" in data:
-                self.stops = data["stops"]
+                self.stops, self.story = data["stops"], data.get("story")
 
     def url_path(self) -> str:
         return self.paths.get(self.page_script_hash, self.page) or "home"
@@ -286,29 +288,85 @@ class Follower(Relayed):
             return self._send(f"asked {room['asked']}")
         if data["alone"] or room["view"] in (data["view"], self.shown_view):
             return None
-        if not self._shown_here(room):
-            return self._send(f"view {room['view']}")
+        moved = self._shown_here(room)
+        if moved is None:
+            self.shown_view = room["view"]
+            return self._navigate(room)
         self.shown_view, self.shown[room["view"]] = room["view"], now
         if self.later is not None:
             self.later.cancel()
+        if not moved:
+            return None
         wait = data["quiet"] + self.rng.random() * room.get("spread", 0)
-        what = f"view {room['view']}"
-        self.later = asyncio.get_running_loop().call_later(wait, self._send, what)
+        self.later = asyncio.get_running_loop().call_later(wait, self._move, *moved)
         return None
 
-    def _shown_here(self, room: dict) -> bool:
+    def _shown_here(self, room: dict) -> tuple[str, int] | tuple[()] | None:
+        """(the live slider's key, its stop) of a move shown without a run, () for a view
+        shown already, None for one that needs a run."""
         page, params = self.view()
         if room["page"] != page:
-            return False
+            return None
         moved = [
             key for key in {*params, *room["params"]}
             if params.get(key, []) != room["params"].get(key, [])
         ]  # fmt: skip
+        if not moved:
+            return ()
+        if len(moved) == 1 and self.story and moved[0] == self.story["key"]:
+            return self._open_tab(room["params"].get(moved[0]))
         if len(moved) != 1 or moved[0] not in self.stops:
-            return not moved
+            return None
         stops = self.stops[moved[0]]
         code = (room["params"].get(moved[0]) or [stops["default"]])[0]
-        return code in stops["codes"]
+        return (moved[0], stops["codes"].index(code)) if code in stops["codes"] else None
+
+    def _navigate(self, room: dict) -> None:
+        """The page at the room's address, as the script opens it (Streamlit's history
+        navigation: one run of that page at that address)."""
+        own = [(k, v) for k, v in parse_qsl(self.query_string) if k in OWN]
+        shared = [(k, v) for k, values in room["params"].items() for v in values]
+        hashes = {path or "home": digest for digest, path in self.paths.items()}
+        if room["page"] not in hashes:
+            return self._send(f"view {room['view']}")
+        self.query_string = urlencode(own + shared)
+        self.page_script_hash = hashes[room["page"]]
+        self.triggers += 1
+        message = BackMsg()
+        message.ParseFromString(self.rerun_message(""))
+        message.rerun_script.is_history_navigation = True
+        asyncio.get_running_loop().create_task(self.ws.send(message.SerializeToString()))
+        return None
+
+    def _open_tab(self, value: list[str] | None) -> tuple[()] | None:
+        """Another section: its tab clicked (the page's own run), as the script does."""
+        sections = self.story["sections"]
+        wanted = (value or sections[:1])[0]
+        index = sections.index(wanted) if wanted in sections else -1
+        for path, node in self.nodes.items():
+            tabs = node.proto.tab_container if node.type == "tab_container" else None
+            if tabs is None or not tabs.id.endswith(self.story["tabs"]) or index < 0:
+                continue
+            label = self.nodes[(*path, index)].proto.tab.label
+            self.widgets[tabs.id] = WidgetState(id=tabs.id, string_value=label)
+            self.triggers += 1
+            message = self.rerun_message(node.fragment_id)
+            asyncio.get_running_loop().create_task(self.ws.send(message))
+            return ()
+        return None
+
+    def _move(self, key: str, stop: int) -> None:
+        """The page's own thumb moved to the pushed stop (``__dpMove``): the step's run."""
+        self.later = None
+        for node in self.nodes.values():
+            if node.kind == "element" and node.type == "slider":
+                slider = node.proto.slider
+                if slider.id.endswith(key) and slider.id in self.widgets:
+                    self.widgets[slider.id].string_array_value.data[:] = [slider.options[stop]]
+                    self.triggers += 1
+                    message = self.rerun_message(node.fragment_id)
+                    asyncio.get_running_loop().create_task(self.ws.send(message))
+                    return
 
     def _send(self, what: str) -> None:
         if self.later is not None:
@@ -556,7 +614,7 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
         f"{FOLLOWED_WITHIN:g} s: {sum(d <= FOLLOWED_WITHIN for d in delays)} of "
         f"{count * moves}; then caught up with "
         f"{triggers / (count * moves):.2f} catch-ups and {runs / (count * moves):.2f} script "
-        f"runs per follower and move (the strip's, then the page's); workers "
+        f"runs per follower and move (the page's own step); workers "
         f"{moving * 100:.0f}% of one core, {per_follow * 1000:.0f} ms of CPU per follower and "
         f"move; load {load:.2f}, cpu wait {pressure:.0f}%"
     )
@@ -568,23 +626,26 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
     ):
         await asyncio.sleep(3.0)
         _page, params = trainer.view()
-        params = {**params, **extra} if extra is not None else {}
+        shared = {k: v for k, v in params.items() if k in ("seed", "draw")}  # the sidebar's
+        params = {**params, **extra} if extra is not None else shared
         runs0 = sum(f.runs for f in followers)
+        before = {id(f): f.runs for f in followers}
         cpu0, wall0 = room.cpu_seconds(), time.perf_counter()
         version = await trainer.publish(page, params)
         published = time.perf_counter()
         reached: dict[int, float] = {}
 
-        def arrived(page=page, params=extra or {}, reached=reached) -> bool:
-            """On the page, with the section's parameter, its run finished (the page writes
-            its own settings into the address too)."""
+        def arrived(page=page, params=extra or {}, reached=reached, before=before) -> bool:
+            """On the page, with the section's parameter, after a run of its own that has
+            finished (the page writes its own settings into the address too)."""
             for f in followers:
                 shown_page, shown = f.view()
                 if (
                     id(f) not in reached
+                    and f.runs > before[id(f)]
+                    and not f.running
                     and shown_page == page
                     and all(shown.get(k) == v for k, v in params.items())
-                    and not f.running
                 ):
                     reached[id(f)] = time.perf_counter()
             return len(reached) == count

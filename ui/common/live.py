@@ -17,9 +17,10 @@ The same parameter holds the slider's stop when no thumb is moving: the script a
 slider's stop when the page is drawn and again when a server run has finished, as a number;
 a thumb moved since the last run is announced as -(stop + 1), and the charts show its slider's
 stops while it is, and after its release too, until another thumb moves (a chart told its
-stop again, the same, would be laid out and painted again: a jump after each release). Nothing in a chart names the stop in use, so a step sends the same chart
-again, which Streamlit keeps (its message cache) and Vega leaves as it is: the browser draws
-only what changed.
+stop again, the same, would be laid out and painted again: a jump after each release).
+Nothing in a chart names the stop in use, so a step sends the same chart again, which
+Streamlit keeps (its message cache) and Vega leaves as it is: the browser draws only what
+changed.
 
 A page's numbers follow the same way (``text``): the sentence for every stop, the script shows
 the one the thumb is on.
@@ -151,14 +152,53 @@ def _same(one: Spec, other: Spec) -> bool:
     )
 
 
+_NONE = object()  # no value kept
+
+
 class _Memo:
     """What was built for a slider's stops, kept across reruns and sessions (the newest 128):
-    a step of a slider changes none of it, so the server's rerun after a drag builds little."""
+    a step of a slider changes none of it, so the server's rerun after a drag builds little.
+    A key is built by one session at a time: a room's followers opening the same view at once
+    wait for the first one's build instead of each building it (``once``)."""
 
     def __init__(self, size: int = 128) -> None:
         self._found: OrderedDict[str, Any] = OrderedDict()
+        self._making: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
         self._size = size
+
+    def once(
+        self, key: str, make: Callable[[], Any], fresh: Callable[[Any], bool] | None = None
+    ) -> tuple[Any, bool]:
+        """(the value kept for ``key``, False); or (``make()``, True) where none is kept, or
+        the kept one is not ``fresh``, made by this thread while any other asking waits."""
+        while True:
+            with self._lock:
+                found = self._found.get(key, _NONE)
+                making = self._making.get(key)
+                if found is not _NONE:
+                    self._found.move_to_end(key)
+                elif making is None:
+                    making = self._making[key] = threading.Event()
+                    break
+            if making is not None:
+                making.wait()  # another session builds it: its value, or make it after all
+                continue
+            if fresh is None or fresh(found):
+                return found, False
+            with self._lock:  # kept but stale (its ``depends`` said too little): made anew
+                if key in self._making:
+                    continue
+                making = self._making[key] = threading.Event()
+                break
+        try:
+            value = make()
+            self.put(key, value)
+            return value, True
+        finally:
+            with self._lock:
+                self._making.pop(key, None)
+            making.set()
 
     def get(self, key: str) -> Any:
         with self._lock:
@@ -188,12 +228,12 @@ def _family(
     gives ``base`` (a check on the caller's ``depends``)."""
     now = [s.value for s in sliders]
     key = _digest(memo_key, j, sliders[j].values, now[:j], now[j + 1 :])
-    found = _FAMILIES.get(key)
-    if found is not None and _equal(found[sliders[j].index], base):
-        return key, found, False
-    built = [build(*now[:j], value, *now[j + 1 :]) for value in sliders[j].values]
-    _FAMILIES.put(key, built)
-    return key, built, True
+    found, built = _FAMILIES.once(
+        key,
+        lambda: [build(*now[:j], value, *now[j + 1 :]) for value in sliders[j].values],
+        fresh=lambda found: _equal(found[sliders[j].index], base),
+    )
+    return key, found, built
 
 
 def _equal(one: Any, other: Any) -> bool:
@@ -242,11 +282,12 @@ def _live(
     memo_key = _memo_key(key, depends)
     families = [_family(sliders, j, build, base, memo_key) for j in range(len(sliders))]
     assembled = _digest(*(family_key for family_key, _, _ in families))
-    spec = _SPECS.get(assembled)
-    if spec is None or any(built for _, _, built in families):
-        stacks = [_stack(*family) for family in families]
-        spec = _assembled(sliders, base, stacks)
-        _SPECS.put(assembled, spec)
+    rebuilt = any(built for _, _, built in families)  # a stale family: its spec made anew
+    spec, _ = _SPECS.once(
+        assembled,
+        lambda: _assembled(sliders, base, [_stack(*family) for family in families]),
+        fresh=lambda _spec: not rebuilt,
+    )
     return spec, base
 
 
@@ -466,19 +507,38 @@ export default function ({ parentElement, data }) {
         }
       }
     };
+    const thumb = (key) =>
+      document.querySelector(`.st-key-${CSS.escape(key)} input[type='range']`);
     // A stop shown without a run (a room's push): false when the page has no such slider.
     window.__dpPush = (key, stop) => {
-      const input = document.querySelector(`.st-key-${CSS.escape(key)} input[type='range']`);
+      const input = thumb(key);
       if (!input || !box(input) || stop > Number(input.max)) return false;
       pushed[key] = stop;
       still([input]);
       return true;
     };
+    // The page caught up with a pushed stop: its thumb moved there as a key would move it
+    // (the stop beside it set, then one arrow key onto it), so the run that follows is the
+    // one a person's step makes. False when the slider is gone or already there.
+    window.__dpMove = (key) => {
+      const input = thumb(key), stop = pushed[key];
+      if (!input || stop === undefined || Number(input.value) === stop) return false;
+      const last = Number(input.max), beside = stop < last ? stop + 1 : stop - 1;
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+      set.call(input, String(beside));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      const key_ = stop < last ? "ArrowLeft" : "ArrowRight";
+      setTimeout(() => input.dispatchEvent(new KeyboardEvent("keydown", { key: key_,
+        bubbles: true })), 0);
+      return true;
+    };
     new MutationObserver((records) => {
       for (const { type, target, addedNodes } of records) {
         if (type === "childList") for (const node of addedNodes) still(ranges(node));
-        else if (target.tagName === "INPUT" && target.type === "range" && box(target))
-          announce(box(target), -Number(target.value) - 1);
+        else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
+          if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
+          else announce(box(target), -Number(target.value) - 1);
+        }
       }
     }).observe(document.body,
       { subtree: true, childList: true, attributes: true, attributeFilter: ["value"] });
@@ -491,6 +551,7 @@ export default function ({ parentElement, data }) {
   }
   if (data.stops) {  // the relay: the stops of the sliders this page's charts follow
     window.__dpStops = data.stops;
+    window.__dpStory = data.story;
     return;
   }
   let root = parentElement.querySelector(".dp-live-text");
@@ -565,10 +626,23 @@ _CSS = """
 _COMPONENT = st.components.v2.component("dp_live", js=_SCRIPT, css=_CSS, isolate_styles=False)
 
 
+_STORY = "live__story"  # session state: the page's story, for the relay
+
+
+def note_story(key: str, tabs: str, sections: Sequence[str]) -> None:
+    """Keep the page's story for the relay: the address parameter of its open section, the
+    key of its tabs and its sections' keys in order (a room's browser opens a section by
+    clicking its tab: the page's own run, ui.workshop.room)."""
+    st.session_state[_STORY] = {"key": key, "tabs": tabs, "sections": list(sections)}
+
+
 def relay() -> None:
     """Mount the ``dp_live`` script, hidden (ui.common.page.draw does, on every page, after
-    the page), with the stops of every slider this run's charts and sentences followed."""
-    _COMPONENT(key="dp_live_relay", data={"stops": st.session_state.pop(_FOLLOWED, {})})
+    the page), with the stops of every slider this run's charts and sentences followed, and
+    the page's story."""
+    state = st.session_state
+    data = {"stops": state.pop(_FOLLOWED, {}), "story": state.pop(_STORY, None)}
+    _COMPONENT(key="dp_live_relay", data=data)
 
 
 # A sentence, or (style, sentence) for one drawn in a box of its own at some stops: "notice"

@@ -22,6 +22,7 @@ import streamlit as st
 
 from ui.common.address import from_address, publish
 from ui.common.i18n import _
+from ui.common.live import note_story
 from ui.common.setting import Choice
 from ui.common.shell import presenter_mode
 
@@ -68,6 +69,7 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
         st.session_state[state_key] = by_key.get(from_address(setting), labels[0])
     if presenter_mode():
         _previous_next(state_key, labels)
+    note_story(linked_key, state_key, list(by_key))
     tabs = st.tabs(labels, key=state_key, on_change="rerun")
     chosen = sections[0]
     for tab, section in zip(tabs, sections, strict=True):

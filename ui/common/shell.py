@@ -103,7 +103,9 @@ def navigation_links() -> None:
 
 
 def sidebar() -> None:
-    """The page list, then seed and "draw new noise" controls, shown on every page.
+    """The page list, then seed and "draw new noise" controls, shown on every page (but to a
+    follower of a room, whose page, seed and draw are the trainer's: a line says so, and its
+    page runs draw some twenty elements fewer).
 
     The seed and draw number live in the address (?seed=...&draw=...), with each page's
     epsilon, so a copied link reproduces the same chart on another screen.
@@ -114,39 +116,48 @@ def sidebar() -> None:
         state[DRAW.key] = _or(from_address(DRAW), 0)
     with st.sidebar:
         language_picker()
-        navigation_links()
-        st.divider()
+        if not following():  # a follower's page, seed and draw are the trainer's
+            navigation_links()
+            st.divider()
         presenting = linked(
             PRESENT,
             st.toggle,
             _("common.sidebar.presenter"),
             help=_("common.sidebar.presenter.help"),
         )
-        draws = _("common.sidebar.draws")
-        st.markdown(f"**{draws}**")
-        st.number_input(
-            _("common.sidebar.seed"),
-            min_value=0,
-            max_value=2**32 - 1,
-            step=1,
-            key=SEED.key,
-            help=_("common.sidebar.seed.help"),
-            persist_state="session",
-        )
-        # A callback, not `if st.button(...)`: it runs before the script, so the new draw
-        # survives the rerun that use_app_navigation() may trigger.
-        st.button(
-            _("common.sidebar.draw_new"),
-            icon=":material/casino:",
-            width="stretch",
-            key="draw_new",
-            on_click=_next_draw,
-        )
-        st.caption(_("common.sidebar.draw_caption", draw=state["draw"], seed=state["seed"]))
+        if following():
+            st.caption(_("common.sidebar.following"))
+        else:
+            _draws()
     publish(SEED, state[SEED.key])
     publish(DRAW, state[DRAW.key])
     if presenting:
         st.html(PRESENTER_CSS)
+
+
+def _draws() -> None:
+    """The seed and "draw new noise": each draw of the page's noise, reproducible."""
+    state, draws = st.session_state, _("common.sidebar.draws")
+    st.markdown(f"**{draws}**")
+    st.number_input(
+        _("common.sidebar.seed"),
+        min_value=0,
+        max_value=2**32 - 1,
+        step=1,
+        key=SEED.key,
+        help=_("common.sidebar.seed.help"),
+        persist_state="session",
+    )
+    # A callback, not `if st.button(...)`: it runs before the script, so the new draw
+    # survives the rerun that use_app_navigation() may trigger.
+    st.button(
+        _("common.sidebar.draw_new"),
+        icon=":material/casino:",
+        width="stretch",
+        key="draw_new",
+        on_click=_next_draw,
+    )
+    st.caption(_("common.sidebar.draw_caption", draw=state["draw"], seed=state["seed"]))
 
 
 def _or(value: int | None, default: int) -> int:

@@ -7,11 +7,12 @@ The trainer's browser publishes its view the moment its address, or a live slide
 changes (``dp_room_lead``: a POST to ui.workshop.push, no page run). Each attendee's browser
 holds the room's push open (``dp_room_watch``: server-sent events from ui.workshop.push,
 falling back to asking ui.workshop.versions every half second): a move of a live slider it
-shows itself at once (ui.common.live holds the stop), and runs the page later, once, at a
-moment spread over the room, to catch the rest up; anything else (another page or section, a
-setting without stops, a question) reruns the strip at once. The strip then opens what the
-trainer shows: the settings the attendee's session holds are dropped, so the page takes every
-value from the trainer's address as a fresh link would (ui.common.address).
+shows itself at once (ui.common.live holds the stop), and later, once, at a moment spread over
+the room, moves the page's own thumb there as a key would, so that the page's ordinary step
+catches the rest up; anything else (another page or section, a setting without stops, a
+question) reruns the strip at once. The strip then opens what the trainer shows: the settings
+the attendee's session holds are dropped, so the page takes every value from the trainer's
+address as a fresh link would (ui.common.address).
 An attendee may explore alone, and follow again in one click. The secret of the trainer's
 link leaves the address as soon as it is read, so a projected screen never shows it.
 """
@@ -55,6 +56,7 @@ SECRET, FORGET = "room__secret", "room__forget"  # the trainer's secret; a cooki
 LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
 ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
+OPEN = "room__open"  # session state: the strip is asked to open the room's view itself
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
 LEAD_EVERY = 0.25  # seconds between two looks at the answers to the room's question
@@ -129,7 +131,7 @@ def join(code: str) -> None:
     """Follow the room ``code`` from its current view on."""
     state = st.session_state
     state.pop(LEADING, None)
-    state[FOLLOWING], state[ALONE], state[SEEN] = code, False, 0
+    state[FOLLOWING], state[ALONE], state[SEEN], state[OPEN] = code, False, 0, True
 
 
 def enter() -> None:
@@ -235,13 +237,14 @@ _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, iso
 
 
 # An attendee's browser holds the room's push (ui.workshop.push) open: a move of one live slider
-# on the page it shows is shown at once (ui.common.live's ``__dpPush``) and the strip rerun
-# later, once the room has been quiet for ``quiet`` seconds and at a moment spread over
-# ``spread`` (this worker's followers would otherwise all run at once); a later move overtakes
-# it. Anything else (another page, section or setting, a question, a closed room) reruns the
-# strip at once. Without the push (``streamlit run app.py``, or a proxy that refuses it) it
-# asks the room's versions (ui.workshop.versions) every half second, as before, or a run of
-# the strip at each look where that route is missing too.
+# on the page it shows is shown at once (ui.common.live's ``__dpPush``) and the thumb moved
+# there later (``__dpMove``: the page's own step), once the room has been quiet for ``quiet``
+# seconds and at a moment spread over ``spread`` (this worker's followers would otherwise all
+# run at once); a later move overtakes it. Anything else (another page, section or setting, a
+# question, a closed room) reruns the strip at once. Without the push (``streamlit run
+# app.py``, or a proxy that refuses it) it asks the room's versions (ui.workshop.versions)
+# every half second, as before, or a run of the strip at each look where that route is
+# missing too.
 _WATCH_JS = """
 const OWN = new Set(["lang", "present", "room", "lead"]);
 
@@ -254,21 +257,55 @@ function here() {
   return { page, params };
 }
 
-// Show the room's view without a run: true when it differs from the page shown by one live
-// slider's stop, which the page holds.
+// Show the room's view without a strip run: the key of the one live slider whose stop it
+// moved (which the page holds); "" when it shows that view already, or has opened the section
+// shown (its tab clicked); null when it cannot.
 function shownHere(room) {
   const now = here();
-  if (room.page !== now.page || !window.__dpPush) return false;
+  if (room.page !== now.page || !window.__dpPush) return null;
   const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
   const moved = [...keys].filter(
     (key) => JSON.stringify(now.params[key] || []) !== JSON.stringify(room.params[key] || []));
-  if (moved.length === 0) return true;
-  if (moved.length > 1) return false;
+  if (moved.length === 0) return "";
+  if (moved.length > 1) return null;
+  const story = window.__dpStory;
+  if (story && moved[0] === story.key) return opened(story, room.params[story.key]);
   const stops = (window.__dpStops || {})[moved[0]];
-  if (!stops) return false;
+  if (!stops) return null;
   const code = (room.params[moved[0]] || [stops.default])[0];
   const stop = stops.codes.indexOf(code);
-  return stop >= 0 && window.__dpPush(moved[0], stop);
+  return stop >= 0 && window.__dpPush(moved[0], stop) ? moved[0] : null;
+}
+
+// Another section: its tab clicked, as a person would (the page's own run, often of a
+// fragment alone); null when the page shows no such tab.
+function opened(story, value) {
+  const index = story.sections.indexOf((value || [story.sections[0]])[0]);
+  const tabs = document.querySelectorAll(`.st-key-${CSS.escape(story.tabs)} [role='tab']`);
+  if (index < 0 || !tabs[index]) return null;
+  tabs[index].click();
+  return "";
+}
+
+// Anything else: the page at the room's address (each person's own parameters kept), opened
+// as the browser's back button opens one (Streamlit's history navigation: one run of that
+// page at that address, where the strip drops the session's own settings first).
+function navigated(room, code) {
+  const params = new URLSearchParams({ room: code });
+  for (const [key, value] of new URLSearchParams(location.search)) {
+    if (OWN.has(key) && key !== "room") params.append(key, value);
+  }
+  for (const [key, values] of Object.entries(room.params)) {
+    for (const value of values) params.append(key, value);
+  }
+  const base = location.pathname.replace(/[^/]*$/, "");
+  try {
+    history.replaceState(history.state, "", `${base}${room.page}?${params}`);
+    window.dispatchEvent(new PopStateEvent("popstate", { state: history.state }));
+  } catch (error) {
+    return false;
+  }
+  return true;
 }
 
 export default function ({ data, setTriggerValue }) {
@@ -293,11 +330,20 @@ export default function ({ data, setTriggerValue }) {
     if (!room.open) return send("closed");
     if (room.asked !== now.asked) return send(`asked ${room.asked}`);
     if (now.alone || room.view === now.view || room.view === watch.shown) return;
-    if (!shownHere(room)) return send(`view ${room.view}`);
+    const moved = shownHere(room);
+    if (moved === null) {
+      watch.shown = room.view;
+      return navigated(room, now.code) || send(`view ${room.view}`);
+    }
     watch.shown = room.view;
     clearTimeout(watch.later);
+    if (!moved) return;  // the page shows this view already
+    // Caught up later, at a moment spread over the room: the thumb moved as a key would (an
+    // ordinary step's run), or, where it cannot be, the strip opening the room's view.
     const wait = 1000 * (now.quiet + Math.random() * (room.spread || 0));
-    watch.later = setTimeout(() => send(`view ${room.view}`), wait);
+    watch.later = setTimeout(() => {
+      if (!window.__dpMove(moved)) send(`view ${room.view}`);
+    }, wait);
   };
   const poll = async () => {
     if (watch.busy) return;
@@ -480,6 +526,7 @@ def _question(code: str, asked: int | None, polled: tuple[int, int] | None = Non
 @st.fragment
 def _follower(code: str, page: str) -> None:
     state = st.session_state
+    asked_to_open = state.pop(OPEN, False)  # by this run's trigger, or a join
     try:
         polled = store().poll(code, time.time())
         moved = polled is not None and polled[0] != state.get(SEEN) and not state.get(ALONE)
@@ -494,9 +541,7 @@ def _follower(code: str, page: str) -> None:
         st.warning(_("workshop.room.closed"), icon=":material/meeting_room:")
         return
     if room is not None and room.view is not None:
-        state[SEEN] = room.version
-        if room.view != View.of(page, _address()):  # the browser may show it already
-            _open(code, room.view)
+        _catch_up(code, room, page, asked_to_open)
     _watch(code, polled)
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
@@ -530,22 +575,40 @@ def _address() -> dict[str, list[str]]:
     return {key: st.query_params.get_all(key) for key in st.query_params}
 
 
+def _catch_up(code: str, room: Room, page: str, asked_to_open: bool) -> None:
+    """The room's view moved since this session last took it on. Where the browser has
+    opened it (this run's page and address are the view's: ``dp_room_watch`` navigated), the
+    page's own settings are dropped before it runs, so that it takes every value from the
+    address; where the strip is asked to (a join, the fallback without the push), it opens
+    the view; else the browser shows the move itself and catches the page up with its own
+    step (a live stop, a tab), and nothing is done here."""
+    state = st.session_state
+    if room.view == View.of(page, _address()):
+        _drop_settings()
+    elif asked_to_open:
+        state[SEEN] = room.version
+        _open(code, room.view)
+    else:
+        return
+    state[SEEN] = room.version
+
+
 def _watch(code: str, polled: tuple[int, int] | None) -> None:
-    """The browser's watch on the room, from the versions this run read (``polled``): the
-    view this session shows, the question it knows."""
-    view, asked = polled or (None, None)
+    """The browser's watch on the room: the view this session took on last, the question
+    it knows (this run's ``polled`` versions)."""
+    _view, asked = polled or (None, None)
     state = st.session_state
     data = {
         "code": code,
         "events": f"_room/{code}/events",
         "url": f"_room/{code}",
-        "view": view if not state.get(ALONE) else None,
+        "view": state.get(SEEN) if not state.get(ALONE) else None,
         "asked": asked,
         "alone": bool(state.get(ALONE)),
         "every": WATCH_EVERY,
         "quiet": CATCH_UP_AFTER,
     }
-    _WATCH(key="room_watch", data=data, on_moved_change=lambda: None, height=0)
+    _WATCH(key="room_watch", data=data, on_moved_change=_asked_to_open, height=0)
 
 
 def _explore_alone() -> None:
@@ -553,17 +616,28 @@ def _explore_alone() -> None:
 
 
 def _follow_again() -> None:
-    st.session_state[ALONE], st.session_state[SEEN] = False, 0
+    state = st.session_state
+    state[ALONE], state[SEEN], state[OPEN] = False, 0, True
 
 
-def _open(code: str, view: View) -> None:
-    """Open the trainer's view: drop every setting this session holds (a setting the trainer
-    left at its default is not in the address) and switch to the page at that address."""
+def _asked_to_open() -> None:
+    """The browser's watch asks the strip to open the room's view (it cannot itself)."""
+    st.session_state[OPEN] = True
+
+
+def _drop_settings() -> None:
+    """Drop every setting this session holds (a setting the trainer left at its default is
+    not in the address), so that the page takes each from the address."""
     state = st.session_state
     for key in list(state):
         setting = key.removesuffix("__for")
         if (setting in DECLARED and setting not in OWN) or key.endswith("__section"):
             del state[key]
+
+
+def _open(code: str, view: View) -> None:
+    """Open the trainer's view: the session's settings dropped, the page at that address."""
+    _drop_settings()
     query = view.query()
     query[ROOM_KEY] = [code]
     query[LANGUAGE_KEY] = [language()]
