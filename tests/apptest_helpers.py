@@ -88,7 +88,9 @@ def live_texts(at: AppTest) -> dict[str, dict]:
     found = {}
     for element in _all_elements(at):
         if getattr(element, "type", None) == "bidi_component" and element.proto.json:
-            found[element.proto.id.rsplit("-", 1)[-1]] = json.loads(element.proto.json)
+            data = json.loads(element.proto.json)
+            if isinstance(data, dict) and "texts" in data:  # not the relay, nor a room's
+                found[element.proto.id.rsplit("-", 1)[-1]] = data
     return found
 
 
@@ -102,7 +104,7 @@ def successes(at: AppTest) -> list[str]:
             found.append(element.value)
         elif kind == "bidi_component" and element.proto.json:
             data = json.loads(element.proto.json)
-            if data["style"] in ("success", "success-line"):
+            if isinstance(data, dict) and data.get("style") in ("success", "success-line"):
                 found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
     return found
 

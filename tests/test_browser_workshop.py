@@ -25,11 +25,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from test_browser import MAIN, ROOT, running_app
 
 COOKIE = "dpx_worker"
 WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
 SLIDERS = f"{MAIN} [data-testid='stSlider'] input[type='range']"
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 
 
 def free_ports(count: int) -> int:
@@ -252,28 +254,27 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
         context.close()
 
 
-# Counts the page's script runs (whole or fragment: the app's script state going to
-# "running"), and notes how many there had been when a guarantee first read ``window.__shows``.
-RUNS = """
-window.__runs = 0;
-window.__shownAt = null;
-new MutationObserver(() => {
-  const app = document.querySelector("[data-testid='stApp']");
-  const running = app && app.getAttribute("data-test-script-state") === "running";
-  if (running && !window.__running) window.__runs += 1;
-  window.__running = running;
-  if (window.__shows && window.__shownAt === null && [...document.querySelectorAll(
-      ".dp-live-text")].some((e) => e.innerText.includes(window.__shows)))
-    window.__shownAt = window.__runs;
-}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true,
-  attributeFilter: ["data-test-script-state", "class"] });
-"""
+def _reruns(page: Page) -> list[float]:
+    """The times at which the page asks its worker for a run (each ``rerun_script`` it sends
+    over Streamlit's websocket): a run of the page, whole or a fragment."""
+    asked: list[float] = []
+
+    def sent(payload: bytes | str) -> None:
+        if isinstance(payload, bytes):
+            message = BackMsg()
+            message.ParseFromString(payload)
+            if message.WhichOneof("type") == "rerun_script":
+                asked.append(time.monotonic())
+
+    page.on("websocket", lambda socket: socket.on("framesent", sent))
+    return asked
 
 
 def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) -> None:
     """The trainer moves ε: four followers (over both workers) show the guarantee and numbers
-    at the new ε before any run of their page (the room's push, shown by the live layer), then
-    catch up with one run each: the thumb moved as a key would, the page's own step."""
+    at the new ε without asking their worker for a run (the room's push, shown by the live
+    layer), then catch up with one run each: the thumb moved as a key would, the page's own
+    step."""
     base, _port = workshop
     trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     trainer.goto(f"{base}/workshop")
@@ -282,33 +283,34 @@ def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) ->
     code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
     trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
     trainer.wait_for_selector(SLIDERS)
-    followers: list[tuple[BrowserContext, Page]] = []
-    while len(followers) < 4 or len({worker_of(c) for c, _ in followers}) < 2:
+    followers: list[tuple[BrowserContext, Page, list[float]]] = []
+    while len(followers) < 4 or len({worker_of(c) for c, _, _ in followers}) < 2:
         assert len(followers) < 8, "HAProxy put every follower on one worker"
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.add_init_script(RUNS)
         page = context.new_page()
+        asked = _reruns(page)
         page.goto(f"{base}/workshop?room={code}")
         at_address(page, r"/laplace\?.*room=", WAIT)
         page.locator(".dp-live-text", has_text="Guarantee: 1-DP").wait_for(timeout=WAIT)
-        followers.append((context, page))
-    for _context, page in followers:  # every page idle, and what it shows at ε = 1
-        page.wait_for_function("() => !window.__running", timeout=WAIT)
-        page.evaluate("window.__shows = 'Guarantee: 0.6-DP'; window.__before = window.__runs")
+        followers.append((context, page, asked))
+    for _context, page, _asked in followers:  # every page idle at ε = 1
+        page.wait_for_selector(IDLE, timeout=WAIT)
+    before = [len(asked) for _c, _p, asked in followers]
     trainer.locator(SLIDERS).first.focus()
     for _ in range(2):
         trainer.keyboard.press("ArrowLeft")
-    for _context, page in followers:
+    for (_context, page, asked), count in zip(followers, before, strict=True):
         page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").wait_for(timeout=WAIT)
-        assert page.evaluate("window.__shownAt === window.__before"), "a run came first"
+        assert len(asked) == count, "the page asked for a run before it showed the move"
         assert page.locator(".dp-live-text", has_text="With ε = 0.6, each answer").count()
-    for _context, page in followers:  # then each catches up: its thumb and address move
+    for (_context, page, asked), count in zip(followers, before, strict=True):
+        # then each catches up: its thumb and address move, by one run of its own
         at_address(page, r"laplace_epsilon=0\.6\b", WAIT)
         page.locator(f"{SLIDERS}[aria-valuetext='0.6']").wait_for(timeout=WAIT)
-        page.wait_for_function("() => !window.__running", timeout=WAIT)
-        assert page.evaluate("window.__runs - window.__before") == 1  # its own step
+        page.wait_for_selector(IDLE, timeout=WAIT)
+        assert len(asked) - count == 1, (len(asked) - count, page.url)
         assert page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").count()
-    for context, _page in followers:
+    for context, _page, _asked in followers:
         context.close()
     trainer.context.close()
 

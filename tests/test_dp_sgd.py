@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from dp_core.composition import gaussian_composed_epsilons
 from dp_core.dp_sgd import (
+    PLD_SMALLEST_DELTA,
     SgdSchedule,
     accuracy,
     clip_rows,
@@ -95,18 +96,18 @@ def test_more_noise_costs_less_and_more_steps_cost_more(sigma, batch, epochs):
 CENSUS_TRAIN_ROWS = {share: round(0.8 * round(share * 32_561)) for share in SHARE.options}
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     share=st.sampled_from(SHARE.options),
     batch=st.sampled_from(BATCH.options),
     epochs=st.sampled_from(EPOCHS.options),
     sigma=st.floats(0.5, 40.0),
-    delta=st.sampled_from([1e-3, 1e-5, 1e-8, 1e-12]),
+    delta=st.sampled_from([1e-3, 1e-5, 1e-8, PLD_SMALLEST_DELTA]),
 )
 def test_pld_is_the_tighter_bound_on_every_setting_of_the_page(share, batch, epochs, sigma, delta):
-    """What the page teaches ("PLD's is tighter, so the same epsilon needs less noise") holds:
-    dp-accounting's PLD, on a grid fitted to epsilon, never above its RDP (on a fixed 1e-3
-    grid, 19 of an audit's 490 settings were)."""
+    """What the page teaches ("PLD's is tighter down to delta = 1e-11, so the same epsilon
+    needs less noise") holds: dp-accounting's PLD, on a grid fitted to the steps and epsilon,
+    never above its RDP (on a fixed 1e-3 grid, 19 of an audit's 490 settings were)."""
     rows = CENSUS_TRAIN_ROWS[share]
     assume(batch <= rows)
     schedule = SgdSchedule(rows, batch, epochs, sigma)

@@ -240,13 +240,14 @@ _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, iso
 # on the page it shows is shown at once (ui.common.live's ``__dpPush``) and the thumb moved
 # there later (``__dpMove``: the page's own step), once the room has been quiet for ``quiet``
 # seconds and at a moment spread over ``spread`` (this worker's followers would otherwise all
-# run at once); a later move overtakes it. Anything else (another page, section or setting, a
-# question, a closed room) reruns the strip at once. Without the push (``streamlit run
-# app.py``, or a proxy that refuses it) it asks the room's versions (ui.workshop.versions)
-# every half second, as before, or a run of the strip at each look where that route is
-# missing too.
+# run at once); a later move overtakes it. Another section is opened by its tab, anything else
+# by opening the room's address (one run of that page), and a question or a closed room reruns
+# the strip at once. Without the push (``streamlit run app.py``, or a proxy that refuses it) it
+# asks the room's versions (ui.workshop.versions) every half second, as before, or a run of
+# the strip at each look where that route is missing too: the strip then opens the view.
 _WATCH_JS = """
 const OWN = new Set(["lang", "present", "room", "lead"]);
+const CAUGHT_UP_WITHIN = 10;  // seconds a page's own step may take to write its stop
 
 function here() {
   const params = {};
@@ -341,15 +342,21 @@ export default function ({ data, setTriggerValue }) {
     // Caught up later, at a moment spread over the room: the thumb moved as a key would (an
     // ordinary step's run), or, where it cannot be, the strip opening the room's view.
     const wait = 1000 * (now.quiet + Math.random() * (room.spread || 0));
+    const code = JSON.stringify(room.params[moved] || null);
     watch.later = setTimeout(() => {
-      if (!window.__dpMove(moved)) send(`view ${room.view}`);
+      if (!window.__dpMove(moved)) return send(`view ${room.view}`);
+      // the step's run writes the stop to the address: where it has not, the strip opens it
+      watch.later = setTimeout(() => {
+        if (JSON.stringify(here().params[moved] || null) !== code) send(`view ${room.view}`);
+      }, 1000 * CAUGHT_UP_WITHIN);
     }, wait);
   };
   const poll = async () => {
     if (watch.busy) return;
     watch.busy = true;
     try {
-      const answer = await fetch(watch.data.url, { cache: "no-store" });
+      const answer = await fetch(watch.data.url, { cache: "no-store",
+        signal: AbortSignal.timeout(5000) });
       if (!(answer.headers.get("content-type") || "").includes("json")) {
         watch.trigger("moved", `look ${Date.now()}`);
       } else if (!answer.ok) {
@@ -426,13 +433,14 @@ export default function ({ data, setTriggerValue }) {
     lead.busy = true;
     try {
       const answer = await fetch(lead.data.url, { method: "POST", body: now,
-        headers: { "Content-Type": "application/json" }, credentials: "same-origin" });
+        headers: { "Content-Type": "application/json" }, credentials: "same-origin",
+        signal: AbortSignal.timeout(5000) });
       if (answer.ok) lead.published = now;
-      else if (answer.status === 410 || answer.status === 403) {  // closed, or led no more
+      else if (answer.status === 410) {  // the room closed: the strip says so
         clearInterval(lead.timer);
         lead.timer = null;
         lead.trigger("closed", Date.now());
-      }
+      }  // else (the cookie not kept yet, a store out of reach): again at the next look
     } catch (error) {
       // offline for a moment: publish at the next look
     } finally {
@@ -621,8 +629,11 @@ def _follow_again() -> None:
 
 
 def _asked_to_open() -> None:
-    """The browser's watch asks the strip to open the room's view (it cannot itself)."""
-    st.session_state[OPEN] = True
+    """The browser's watch asks the strip to open the room's view (it cannot itself), or
+    only to show the room's new question (then the view stays the browser's to catch up)."""
+    told = getattr(st.session_state.get("room_watch"), "get", lambda _name: None)("moved")
+    if not str(told or "").startswith("asked"):
+        st.session_state[OPEN] = True
 
 
 def _drop_settings() -> None:
