@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import html
 import json
 import weakref
 from pathlib import Path
@@ -87,11 +88,25 @@ def live_texts(at: AppTest) -> dict[str, dict]:
     {"now": the sentence at the values in use, "texts": {slider key: one per stop}, ...}."""
     found = {}
     for element in _all_elements(at):
-        if getattr(element, "type", None) == "bidi_component" and element.proto.json:
-            data = json.loads(element.proto.json)
-            if isinstance(data, dict) and "texts" in data:  # not the relay, nor a room's
-                found[element.proto.id.rsplit("-", 1)[-1]] = data
+        data = _live_data(element)
+        if data is not None:
+            found[data["key"]] = data
     return found
+
+
+LIVE = '<div class="dp-live-text" data-live="'  # how ui.common.live.text draws one
+
+
+def _live_data(element) -> dict | None:
+    """A live sentence's data (ui.common.live.text), from the markdown that holds it."""
+    if getattr(element, "type", None) != "markdown" or not element.value.startswith(LIVE):
+        return None
+    return json.loads(html.unescape(element.value[len(LIVE) :].split('"', 1)[0]))
+
+
+def markdowns(at: AppTest) -> list[str]:
+    """The page's markdown texts, less the live sentences' (see ``live_texts``)."""
+    return [m.value for m in at.markdown if not m.value.startswith(LIVE)]
 
 
 def successes(at: AppTest) -> list[str]:
@@ -102,17 +117,18 @@ def successes(at: AppTest) -> list[str]:
         kind = getattr(element, "type", None)
         if kind == "success":
             found.append(element.value)
-        elif kind == "bidi_component" and element.proto.json:
-            data = json.loads(element.proto.json)
-            if isinstance(data, dict) and data.get("style") in ("success", "success-line"):
-                found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
+        elif (data := _live_data(element)) is not None and data["style"] in (
+            "success",
+            "success-line",
+        ):
+            found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
     return found
 
 
 def texts(at: AppTest) -> str:
     """All markdown, captions, live sentences, errors, warnings and metric values on the
     page, joined."""
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts = markdowns(at) + [c.value for c in at.caption]
     parts += [
         f"{found['label']}: {found['now']}" if found["style"] == "metric" else found["now"]
         for found in live_texts(at).values()

@@ -37,6 +37,8 @@ it (the run that catches the page up) or the follower takes the thumb.
 from __future__ import annotations
 
 import hashlib
+import html
+import json
 import pickle
 import threading
 from collections import OrderedDict
@@ -467,7 +469,7 @@ export default function ({ parentElement, data }) {
       box.value = value;
       box.dispatchEvent(new Event("dp-live"));
       const key = keyOf(box);
-      for (const root of document.querySelectorAll(".dp-live-text")) {
+      for (const root of document.querySelectorAll(".dp-live-text[data-texts]")) {
         const texts = JSON.parse(root.dataset.texts)[key];
         if (texts === undefined) continue;
         paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
@@ -493,6 +495,24 @@ export default function ({ parentElement, data }) {
     const box = (input) => input.closest("[class*='st-key-']");
     const ranges = (node) =>
       node.querySelectorAll ? node.querySelectorAll("input[type='range']") : [];
+    // A sentence the server drew (ui.common.live.text): painted at the stop its sliders show.
+    const texts = (node) => {
+      if (!node.querySelectorAll) return;
+      const found = [...node.querySelectorAll(".dp-live-text[data-live]")];
+      if (node.matches && node.matches(".dp-live-text[data-live]")) found.push(node);
+      for (const root of found) {
+        const data = JSON.parse(root.dataset.live);
+        root.removeAttribute("data-live");
+        Object.assign(root.dataset, { base: data.style, label: data.label || "",
+          note: data.note || "", now: JSON.stringify(data.now),
+          texts: JSON.stringify(data.texts) });
+        paint(root, data.now, true);
+        for (const [key, stops] of Object.entries(data.texts)) {
+          const held = document.querySelector(`.st-key-${CSS.escape(key)}`);
+          if (held && held.value < 0) paint(root, stops[-held.value - 1]);
+        }
+      }
+    };
     // Every slider where it is (or at the stop pushed to it): when the page is drawn and
     // after each server run.
     const still = (inputs) => {
@@ -534,7 +554,12 @@ export default function ({ parentElement, data }) {
     };
     new MutationObserver((records) => {
       for (const { type, target, addedNodes } of records) {
-        if (type === "childList") for (const node of addedNodes) still(ranges(node));
+        if (type === "childList") {
+          for (const node of addedNodes) {
+            texts(node);
+            still(ranges(node));
+          }
+        }
         else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
           if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
           else announce(box(target), -Number(target.value) - 1);
@@ -547,21 +572,12 @@ export default function ({ parentElement, data }) {
       if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
       still(ranges(document));
     }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
+    texts(document);
     still(ranges(document));
   }
-  if (data.stops) {  // the relay: the stops of the sliders this page's charts follow
-    window.__dpStops = data.stops;
-    window.__dpStory = data.story;
-    return;
-  }
-  let root = parentElement.querySelector(".dp-live-text");
-  if (!root) {
-    root = document.createElement("div");
-    parentElement.appendChild(root);
-  }
-  Object.assign(root.dataset, { base: data.style, label: data.label || "",
-    note: data.note || "", now: JSON.stringify(data.now), texts: JSON.stringify(data.texts) });
-  paint(root, data.now, true);
+  // the stops of the sliders this page's charts and sentences follow, and its story
+  window.__dpStops = data.stops;
+  window.__dpStory = data.story;
 }
 
 const LAYOUTS = {
@@ -704,6 +720,9 @@ def text(
         return now
     _note(sliders)
     found = {s.key: _family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
-    data = {"now": now, "texts": found, "style": style, "label": label, "note": note}
-    _COMPONENT(key=key, data=data)
+    data = {"key": key, "now": now, "texts": found, "style": style, "label": label, "note": note}
+    # Markdown holding the sentences, which the relay's script paints (not a component of its
+    # own: each one would be a widget whose state every run and every selectbox presents).
+    payload = html.escape(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    st.markdown(f'<div class="dp-live-text" data-live="{payload}"></div>', unsafe_allow_html=True)
     return now
