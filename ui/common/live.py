@@ -495,7 +495,9 @@ export default function ({ parentElement, data }) {
     const box = (input) => input.closest("[class*='st-key-']");
     const ranges = (node) =>
       node.querySelectorAll ? node.querySelectorAll("input[type='range']") : [];
-    // A sentence the server drew (ui.common.live.text): painted at the stop its sliders show.
+    // A sentence the server drew (ui.common.live.text): painted at the stop its sliders show,
+    // when it is drawn and when a run sends it anew (the markdown keeps its node and changes
+    // its data-live).
     const texts = (node) => {
       if (!node.querySelectorAll) return;
       const found = [...node.querySelectorAll(".dp-live-text[data-live]")];
@@ -560,13 +562,15 @@ export default function ({ parentElement, data }) {
             still(ranges(node));
           }
         }
+        else if (type === "attributes" && target.hasAttribute("data-live")) texts(target);
         else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
           if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
           else announce(box(target), -Number(target.value) - 1);
         }
       }
     }).observe(document.body,
-      { subtree: true, childList: true, attributes: true, attributeFilter: ["value"] });
+      { subtree: true, childList: true, attributes: true,
+        attributeFilter: ["value", "data-live"] });
     const app = document.querySelector("[data-testid='stApp']");
     new MutationObserver(() => {
       if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
