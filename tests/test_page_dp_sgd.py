@@ -90,6 +90,8 @@ def test_the_pld_accountant_needs_less_noise_for_the_same_epsilon(page):
     schedule = dp_sgd.SgdSchedule(26_049, 256, 5, 1.0)
     assert pld == pytest.approx(dp_sgd.noise_multiplier_for(1.0, 1e-5, schedule, "pld"), rel=1e-3)
     assert pld < rdp
+    # what the page teaches says where it holds (tests/test_dp_sgd.py checks it down there)
+    assert "PLD's is the tighter down to δ = 10⁻¹¹" in texts(at)
 
 
 def test_fewer_rows_cost_accuracy_at_the_same_epsilon(page):

@@ -1,7 +1,7 @@
 """Section 3 of the DP-SGD page: what the guarantee is made of. ε against the noise
 multiplier for this schedule and ε as the epochs go by, by both of dp-accounting's
-accountants (RDP and PLD, both proven upper bounds; PLD the tighter), and the σ that each ε
-of a board's usual list needs."""
+accountants (RDP and PLD, both proven upper bounds; PLD the tighter down to δ = 1e-11), and
+the σ that each ε of a board's usual list needs."""
 
 from __future__ import annotations
 
