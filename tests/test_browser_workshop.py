@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from test_browser import MAIN, ROOT, running_app
+from test_browser import MAIN, ROOT, running_app, settled
 
 COOKIE = "dpx_worker"
 WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
@@ -216,6 +216,8 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
     for _context, page in attendees:
         at_address(page, r"/laplace\b")
+        page.locator(MAIN).get_by_text("Laplace mechanism").first.wait_for(timeout=WAIT)
+        settled(page)  # the follow's run is over: the next click is the attendee's own
 
     # One attendee explores alone: the trainer's next page reaches the other one only.
     (_, alone), (_, follower) = attendees[0], attendees[-1]

@@ -14,9 +14,11 @@ Every table and chart lists the candidates by true count, largest first, ties by
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from dp_core import domains
@@ -167,9 +169,10 @@ def _from_data(data: DataChoice) -> Candidates | None:
     )
     if categories is None:
         return None
-    weights = frame[dataset.count_column] if dataset.is_count_table else None
     try:
-        counts = domains.counts_over_domain(frame[column], categories.labels, weights)
+        counts = _counts(
+            (data.source, data.person, cap), column, dataset.count_column, categories.labels, frame
+        )
     except ValueError as error:
         st.error(_("exponential.data.count_error", error=translated(error)))
         return None
@@ -190,6 +193,20 @@ def _from_data(data: DataChoice) -> Candidates | None:
         column="" if data.own else column,
         reads=capped.reads + categories.reads,
     )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _counts(
+    rows: tuple,
+    column: str,
+    count_column: str | None,
+    labels: Sequence[str],
+    _frame: pd.DataFrame,
+) -> domains.DomainCounts:
+    """The candidates' counts, once for every session: ``rows`` names the rows of ``_frame``
+    (the data's source, its person column and cap, as ui.common.contributions keeps them)."""
+    weights = _frame[count_column] if count_column else None
+    return domains.counts_over_domain(_frame[column], labels, weights)
 
 
 def _note(data: DataChoice, cap: int, sensitivity: float) -> str:
