@@ -312,8 +312,46 @@ def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) ->
         page.wait_for_selector(IDLE, timeout=WAIT)
         assert len(asked) - count == 1, (len(asked) - count, page.url)
         assert page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").count()
+        # at the room's view by the watch's own measure: nothing left for it to open
+        assert page.evaluate("window.__dpElsewhere()") is False, page.url
     for context, _page, _asked in followers:
         context.close()
+    trainer.context.close()
+
+
+def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> None:
+    """Whatever a busy machine loses on the way (a run cut short by the next move), a
+    follower at rest elsewhere than the room's view opens it, with one run."""
+    base, _port = workshop
+    trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    trainer.goto(f"{base}/workshop")
+    trainer.get_by_role("button", name="Open a room").click()
+    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
+    code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
+    trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
+    trainer.wait_for_selector(SLIDERS)
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    asked = _reruns(page)
+    page.goto(f"{base}/workshop?room={code}")
+    at_address(page, r"/laplace\?.*room=", WAIT)
+    page.wait_for_selector(IDLE, timeout=WAIT)
+    # the room's push heard (its first event), and the page at its view
+    page.wait_for_function("window.__dpRoom && window.__dpRoom.room", timeout=WAIT)
+    page.wait_for_function("!window.__dpElsewhere()", timeout=WAIT)
+    before = len(asked)
+    # as if a run had been lost: the address says ε = 0.5 while the room's view does not
+    page.evaluate(
+        """() => {
+          const url = new URL(location.href);
+          url.searchParams.set("laplace_epsilon", "0.5");
+          history.replaceState(history.state, "", url);
+        }"""
+    )
+    assert page.evaluate("window.__dpElsewhere()") is True
+    page.wait_for_function("!window.__dpElsewhere()", timeout=WAIT)
+    page.wait_for_selector(IDLE, timeout=WAIT)
+    assert epsilon_in(page) != "0.5" and len(asked) - before == 1, (page.url, len(asked))
+    page.context.close()
     trainer.context.close()
 
 

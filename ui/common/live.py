@@ -22,8 +22,9 @@ Nothing in a chart names the stop in use, so a step sends the same chart again, 
 Streamlit keeps (its message cache) and Vega leaves as it is: the browser draws only what
 changed.
 
-A page's numbers follow the same way (``text``): the sentence for every stop, the script shows
-the one the thumb is on.
+A page's numbers follow the same way (``text``): the sentence for every stop, in a markdown
+element's ``data-live`` (one element, not a component of its own), which the script paints
+at the stop the thumb is on.
 
 Secure releases are never computed at other stops: that would be a release per stop.
 

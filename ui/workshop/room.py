@@ -258,6 +258,22 @@ function here() {
   return { page, params };
 }
 
+// Whether this page is not at the room's view (its page, or a parameter of its own aside). A
+// parameter the view leaves out is its default, which a follower's address may write: it
+// differs only where its slider's default is known and another.
+function elsewhere(room) {
+  const now = here();
+  if (room.page !== now.page) return true;
+  const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
+  return [...keys].some((key) => {
+    const mine = JSON.stringify(now.params[key] || []);
+    if (key in room.params) return mine !== JSON.stringify(room.params[key]);
+    const stops = (window.__dpStops || {})[key];
+    return stops !== undefined && stops.default !== null &&
+      mine !== JSON.stringify([stops.default]);
+  });
+}
+
 // Show the room's view without a strip run: the key of the one live slider whose stop it
 // moved (which the page holds); "" when it shows that view already, or has opened the section
 // shown (its tab clicked); null when it cannot.
@@ -327,6 +343,8 @@ export default function ({ data, setTriggerValue }) {
   };
   const told = (room) => {
     const now = watch.data;
+    watch.room = room;
+    watch.told = Date.now();
     if (room.error) return send("unreachable");
     if (!room.open) return send("closed");
     if (room.asked !== now.asked) return send(`asked ${room.asked}`);
@@ -373,6 +391,22 @@ export default function ({ data, setTriggerValue }) {
       watch.busy = false;
     }
   };
+  // The page at the room's view in the end, whatever was lost on the way (a run cut short by
+  // the next move on a busy machine): still elsewhere, at rest, once every catch-up had its
+  // time, it opens the view, once for each view.
+  window.__dpElsewhere = () => Boolean(watch.room && elsewhere(watch.room));  // for tests
+  watch.reconcile ||= setInterval(() => {
+    const room = watch.room, now = watch.data;
+    if (!watch.code || !room || !room.open || room.error || now.alone ||
+        watch.reconciled === room.view) return;
+    const quiet = now.quiet + (room.spread || 0) + CAUGHT_UP_WITHIN + 2;
+    const app = document.querySelector("[data-testid='stApp']");
+    if (Date.now() - watch.told < 1000 * quiet || !app ||
+        app.getAttribute("data-test-script-state") !== "notRunning") return;
+    if (!elsewhere(room)) return;
+    watch.reconciled = room.view;
+    navigated(room, now.code) || send(`view ${room.view}`);
+  }, 1000);
   if (watch.code !== data.code) {
     watch.code = data.code;
     if (watch.source) watch.source.close();
