@@ -351,6 +351,11 @@ def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> 
     page.wait_for_function("!window.__dpElsewhere()", timeout=WAIT)
     page.wait_for_selector(IDLE, timeout=WAIT)
     assert epsilon_in(page) != "0.5" and len(asked) - before == 1, (page.url, len(asked))
+    # the follower's own step is theirs: the watch keeps away from a page touched since
+    page.locator(SLIDERS).first.focus()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("window.__dpElsewhere()", timeout=WAIT)
+    assert page.evaluate("window.__dpRoom.touched > window.__dpRoom.told")
     page.context.close()
     trainer.context.close()
 

@@ -392,13 +392,20 @@ export default function ({ data, setTriggerValue }) {
     }
   };
   // The page at the room's view in the end, whatever was lost on the way (a run cut short by
-  // the next move on a busy machine): still elsewhere, at rest, once every catch-up had its
-  // time, it opens the view, once for each view.
+  // the next move on a busy machine): still elsewhere, at rest and untouched since the move,
+  // once every catch-up had its time, it opens the view, once for each view.
   window.__dpElsewhere = () => Boolean(watch.room && elsewhere(watch.room));  // for tests
+  if (!watch.reconcile) {  // a person's own touch since the room's last move is theirs to keep
+    for (const kind of ["pointerdown", "keydown"]) {
+      document.addEventListener(kind, (event) => {
+        if (event.isTrusted) watch.touched = Date.now();
+      }, true);
+    }
+  }
   watch.reconcile ||= setInterval(() => {
     const room = watch.room, now = watch.data;
     if (!watch.code || !room || !room.open || room.error || now.alone ||
-        watch.reconciled === room.view) return;
+        watch.reconciled === room.view || watch.touched > watch.told) return;
     const quiet = now.quiet + (room.spread || 0) + CAUGHT_UP_WITHIN + 2;
     const app = document.querySelector("[data-testid='stApp']");
     if (Date.now() - watch.told < 1000 * quiet || !app ||
