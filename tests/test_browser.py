@@ -105,7 +105,8 @@ def settled(page: Page) -> None:
     """Wait until the app is connected and its script has stayed finished for half a second.
 
     A first visit runs twice (see ui.common.shell.use_app_navigation), so one "notRunning"
-    moment is not enough; and the first time a widget appears its code loads (a skeleton).
+    moment is not enough; the first time a widget appears its code loads (a skeleton); and a
+    live sentence is painted by the relay's script once that has loaded (ui.common.live).
     """
     page.wait_for_selector(
         "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=60_000
@@ -116,6 +117,7 @@ def settled(page: Page) -> None:
         page.wait_for_selector(idle, timeout=60_000)
         page.wait_for_timeout(500)
         loading = page.locator("[data-testid^='stSkeleton']").count()
+        loading += page.locator(".dp-live-text[data-live]").count()  # not painted yet
         if page.locator(idle).count() == 1 and loading == 0:
             return
     pytest.fail("the app kept rerunning or loading for 90 s")
