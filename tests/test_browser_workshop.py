@@ -272,12 +272,8 @@ def _reruns(page: Page) -> list[float]:
     return asked
 
 
-def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) -> None:
-    """The trainer moves ε: four followers (over both workers) show the guarantee and numbers
-    at the new ε without asking their worker for a run (the room's push, shown by the live
-    layer), then catch up with one run each: the thumb moved as a key would, the page's own
-    step."""
-    base, _port = workshop
+def _trainer_on_laplace(browser, base: str) -> tuple[Page, str]:
+    """A trainer's screen that opened a room and the Laplace page; the room's code."""
     trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     trainer.goto(f"{base}/workshop")
     trainer.get_by_role("button", name="Open a room").click()
@@ -285,6 +281,16 @@ def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) ->
     code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
     trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
     trainer.wait_for_selector(SLIDERS)
+    return trainer, code
+
+
+def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) -> None:
+    """The trainer moves ε: four followers (over both workers) show the guarantee and numbers
+    at the new ε without asking their worker for a run (the room's push, shown by the live
+    layer), then catch up with one run each: the thumb moved as a key would, the page's own
+    step."""
+    base, _port = workshop
+    trainer, code = _trainer_on_laplace(browser, base)
     followers: list[tuple[BrowserContext, Page, list[float]]] = []
     while len(followers) < 4 or len({worker_of(c) for c, _, _ in followers}) < 2:
         assert len(followers) < 8, "HAProxy put every follower on one worker"
@@ -323,13 +329,7 @@ def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> 
     """Whatever a busy machine loses on the way (a run cut short by the next move), a
     follower at rest elsewhere than the room's view opens it, with one run."""
     base, _port = workshop
-    trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-    trainer.goto(f"{base}/workshop")
-    trainer.get_by_role("button", name="Open a room").click()
-    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
-    code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
-    trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
-    trainer.wait_for_selector(SLIDERS)
+    trainer, code = _trainer_on_laplace(browser, base)
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     asked = _reruns(page)
     page.goto(f"{base}/workshop?room={code}")

@@ -263,15 +263,18 @@ function here() {
 // differs only where its slider's default is known and another.
 function elsewhere(room) {
   const now = here();
-  if (room.page !== now.page) return true;
-  const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
-  return [...keys].some((key) => {
-    const mine = JSON.stringify(now.params[key] || []);
-    if (key in room.params) return mine !== JSON.stringify(room.params[key]);
+  return room.page !== now.page || differing(now, room).some((key) => {
     const stops = (window.__dpStops || {})[key];
-    return stops !== undefined && stops.default !== null &&
-      mine !== JSON.stringify([stops.default]);
+    return key in room.params || (stops !== undefined && stops.default !== null &&
+      JSON.stringify(now.params[key]) !== JSON.stringify([stops.default]));
   });
+}
+
+// The parameters whose values differ between this page's address and the room's view.
+function differing(now, room) {
+  const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
+  return [...keys].filter((key) =>
+    JSON.stringify(now.params[key] || []) !== JSON.stringify(room.params[key] || []));
 }
 
 // Show the room's view without a strip run: the key of the one live slider whose stop it
@@ -280,9 +283,7 @@ function elsewhere(room) {
 function shownHere(room) {
   const now = here();
   if (room.page !== now.page || !window.__dpPush) return null;
-  const keys = new Set([...Object.keys(now.params), ...Object.keys(room.params)]);
-  const moved = [...keys].filter(
-    (key) => JSON.stringify(now.params[key] || []) !== JSON.stringify(room.params[key] || []));
+  const moved = differing(now, room);
   if (moved.length === 0) return "";
   if (moved.length > 1) return null;
   const story = window.__dpStory;
