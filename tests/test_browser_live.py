@@ -99,6 +99,8 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     assert _wait(page, answered), (page.url, value)
     settled(page)
     assert live_sentences(page) == during_words
+    # a box's icon is a picture to a screen reader: hidden from it, the sentence read alone
+    assert page.locator(".dp-live-icon:not([aria-hidden='true'])").count() == 0
     pictures.append(chart_pixels(page))
     # the server's drawing is the dragged one, and no chart painted anything else meanwhile
     assert all(picture == during_charts for picture in pictures)

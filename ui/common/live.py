@@ -590,14 +590,14 @@ const LAYOUTS = {
   strong: '<p class="dp-live-value"></p>',
   caption: '<p class="dp-live-value"></p>',
   metric: '<div class="dp-live-label"></div><div class="dp-live-value"></div>',
-  success: '<span class="dp-live-icon">verified_user</span>' +
+  success: '<span class="dp-live-icon" aria-hidden="true">verified_user</span>' +
     '<div><div class="dp-live-value"></div><div class="dp-live-note"></div></div>',
   "success-line":
-    '<span class="dp-live-icon">verified_user</span><span class="dp-live-value"></span>',
-  info: '<span class="dp-live-icon">verified_user</span><div class="dp-live-value"></div>',
+    '<span class="dp-live-icon" aria-hidden="true">verified_user</span><span class="dp-live-value"></span>',
+  info: '<span class="dp-live-icon" aria-hidden="true">verified_user</span><div class="dp-live-value"></div>',
   notice: '<div class="dp-live-value"></div>',
-  warning: '<span class="dp-live-icon">warning</span><div class="dp-live-value"></div>',
-  error: '<span class="dp-live-icon">gpp_bad</span><div class="dp-live-value"></div>',
+  warning: '<span class="dp-live-icon" aria-hidden="true">warning</span><div class="dp-live-value"></div>',
+  error: '<span class="dp-live-icon" aria-hidden="true">gpp_bad</span><div class="dp-live-value"></div>',
 };
 
 // The catalogue's sentences use **bold** and `code` only.
