@@ -585,19 +585,20 @@ export default function ({ parentElement, data }) {
   window.__dpStory = data.story;
 }
 
+// A box's icon is hidden from screen readers: the box is read as its sentence.
+const icon = (name) => `<span class="dp-live-icon" aria-hidden="true">${name}</span>`;
+const VALUE = '<div class="dp-live-value"></div>';
 const LAYOUTS = {
   "": '<p class="dp-live-value"></p>',
   strong: '<p class="dp-live-value"></p>',
   caption: '<p class="dp-live-value"></p>',
-  metric: '<div class="dp-live-label"></div><div class="dp-live-value"></div>',
-  success: '<span class="dp-live-icon" aria-hidden="true">verified_user</span>' +
-    '<div><div class="dp-live-value"></div><div class="dp-live-note"></div></div>',
-  "success-line":
-    '<span class="dp-live-icon" aria-hidden="true">verified_user</span><span class="dp-live-value"></span>',
-  info: '<span class="dp-live-icon" aria-hidden="true">verified_user</span><div class="dp-live-value"></div>',
-  notice: '<div class="dp-live-value"></div>',
-  warning: '<span class="dp-live-icon" aria-hidden="true">warning</span><div class="dp-live-value"></div>',
-  error: '<span class="dp-live-icon" aria-hidden="true">gpp_bad</span><div class="dp-live-value"></div>',
+  metric: '<div class="dp-live-label"></div>' + VALUE,
+  success: icon("verified_user") + `<div>${VALUE}<div class="dp-live-note"></div></div>`,
+  "success-line": icon("verified_user") + '<span class="dp-live-value"></span>',
+  info: icon("verified_user") + VALUE,
+  notice: VALUE,
+  warning: icon("warning") + VALUE,
+  error: icon("gpp_bad") + VALUE,
 };
 
 // The catalogue's sentences use **bold** and `code` only.
