@@ -16,10 +16,26 @@ from unittest import mock
 
 import numpy as np
 from streamlit.runtime.media_file_manager import MediaFileManager
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest, app_test
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60
+
+
+class _ServedPages(PagesManager):
+    """Run as a served app does after its first visit. A server decides once whether the app
+    is a legacy "pages/ folder" app (ui.common.shell.use_app_navigation switches it, with one
+    extra run, at the first visit: the browser tests see it). AppTest forgets that decision
+    before every run, so each of its runs would first run the page script alone, then the app:
+    a page's controls twice, and nothing like what a served session runs."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+
+app_test.PagesManager = _ServedPages
 
 
 def open_page(
