@@ -111,11 +111,15 @@ def browser_language() -> str:
 
 # The language of work done outside the script run for it (a deferred download).
 _LATER: ContextVar[str | None] = ContextVar("dp_explorer_language", default=None)
+# The language of this run, read once at its start (a page run asks some 400 times; each look
+# in the session state costs some 20 µs). A run's thread holds it; a fragment's run in a thread
+# of its own reads the session state, as the language only changes with a whole run.
+_RUN: ContextVar[str | None] = ContextVar("dp_explorer_run_language", default=None)
 
 
 def language() -> str:
     """The language of this session: "en", "de", "es", "ja" or "zh"."""
-    lang = _LATER.get() or st.session_state.get(STATE_KEY)
+    lang = _LATER.get() or _RUN.get() or st.session_state.get(STATE_KEY)
     return lang if lang in LANGUAGES else "en"
 
 
@@ -135,10 +139,12 @@ def in_language(make: Callable[[], R]) -> Callable[[], R]:
 
 
 def start_language() -> None:
-    """Set the session's language once: from the address, else the browser, else English."""
+    """Set the session's language once: from the address, else the browser, else English; and
+    this run's, from the session's."""
     if STATE_KEY not in st.session_state:
         linked = st.query_params.get(STATE_KEY)
         st.session_state[STATE_KEY] = linked if linked in LANGUAGES else browser_language()
+    _RUN.set(st.session_state[STATE_KEY])
 
 
 def number_locale() -> str:
