@@ -51,6 +51,7 @@ from ui.workshop.store import store
 LEADING, FOLLOWING = "room__leading", ROOM_FOLLOWING  # session state: the room's code
 ALONE, SEEN, SHOWN = ROOM_ALONE, "room__seen", "room__shown"
 SECRET, FORGET = "room__secret", "room__forget"  # the trainer's secret; a cookie to clear
+COOKIES_READ = "room__cookies_read"  # this session has looked for a room in its cookies
 # The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
 # the trainer's "CODE.SECRET", an attendee's "CODE".
 LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
@@ -142,8 +143,9 @@ def enter() -> None:
     typed, secret = st.query_params.get(ROOM_KEY), take(LEAD_KEY)
     state, linked = st.session_state, typed is not None
     if not linked:
-        if LEADING in state or FOLLOWING in state:  # (listing the state's keys costs ms)
+        if LEADING in state or FOLLOWING in state or COOKIES_READ in state:
             return
+        state[COOKIES_READ] = True  # a session's cookies are its connection's: read them once
         typed, secret = _from_cookies()
         if typed is None:
             return
