@@ -15,12 +15,38 @@ Decimal and grouping symbols follow the session's language (ui.common.i18n.numbe
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import Decimal
 
-from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
+from babel import Locale
+from babel.numbers import (
+    NumberPattern,
+    format_decimal,
+    get_decimal_symbol,
+    get_group_symbol,
+    parse_pattern,
+)
 
-from ui.common.i18n import number_locale as babel_locale
+from ui.common import i18n
+
+
+@functools.cache
+def _parsed_locale(name: str) -> Locale:
+    return Locale.parse(name)
+
+
+def babel_locale() -> Locale:
+    """The session's number locale, parsed once per process (Babel parses a locale's name and
+    loads its data under one global lock at each call given a name: a page run formats some
+    fifty numbers, and a worker runs many pages at once)."""
+    return _parsed_locale(i18n.number_locale())
+
+
+@functools.cache
+def _pattern(pattern: str) -> NumberPattern:
+    return parse_pattern(pattern)
+
 
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 _LOG10 = math.log(10)
@@ -31,7 +57,7 @@ def _decimal(value: float, pattern: str) -> str:
     stored as 90.4500…03 and rounds up); beyond 10^15 it is written in scientific notation."""
     if not math.isfinite(value) or abs(value) >= 1e15:
         return _scientific(value, 3) if math.isfinite(value) else f"{value:g}"
-    return format_decimal(Decimal(value), format=pattern, locale=babel_locale())
+    return format_decimal(Decimal(value), format=_pattern(pattern), locale=babel_locale())
 
 
 def _scientific(value: float, digits: int) -> str:
