@@ -7,6 +7,7 @@ so a new page is added in one place (its title and question: ``common.page.<url>
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,7 +146,14 @@ PAGES: tuple[PageEntry, ...] = (
 
 def available_pages() -> list[PageEntry]:
     """Pages whose script exists, in catalogue order."""
-    return [page for page in PAGES if page.exists]
+    return list(_available())
+
+
+@functools.cache
+def _available() -> tuple[PageEntry, ...]:
+    """Looked for once: the pages/ folder does not change while the app runs (a page run asked
+    four times, a dozen file system calls each)."""
+    return tuple(page for page in PAGES if page.exists)
 
 
 def entry(url_path: str) -> PageEntry:
