@@ -108,8 +108,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def process_cpu_seconds(pid: int) -> float:
-    """utime + stime of process ``pid`` (all its threads), in seconds; 0 once it is gone."""
+def process_cpu_seconds(pid: int | str) -> float:
+    """utime + stime of process ``pid`` (all its threads; "P/task/T": thread T alone), in
+    seconds; 0 once it is gone."""
     with contextlib.suppress(OSError):
         stat = Path(f"/proc/{pid}/stat").read_text()
         fields = stat[stat.rindex(")") + 2 :].split()

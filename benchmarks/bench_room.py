@@ -139,6 +139,12 @@ class Workshop:
     def cpu_seconds(self) -> float:
         return sum(process_cpu_seconds(pid) for pid in self.worker_pids())
 
+    def loop_cpu_seconds(self) -> float:
+        """The workers' main threads: Tornado's event loop, which takes the browsers' messages
+        and writes every run's messages to them (the runs themselves have threads of their
+        own)."""
+        return sum(process_cpu_seconds(f"{pid}/task/{pid}") for pid in self.worker_pids())
+
     def proxy_cpu_seconds(self) -> float:
         pid = self.proxy_pid()
         return process_cpu_seconds(pid) if pid else 0.0
@@ -630,7 +636,7 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
         params = {**params, **extra} if extra is not None else shared
         runs0 = sum(f.runs for f in followers)
         before = {id(f): f.runs for f in followers}
-        cpu0, wall0 = room.cpu_seconds(), time.perf_counter()
+        cpu0, loop0, wall0 = room.cpu_seconds(), room.loop_cpu_seconds(), time.perf_counter()
         version = await trainer.publish(page, params)
         published = time.perf_counter()
         reached: dict[int, float] = {}
@@ -652,14 +658,15 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
 
         await until(arrived, WAIT, 0.01)
         took = [at - published for at in reached.values()]
-        cpu = room.cpu_seconds() - cpu0
+        cpu, loop = room.cpu_seconds() - cpu0, room.loop_cpu_seconds() - loop0
         load, pressure = machine_busy()
         print(
             f"  {what} (view {version}): followers showed it after p50 "
             f"{ms(percentile(took, 0.5))} ms, p95 {ms(percentile(took, 0.95))} ms, max "
             f"{ms(max(took, default=float('nan')))} ms; {count - len(took)} missed; "
             f"{(sum(f.runs for f in followers) - runs0) / count:.2f} script runs per follower; "
-            f"{cpu / count * 1000:.0f} ms of CPU per follower; load {load:.2f}, "
+            f"{cpu / count * 1000:.0f} ms of CPU per follower ({loop / count * 1000:.0f} ms of "
+            f"it in the event loop); load {load:.2f}, "
             f"cpu wait {pressure:.0f}%"
         )
     await trainer.publish(*target)
