@@ -36,7 +36,7 @@ def _parsed_locale(name: str) -> Locale:
     return Locale.parse(name)
 
 
-def babel_locale() -> Locale:
+def _babel_locale() -> Locale:
     """The session's number locale, parsed once per process (Babel parses a locale's name and
     loads its data under one global lock at each call given a name: a page run formats some
     fifty numbers, and a worker runs many pages at once)."""
@@ -57,19 +57,19 @@ def _decimal(value: float, pattern: str) -> str:
     stored as 90.4500…03 and rounds up); beyond 10^15 it is written in scientific notation."""
     if not math.isfinite(value) or abs(value) >= 1e15:
         return _scientific(value, 3) if math.isfinite(value) else f"{value:g}"
-    return format_decimal(Decimal(value), format=_pattern(pattern), locale=babel_locale())
+    return format_decimal(Decimal(value), format=_pattern(pattern), locale=_babel_locale())
 
 
 def _scientific(value: float, digits: int) -> str:
     """1.23e-05 with the locale's decimal symbol (the exponent is written as in code)."""
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
-    return f"{mantissa.replace('.', get_decimal_symbol(babel_locale()))}e{exponent}"
+    return f"{mantissa.replace('.', get_decimal_symbol(_babel_locale()))}e{exponent}"
 
 
 def number(value: float) -> str:
     """Short label for a setting: 0.01, 0.25, 1, 12.5, 1e-06 (Python's general format, with
     the locale's decimal symbol and no grouping)."""
-    return f"{value:g}".replace(".", get_decimal_symbol(babel_locale()))
+    return f"{value:g}".replace(".", get_decimal_symbol(_babel_locale()))
 
 
 def fixed(value: float, decimals: int = 0) -> str:
@@ -175,7 +175,7 @@ def count(n: int) -> str:
 
 def number_locale() -> dict:
     """The d3-format number locale charts use: the session's decimal and thousands symbols."""
-    locale = babel_locale()
+    locale = _babel_locale()
     return {
         "decimal": get_decimal_symbol(locale),
         "thousands": get_group_symbol(locale),
@@ -187,5 +187,5 @@ def number_locale() -> dict:
 def typed_number(text: str) -> str:
     """A number typed in the reader's language, as Python reads it: "0,5" -> "0.5" where the
     decimal symbol is a comma (German, Spanish); a point is read as a decimal point too."""
-    symbol = get_decimal_symbol(babel_locale())
+    symbol = get_decimal_symbol(_babel_locale())
     return text.strip().replace(symbol, ".") if symbol != "." else text.strip()
