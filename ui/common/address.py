@@ -18,7 +18,7 @@ before the widget (``relabel``), and Streamlit sends the browser the new label.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -27,6 +27,9 @@ from ui.common.i18n import _, display, language
 from ui.common.setting import Flag, Setting, Span
 
 _DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language it was drawn in
+# Session state: a setting's key -> the context its value is for. One entry, not one per setting:
+# Streamlit copies the whole session state for each radio, select box and slider it draws.
+_CONTEXTS = "address__for"
 
 
 def current(setting: Setting, options: Sequence[Any] | None = None, context: object = None) -> Any:
@@ -38,9 +41,10 @@ def current(setting: Setting, options: Sequence[Any] | None = None, context: obj
     bounds these are): when it changes, the setting starts again from its default, and the
     address's value, which was for the old context, is dropped.
     """
-    state, context_key = st.session_state, f"{setting.key}__for"
-    changed = state.get(context_key, context) != context
-    state[context_key] = context
+    state = st.session_state
+    contexts = state.setdefault(_CONTEXTS, {})
+    changed = contexts.get(setting.key, context) != context
+    contexts[setting.key] = context
     if changed:
         st.query_params.pop(setting.key, None)
     elif setting.key in state and setting.accepts(state[setting.key], options):
@@ -54,6 +58,14 @@ def current(setting: Setting, options: Sequence[Any] | None = None, context: obj
             value = options[0] if len(options) else None
     state[setting.key] = value
     return value
+
+
+def forget_contexts(keys: Iterable[str]) -> None:
+    """Forget what the values of the settings ``keys`` were for, so that the next run takes
+    each as given (a preset's, the room's), not as left over from another dataset."""
+    contexts = st.session_state.get(_CONTEXTS, {})
+    for key in keys:
+        contexts.pop(key, None)
 
 
 def from_address(setting: Setting, options: Sequence[Any] | None = None) -> Any | None:

@@ -27,6 +27,7 @@ from typing import TypeVar
 import streamlit as st
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"
@@ -85,21 +86,28 @@ def compile_catalogues() -> None:
         os.replace(name, mo)
 
 
-def _chain(lang: str) -> gettext.NullTranslations:
-    """Every domain of one language, chained: ids are unique across domains."""
-    first = gettext.NullTranslations()
-    for domain in DOMAINS:
-        first.add_fallback(gettext.translation(domain, LOCALES, languages=[lang], fallback=True))
-    return first
+def _merged(lang: str) -> gettext.NullTranslations:
+    """Every domain of one language in one catalogue (Babel's ``Translations.merge``): ids are
+    unique across domains, so a message is one dictionary look-up, not a walk along eleven."""
+    found = [
+        loaded
+        for domain in DOMAINS
+        if isinstance(loaded := Translations.load(LOCALES, [lang], domain), Translations)
+    ]
+    if not found:
+        return gettext.NullTranslations()
+    for other in found[1:]:
+        found[0].merge(other)
+    return found[0]
 
 
 @functools.cache
 def catalogue(lang: str) -> gettext.NullTranslations:
     """The compiled catalogues of ``lang``, falling back to English for a missing message."""
     compile_catalogues()
-    translation = _chain(lang)
+    translation = _merged(lang)
     if lang != "en":
-        translation.add_fallback(_chain("en"))
+        translation.add_fallback(_merged("en"))
     return translation
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.address import assign
+from ui.common.address import assign, forget_contexts
 from ui.common.i18n import _
 from ui.common.sections import open_section
 
@@ -37,8 +37,7 @@ class Preset:
 def apply(page: str, preset: Preset) -> None:
     """Assign the preset's values and open its section; settings tied to the data (a column,
     a cap) take them as given, not as left over from the dataset before."""
-    for key in preset.values:
-        st.session_state.pop(f"{key}__for", None)
+    forget_contexts(preset.values)
     assign(preset.values)
     if preset.section is not None:
         open_section(page, preset.section)

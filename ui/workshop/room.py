@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.address import drop, take
+from ui.common.address import drop, forget_contexts, take
 from ui.common.catalog import available_pages, entry
 from ui.common.i18n import N_, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
@@ -685,9 +685,9 @@ def _drop_settings() -> None:
     not in the address), so that the page takes each from the address."""
     state = st.session_state
     for key in list(state):
-        setting = key.removesuffix("__for")
-        if (setting in DECLARED and setting not in OWN) or key.endswith("__section"):
+        if (key in DECLARED and key not in OWN) or key.endswith("__section"):
             del state[key]
+    forget_contexts(key for key in DECLARED if key not in OWN)
 
 
 def _open(code: str, view: View) -> None:
