@@ -34,9 +34,10 @@ from ui.common.shell import page_rng
 SELECTION_L0 = 1  # choosing the groups with DP: each person counts in their first group
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _released(source: str, group: str, labels: tuple, _frame: pd.DataFrame):
-    """The rows whose group is released, the group as text; and how many rows were dropped."""
+    """The rows whose group is released, the group as text; and how many rows were dropped.
+    Shared, not copied (nothing changes a frame in place): a copy cost each run a millisecond."""
     keys = domains.category_keys(_frame[group]).to_numpy(dtype=object)
     inside = pd.Index(labels).get_indexer(keys) >= 0
     return _frame[inside].assign(**{group: keys[inside]}), int((~inside).sum())
@@ -49,9 +50,10 @@ def contribution_units(key: tuple, _frame: pd.DataFrame) -> ContributionTable:
     return contribution_table(_frame, person, group, value, order_column=order, groups=labels)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def groups_per_person(key: tuple, _frame: pd.DataFrame) -> pd.Series:
-    """Persons with k released groups, k = 1 .. max (dp_core.bounding.contribution_histogram)."""
+    """Persons with k released groups, k = 1 .. max (dp_core.bounding.contribution_histogram);
+    not copied."""
     _, person, group, *_ = key
     return bounding.contribution_histogram(_frame, person, group)
 
