@@ -684,9 +684,12 @@ def _drop_settings() -> None:
     """Drop every setting this session holds (a setting the trainer left at its default is
     not in the address), so that the page takes each from the address."""
     state = st.session_state
-    for key in list(state):
-        if (key in DECLARED and key not in OWN) or key.endswith("__section"):
-            del state[key]
+    # one look at the whole state (list(state) would take two: its length, then its keys)
+    dropped = [
+        key for key in state if (key in DECLARED and key not in OWN) or key.endswith("__section")
+    ]
+    for key in dropped:
+        del state[key]
     forget_contexts(key for key in DECLARED if key not in OWN)
 
 
