@@ -16,7 +16,7 @@ from data.registry import MAX_CATEGORIES
 from dp_core import bounding, domains
 from dp_core.bounding.table import ContributionTable, contribution_table
 from ui.bounding.choices import Choices, page_choices
-from ui.bounding.data import OWN_WORDS, PAGE, PRESETS, BoundingData, Preset
+from ui.bounding.data import OWN_WORDS, PAGE, PRESETS, BoundingData, Preset, remembered
 from ui.bounding.declared import GROUP, VALUE
 from ui.bounding.paths import path_data
 from ui.bounding.presets import PRESETS as EXAMPLES
@@ -95,14 +95,31 @@ def _rows_per_person_caption(data: DataChoice, person: str | None, words: Words)
         st.caption(_("bounding.data.one_row_each", **words.nouns()))
 
 
-def _value_error(frame: pd.DataFrame, person: str | None, group: str, value: str | None):
+def _frame_error(
+    rows: tuple, frame: pd.DataFrame, person: str | None, group: str, value: str | None = None
+) -> ValueError | None:
+    """Why the rows cannot be bounded (dp_core.bounding.check_bounding_frame), or None: checked
+    once per rows (``rows`` names them: their source, and the released groups) and columns,
+    not on every run."""
+
+    def check() -> ValueError | None:
+        try:
+            bounding.check_bounding_frame(frame, person, group, value)
+        except ValueError as error:
+            return error
+        return None
+
+    name = "rows_error" if value is None else "value_error"
+    return remembered(name, (rows, person, group, value), check)
+
+
+def _value_error(
+    rows: tuple, frame: pd.DataFrame, person: str | None, group: str, value: str | None
+) -> str | None:
     if value is None:
         return _("bounding.data.nothing_to_sum")
-    try:
-        bounding.check_bounding_frame(frame, person, group, value)
-    except ValueError as error:
-        return translated(error)
-    return None
+    error = _frame_error(rows, frame, person, group, value)
+    return None if error is None else translated(error)
 
 
 def _natural(data: DataChoice, frame: pd.DataFrame, value: str) -> tuple[float, float]:
@@ -164,9 +181,8 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
     person = preset.person if preset else data.person
     _rows_per_person_caption(data, person, words)
     if not data.path:
-        try:
-            bounding.check_bounding_frame(data.frame, person, group)
-        except ValueError as error:
+        error = _frame_error((data.source,), data.frame, person, group)
+        if error is not None:
             st.error(_("bounding.data.cannot_bound", error=translated(error)))
             return None
     categories = _groups(data, person, group, secure)
@@ -199,7 +215,7 @@ def _frame_data(
     if frame.empty:
         st.error(_("bounding.data.none_released"))
         return None
-    value_error = _value_error(frame, person, group, value)
+    value_error = _value_error((data.source, categories.labels), frame, person, group, value)
     natural = None if value_error else _natural(data, frame, value)
     order = preset.order if preset else None
     summed, value = value, None if value_error else value
