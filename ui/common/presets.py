@@ -22,6 +22,7 @@ import streamlit as st
 from ui.common.address import assign, forget_contexts
 from ui.common.i18n import _
 from ui.common.sections import open_section
+from ui.common.shell import following
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,10 @@ def apply(page: str, preset: Preset) -> None:
 
 
 def preset_buttons(page: str, presets: Sequence[Preset]) -> None:
-    """One button per preset in a row, after a label."""
+    """One button per preset in a row, after a label; none on a page that follows a trainer's
+    (its settings are the trainer's: an example is one click away once exploring alone)."""
+    if following():
+        return
     row = st.container(horizontal=True, vertical_alignment="center", key=f"{page}__presets")
     with row:
         st.caption(_("common.preset.label"))

@@ -55,6 +55,7 @@ COOKIES_READ = "room__cookies_read"  # this session has looked for a room in its
 # The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
 # the trainer's "CODE.SECRET", an attendee's "CODE".
 LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
+KEPT = "room__cookie_kept"  # the room whose code the attendee's browser keeps in its cookie
 ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 OPEN = "room__open"  # session state: the strip is asked to open the room's view itself
@@ -508,6 +509,7 @@ def room_bar(page: str) -> None:
     forget = state.pop(FORGET, None)
     if forget:
         keep_cookie(forget, None)
+        state.pop(KEPT, None)
     if LEADING in state or FOLLOWING in state:
         _AGAIN(key="room_again", height=0)
     if LEADING in state:
@@ -598,7 +600,9 @@ def _follower(code: str, page: str) -> None:
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
         st.warning(sentence, icon=":material/key_off:")
-    keep_cookie(ROOM_COOKIE, code)
+    if state.get(KEPT) != code:  # once: the browser keeps the cookie, whatever runs draw next
+        keep_cookie(ROOM_COOKIE, code)
+        state[KEPT] = code
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         if state.get(ALONE):
             st.markdown(_("workshop.room.alone", code=code))
