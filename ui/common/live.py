@@ -625,8 +625,11 @@ function paint(root, said, sent = false) {
   root.querySelector(".dp-live-value").innerHTML = markdown(text);
 }
 """
+# A live slider and its typed-value box share a row (ui.common.widgets) until the slider would
+# be narrower than 16rem: then the box goes below it (a phone).
 _CSS = """
 .st-key-dp_live_relay { display: none; }
+[class*="__typed_row"] > .stElementContainer:first-child { min-width: min(100%, 16rem); }
 .dp-live-text p { margin: 0; font-size: 1rem; line-height: 1.6; }
 .dp-live-strong p { font-weight: 600; }
 .dp-live-caption p { font-size: 0.875rem; opacity: 0.7; }

@@ -254,10 +254,10 @@ def _grouped_query(
 ) -> QueryChoice | None:
     """A count, sum or mean per category: the columns, the released categories, the bounds."""
     dataset, frame, cap = data.dataset, capped.frame, capped.cap
-    columns = st.columns(2 if kind != "count" else 1)
+    row = st.container(horizontal=True)  # one element, where columns are three
     category = linked(
         Choice(f"{page}_category"),
-        columns[0].selectbox,
+        row.selectbox,
         _("common.query.category"),
         options=list(dataset.categorical),
         context=data.link_key,
@@ -266,7 +266,7 @@ def _grouped_query(
     if kind != "count":
         value = linked(
             Choice(f"{page}_value"),
-            columns[1].selectbox,
+            row.selectbox,
             _("common.query.value_column"),
             options=list(dataset.numeric),
             context=data.link_key,

@@ -27,6 +27,7 @@ _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 # Typed epsilons outside this range are refused: the pages' arithmetic (e^eps, 1/eps) and
 # their explanations stop being meaningful there.
 TYPED_EPSILON_RANGE = (1e-4, 100.0)
+TYPED_WIDTH = 170  # px: the typed-value box beside its slider ("oder ε eingeben" and its help)
 
 
 def log_grid(minimum: float, maximum: float) -> list[float]:
@@ -94,12 +95,12 @@ def slider_with_typed_value(
             return  # kept in the box, with its message on this run
         state[text_key] = ""
 
-    slider_column, text_column = st.columns([4, 1])
-    with slider_column:
+    # One row (a wrapping flex box: one element, where columns are three; ui.common.live's
+    # stylesheet sends the box below a slider that would be too narrow)
+    with st.container(horizontal=True, gap="medium", key=f"{key}__typed_row"):
         value = linked(
             setting, st.select_slider, label, options=options, format_func=format_func, help=help
         )
-    with text_column:
         st.text_input(
             _("common.typed.label", symbol=symbol),
             key=text_key,
@@ -107,6 +108,7 @@ def slider_with_typed_value(
             on_change=from_text,
             help=text_help,
             persist_state="session",
+            width=TYPED_WIDTH,
         )
     if refusal:
         st.error(_("common.typed.error", error=refusal, symbol=symbol, value=format_func(value)))
