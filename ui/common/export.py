@@ -286,8 +286,10 @@ def export_buttons(
         return board_report(export, everything(export))
 
     stem = file_stem(page, data, st.query_params.to_dict())
-    left, right = st.columns(2) if report_button else (st.container(), None)
-    left.download_button(
+    # one row (one element, where columns are three); on a phone it wraps, a button a line
+    # (ui.common.live's stylesheet)
+    row = st.container(horizontal=True, key=f"{page}__exports")
+    row.download_button(
         _("common.export.zip_secure") if secure else _("common.export.zip"),
         data=in_language(zipped),
         file_name=f"{stem}.zip",
@@ -298,16 +300,15 @@ def export_buttons(
         help=_("common.export.zip_help") + ("" if secure else "\n\n" + _("common.export.teaching")),
         width="stretch",
     )
+    if report_button:
+        row.download_button(
+            _("common.export.report"),
+            data=in_language(html),
+            file_name=f"{stem}_report.html",
+            mime="text/html",
+            icon=":material/description:",
+            key=f"{page}_report",
+            help=_("common.export.report_help"),
+            width="stretch",
+        )
     charts_note()
-    if right is None:
-        return
-    right.download_button(
-        _("common.export.report"),
-        data=in_language(html),
-        file_name=f"{stem}_report.html",
-        mime="text/html",
-        icon=":material/description:",
-        key=f"{page}_report",
-        help=_("common.export.report_help"),
-        width="stretch",
-    )
