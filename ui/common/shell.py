@@ -286,6 +286,13 @@ def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     return [st.container() for _ in widths]
 
 
+def metric_row(key: str) -> st.delta_generator.DeltaGenerator:
+    """A section's metrics side by side (st.metric, or live metrics): one element, where
+    columns are one per metric and one more. On a phone it wraps, two or so to a line
+    (ui.common.live's stylesheet keeps a metric at least 9rem wide)."""
+    return st.container(horizontal=True, key=f"{key}__metrics")
+
+
 def formula_box(page: str, draw: Callable[[], None], label: str | None = None) -> None:
     """The formulas, drawn only while their box is open.
 

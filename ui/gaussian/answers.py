@@ -14,6 +14,7 @@ from ui.common.address import linked_expander
 from ui.common.export import export_buttons
 from ui.common.i18n import N_, _
 from ui.common.release import release_again_button
+from ui.common.shell import metric_row
 from ui.gaussian.results import (
     Answers,
     group_labels,
@@ -153,24 +154,24 @@ def _metrics(s: Settings, answers: Answers, draw: Callable[[Settings], Answers])
     |error| and the 95% half-width; with teaching draws they follow the ε and δ thumbs (a dash
     where the classic σ is withheld)."""
     opendp = s.secure and s.noise == "gaussian"
-    cols = st.columns(4 if opendp else 3)
+    row = metric_row("gaussian")
     std_label = _("gaussian.answers.opendp_sigma") if opendp else _("gaussian.answers.std")
-    if opendp:
-        cols[1].metric(
-            _(CHART_SIGMA[s.gaussian_kind]),
-            formatting.significant(s.sigma, 4),
-            help=_("gaussian.answers.opendp_help"),
-        )
     shown = [
-        (cols[0], std_label, lambda found: found.std, "std"),
-        (cols[-2], _("gaussian.answers.expected"), lambda found: found.expected[0], "expected"),
-        (cols[-1], _("gaussian.answers.half"), lambda found: found.half_widths[0], "half"),
+        (std_label, lambda found: found.std, "std"),
+        (_("gaussian.answers.expected"), lambda found: found.expected[0], "expected"),
+        (_("gaussian.answers.half"), lambda found: found.half_widths[0], "half"),
     ]
-    for col, label, value, key in shown:
+    for label, value, key in shown:
         if s.secure:
-            col.metric(label, formatting.significant(float(value(answers)), 4))
+            row.metric(label, formatting.significant(float(value(answers)), 4))
+            if opendp and key == "std":  # OpenDP's σ beside the noise's std
+                row.metric(
+                    _(CHART_SIGMA[s.gaussian_kind]),
+                    formatting.significant(s.sigma, 4),
+                    help=_("gaussian.answers.opendp_help"),
+                )
             continue
-        with col:
+        with row:
             live.follow_text(
                 s,
                 lambda at, value=value: (

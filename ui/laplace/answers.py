@@ -12,6 +12,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.release import release_again_button
+from ui.common.shell import metric_row
 from ui.laplace.exercises import EXERCISES
 from ui.laplace.results import noisy_answers, on_screen, results_export, results_table
 from ui.laplace.settings import TABLE, Settings
@@ -68,22 +69,19 @@ def _within(s: Settings, half_widths: np.ndarray) -> str:
 def _metrics(s: Settings, expected: np.ndarray) -> None:
     """The sensitivity, the scale b and the median expected |error| (the mean's: its sum's)."""
     query = s.choice.query
-    cols = st.columns(3)
+    row = metric_row("laplace")
     if query.kind == "mean":
         sensitivity, scale = _("laplace.metric.sensitivity_mean"), _("laplace.metric.scale_mean")
     else:
         sensitivity, scale = _("laplace.metric.sensitivity"), _("laplace.metric.scale")
-    cols[0].metric(sensitivity, formatting.number(query.sensitivity))
+    row.metric(sensitivity, formatting.number(query.sensitivity))
     if s.secure:  # the release held, at the ε in use
-        cols[1].metric(scale, formatting.significant(s.scale))
-        cols[2].metric(
-            _("laplace.metric.expected"), formatting.significant(float(np.median(expected)))
-        )
+        row.metric(scale, formatting.significant(s.scale))
+        row.metric(_("laplace.metric.expected"), formatting.significant(float(np.median(expected))))
         return
-    with cols[1]:  # b and the expected error follow the ε thumb
+    with row:  # b and the expected error follow the ε thumb
         live.text([s.stops], lambda e: formatting.significant(s.at(e).scale),
                   key="laplace_scale", depends=s.identity, style="metric", label=scale)  # fmt: skip
-    with cols[2]:
         live.text(
             [s.stops],
             lambda e: formatting.significant(float(np.median(noisy_answers(s.at(e))[2]))),
