@@ -280,10 +280,11 @@ def settings_area() -> st.delta_generator.DeltaGenerator:
 
 def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     """Places for controls: side by side on a projector (one row, so the section's chart
-    fits the screen), one below the other elsewhere (room for their labels and help)."""
+    fits the screen), one below the other elsewhere (room for their labels and help): there
+    one container for all, filled in order (one element, not one per place)."""
     if presenter_mode():
         return list(st.columns(list(widths)))
-    return [st.container() for _ in widths]
+    return [st.container()] * len(widths)
 
 
 def metric_row(key: str) -> st.delta_generator.DeltaGenerator:
