@@ -9,11 +9,12 @@ from typing import Literal
 
 import streamlit as st
 
-from ui.bounding.data import BoundingData
+from ui.bounding.data import PAGE, BoundingData
 from ui.bounding.declared import MECHANISM, NOISES, PLAN, PRE_AGGREGATE, PRIVATE, SELECTION
 from ui.bounding.words import Words, capitalised
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.shell import control_row
 
 
 @dataclass(frozen=True)
@@ -49,15 +50,13 @@ def page_choices(data: BoundingData, words: Words, secure: bool) -> Choices:
         "day by day": capitalised(_("bounding.controls.plan.sequential", **nouns)),
         "whole week at once": _("bounding.controls.plan.joint", **nouns),
     }
-    cols = st.columns(2)
-    plan = linked(PLAN, cols[0].radio, _("bounding.controls.plan"), labels=plans)
+    row = control_row(f"{PAGE}_plan")
+    plan = linked(PLAN, row.radio, _("bounding.controls.plan"), labels=plans)
     selections = {
         "random": _("bounding.controls.selection.random"),
         "first": _("bounding.controls.selection.first", order=_first_order(data)),
     }
-    selection = linked(
-        SELECTION, cols[1].radio, _("bounding.controls.selection"), labels=selections
-    )
+    selection = linked(SELECTION, row.radio, _("bounding.controls.selection"), labels=selections)
     pre_aggregate, private = _toggles(data, nouns)
     return Choices(
         mechanism, plan == "whole week at once", selection, pre_aggregate, private, secure
@@ -66,18 +65,18 @@ def page_choices(data: BoundingData, words: Words, secure: bool) -> Choices:
 
 def _toggles(data: BoundingData, nouns: dict[str, str]) -> tuple[bool, bool]:
     """Pre-aggregation (only with a value to sum) and the DP choice of the cap and bounds."""
-    toggles = st.columns(2)
+    toggles = control_row(f"{PAGE}_toggles")
     pre_aggregate = False
     if data.value is not None:
         pre_aggregate = linked(
             PRE_AGGREGATE,
-            toggles[0].toggle,
+            toggles.toggle,
             _("bounding.controls.pre_aggregate", **nouns),
             help=_("bounding.controls.pre_aggregate.help", **nouns),
         )
     private = linked(
         PRIVATE,
-        toggles[1].toggle,
+        toggles.toggle,
         _("bounding.controls.private.both")
         if data.person is not None
         else _("bounding.controls.private.bounds"),

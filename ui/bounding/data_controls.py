@@ -29,7 +29,7 @@ from ui.common.errors import translated
 from ui.common.i18n import _
 from ui.common.presets import preset_buttons
 from ui.common.release import secure_toggle
-from ui.common.shell import page_rng
+from ui.common.shell import control_row, page_rng
 
 SELECTION_L0 = 1  # choosing the groups with DP: each person counts in their first group
 
@@ -68,10 +68,10 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
     dataset = data.dataset
     person = preset.person if preset else data.person
     groups = list(dataset.categorical)
-    cols = st.columns(2)
+    row = control_row(f"{PAGE}_columns")
     group = linked(  # the preset's group column, else the first
         replace(GROUP, default=preset.group if preset else None),
-        cols[0].selectbox,
+        row.selectbox,
         _("bounding.controls.group_by", groups=words.groups),
         options=groups,
         context=data.link_key,
@@ -80,7 +80,7 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
     default = preset.value if preset else next((c for c in dataset.numeric if c in values), None)
     value = linked(  # the preset's value column, else the first numeric one, else the first
         replace(VALUE, default=default),
-        cols[1].selectbox,
+        row.selectbox,
         _("bounding.controls.value"),
         options=values,
         context=data.link_key,

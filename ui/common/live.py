@@ -628,12 +628,14 @@ function paint(root, said, sent = false) {
 # A live slider and its typed-value box share a row (ui.common.widgets) until the slider would
 # be narrower than 16rem: then the box goes below it (a phone). So do the two downloads
 # (ui.common.export) until a button would be narrower than 18rem, and a row of metrics
-# (ui.common.shell.metric_row) until one would be narrower than 9rem.
+# (ui.common.shell.metric_row) until one would be narrower than 9rem, and controls side by side
+# (ui.common.shell.control_row) until one would be narrower than 14rem.
 _CSS = """
 .st-key-dp_live_relay { display: none; }
 [class*="__typed_row"] > .stElementContainer:first-child { min-width: min(100%, 16rem); }
 [class*="__exports"] > .stElementContainer { min-width: min(100%, 18rem); }
 [class*="__metrics"] > .stElementContainer { min-width: min(100%, 9rem); }
+[class*="__controls_row"] > .stElementContainer { min-width: min(100%, 14rem); }
 .dp-live-text p { margin: 0; font-size: 1rem; line-height: 1.6; }
 .dp-live-strong p { font-weight: 600; }
 .dp-live-caption p { font-size: 0.875rem; opacity: 0.7; }

@@ -287,6 +287,13 @@ def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     return [st.container()] * len(widths)
 
 
+def control_row(key: str) -> st.delta_generator.DeltaGenerator:
+    """Controls side by side (two select boxes, radios or toggles): one element, where columns
+    are one per control and one more. On a phone it wraps, a control a line (ui.common.live's
+    stylesheet keeps each at least 14rem wide)."""
+    return st.container(horizontal=True, gap="medium", key=f"{key}__controls_row")
+
+
 def metric_row(key: str) -> st.delta_generator.DeltaGenerator:
     """A section's metrics side by side (st.metric, or live metrics): one element, where
     columns are one per metric and one more. On a phone it wraps, two or so to a line
