@@ -26,7 +26,7 @@ from ui.common.formatting import count, number
 from ui.common.i18n import N_, _
 from ui.common.labels import category_label
 from ui.common.setting import Choice, Number, Text
-from ui.common.shell import DEFAULT_SEED
+from ui.common.shell import DEFAULT_SEED, control_row
 
 QUERY_KINDS = {  # message ids
     "count": N_("common.query.kind.count"),
@@ -254,7 +254,7 @@ def _grouped_query(
 ) -> QueryChoice | None:
     """A count, sum or mean per category: the columns, the released categories, the bounds."""
     dataset, frame, cap = data.dataset, capped.frame, capped.cap
-    row = st.container(horizontal=True)  # one element, where columns are three
+    row = control_row(f"{page}_query")
     category = linked(
         Choice(f"{page}_category"),
         row.selectbox,
