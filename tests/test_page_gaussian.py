@@ -538,6 +538,27 @@ def test_presenter_mode_folds_the_data_controls_and_keeps_the_sliders_in_view():
     assert metric(at, "Noise standard deviation") == "3.731"
 
 
+def test_folded_controls_are_read_not_drawn_and_opening_draws_them_at_the_same_values():
+    """A closed settings box sends no widget, caption or data card (ui.common.folding), yet the
+    page computes with its settings: here a link's restaurant week (L2 sensitivity √7)."""
+    at = open_page("gaussian", query={"present": "1", "gaussian_dataset": "restaurant"})
+    folded = next(e for e in at.expander if e.label == "Data, query and noise")
+    assert not folded.children  # nothing drawn inside: no toggle, select box, caption or card
+    assert not at.main.selectbox and not at.main.toggle
+    sigma = _shown(math.sqrt(7) * get_sigma_gaussian(1.0, 1e-5))
+    assert "L2 sensitivity 2.646" in texts(at) and metric(at, "Noise standard deviation") == sigma
+    assert at.query_params["gaussian_dataset"] == "restaurant"  # the link is kept
+    at.session_state["settings_area"] = True  # opened: every control, at the link's values
+    at = rerun(at)
+    assert widget(at.selectbox, "gaussian_dataset").value == "restaurant"
+    assert not widget(at.toggle, "gaussian_secure").value
+    assert metric(at, "Noise standard deviation") == sigma
+    at = set_widget(at, at.selectbox, "gaussian_dataset", "diseases")
+    at.session_state["settings_area"] = False  # closed again: the choice made inside holds
+    at = rerun(at)
+    assert not at.main.selectbox and metric(at, "Noise standard deviation") == "3.731"
+
+
 # --- The address ----------------------------------------------------------------------------------
 LINK = {
     "gaussian_epsilon": "0.5",

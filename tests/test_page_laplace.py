@@ -31,7 +31,7 @@ from apptest_helpers import (
     widget,
 )
 
-from data.registry import category_counts, load_dataset
+from data.registry import DATASETS, category_counts, load_dataset
 
 
 @pytest.fixture
@@ -514,6 +514,15 @@ def test_a_link_opens_the_table_at_its_epsilon(at) -> None:
     linked = open_page("laplace", query={"laplace_epsilon": "0.2", "laplace_table": "true"})
     _epsilon(at, 0.2)
     pd.testing.assert_frame_equal(linked.dataframe[0].value, table(at))
+
+
+def test_the_data_card_is_sent_only_while_its_box_is_open(at) -> None:
+    """A card is long markdown: a closed box costs a run one element, not the card."""
+    card = DATASETS["diseases"].card.strip()
+    box = next(e for e in at.expander if e.label.startswith("About the data"))
+    assert not box.children and card not in texts(at)
+    at.session_state["data_about"] = True
+    assert card in [m.value.strip() for m in rerun(at).markdown]
 
 
 def test_default_settings_stay_out_of_the_address(at) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import streamlit as st
 
+from ui.common.folding import folded
 from ui.common.i18n import _, display, language
 from ui.common.setting import Flag, Setting, Span
 
@@ -126,7 +127,7 @@ def linked(
 ) -> Any:
     """``widget`` (st.slider, st.radio, st.toggle, a column's selectbox...) for ``setting``:
     its value from ``current``, drawn under the setting's key, published to the address;
-    returns the value.
+    returns the value. Folded away (ui.common.folding), the value with no widget drawn.
 
     ``labels`` maps each option to what the reader sees (this run's language); ``options``
     are a choice's options when they are shown as they are (a column's name); ``context``
@@ -136,6 +137,9 @@ def linked(
         options = list(labels)
         kwargs["format_func"] = display(options, labels.__getitem__)
     value = current(setting, options, context)
+    if folded() is not None:  # a closed box's setting: its value, no widget
+        publish(setting, value, options)
+        return tuple(value) if isinstance(value, list) else value
     if labels is not None and widget.__name__ != "select_slider":  # sent by index, not label
         relabel(setting.key, value)
     if isinstance(setting, Span) and widget.__name__ == "select_slider":

@@ -22,9 +22,11 @@ from data import sources
 from data.sources.pandas_engine import text_keys
 from dp_core import domains, partition_selection, release
 from dp_core.bounding import Bounding
+from ui.common import folding
 from ui.common.address import assign, current, linked, publish
 from ui.common.data_picker import DataChoice
 from ui.common.errors import translated
+from ui.common.folding import note
 from ui.common.formatting import count, fixed, number, power_of_ten
 from ui.common.i18n import N_, _
 from ui.common.setting import Choice, Flag, Text
@@ -100,13 +102,14 @@ def _declared(
         placeholder=_("common.categories.declared.placeholder"),
         help=_("common.categories.declared.help"),
     )
-    st.button(
-        _("common.categories.fill"),
-        key=f"{key}__fill",
-        on_click=_fill_from_file,
-        args=(key, data, frame, column),
-        help=_("common.categories.fill.help"),
-    )
+    if folding.folded() is None:
+        st.button(
+            _("common.categories.fill"),
+            key=f"{key}__fill",
+            on_click=_fill_from_file,
+            args=(key, data, frame, column),
+            help=_("common.categories.fill.help"),
+        )
     filled = _filled(key)
     from_file = bool(text.strip()) and current(filled, context=(data.link_key, column))
     st.session_state[filled.key] = from_file  # an empty box starts afresh
@@ -130,7 +133,7 @@ def _declared(
     if outside:  # a central release drops them; a local answer, a model or a synthetic
         # table counts them as holding none of the categories (no row is left out)
         message = "common.categories.outside" if selection else "common.categories.outside_none"
-        st.caption(_(message, rows=count(outside), values=count(distinct)))
+        note(_(message, rows=count(outside), values=count(distinct)))
     return Categories("declared", labels, from_file=from_file)
 
 
@@ -182,7 +185,7 @@ def _selected(
     key: str, data: DataChoice, frame: pd.DataFrame | None, column: str, person: str | None,
     cap: int, *, secure: bool, rng: np.random.Generator,
 ) -> Categories | None:  # fmt: skip
-    cols = st.columns(2)
+    cols = folding.columns(2)
     with cols[0]:
         epsilon = epsilon_input(
             f"{key}_eps", label=_("common.categories.selection.epsilon"), default=0.5
@@ -221,9 +224,9 @@ def _selected(
         "delta": power_of_ten(spent[1]),
     }
     if frame is not None:  # distinct persons; a data path counts them per category only
-        st.caption(_("common.categories.selected", **values))
+        note(_("common.categories.selected", **values))
     else:
-        st.caption(_("common.categories.selected_path", **values))
+        note(_("common.categories.selected_path", **values))
     if not kept:
         st.warning(_("common.categories.none_kept"))
         return None

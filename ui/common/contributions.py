@@ -24,6 +24,7 @@ from dp_core.bounding import cap_contributions
 from dp_core.sensitivity import most_rows_per_person
 from ui.common.address import linked
 from ui.common.data_picker import DataChoice
+from ui.common.folding import note
 from ui.common.formatting import count
 from ui.common.i18n import _
 from ui.common.labels import contribution_rule
@@ -89,7 +90,7 @@ def contribution_cap(page: str, data: DataChoice) -> Capped:
     dataset = data.dataset
     if dataset.person_id is None or dataset.max_rows_per_person == 1:
         rule = contribution_rule(dataset) or _("common.cap.each_row")
-        st.caption(_("common.cap.rule", rule=rule))
+        note(_("common.cap.rule", rule=rule))
         return Capped(data.frame, 1)
     person = dataset.person_id
     public = dataset.max_rows_per_person
@@ -98,11 +99,11 @@ def contribution_cap(page: str, data: DataChoice) -> Capped:
     frame, dropped = _capped(data.source, person, cap, data.frame)
     values = {"cap": count(cap), "dropped": count(dropped), "person": person}
     if public:
-        st.caption(_("common.cap.public", rule=contribution_rule(dataset), **values))
+        note(_("common.cap.public", rule=contribution_rule(dataset), **values))
     elif read:
-        st.caption(_("common.cap.from_file", **values))
+        note(_("common.cap.from_file", **values))
     else:
-        st.caption(_("common.cap.declared", **values))
+        note(_("common.cap.declared", **values))
     return Capped(frame, cap, read)
 
 
@@ -112,7 +113,7 @@ def _path_cap(page: str, data: DataChoice) -> Capped:
     many rows it drops."""
     person = data.person
     if person is None:
-        st.caption(_("common.cap.rule", rule=_("common.cap.each_row")))
+        note(_("common.cap.rule", rule=_("common.cap.each_row")))
         return Capped(None, 1)
     profile = sources.profile(data.origin, person)
     most = profile.max_rows_per_person
@@ -121,7 +122,7 @@ def _path_cap(page: str, data: DataChoice) -> Capped:
     dropped = int(profile.histogram.to_numpy() @ np.maximum(k - cap, 0))
     values = {"cap": count(cap), "dropped": count(dropped), "person": person}
     if read:
-        st.caption(_("common.cap.from_path", **values))
+        note(_("common.cap.from_path", **values))
     else:
-        st.caption(_("common.cap.path_declared", **values))
+        note(_("common.cap.path_declared", **values))
     return Capped(None, cap, read)

@@ -29,9 +29,10 @@ from data.own_csv import PersonColumnHint, person_column_hints, read_csv_bytes
 from data.registry import DATASETS, Dataset, dataset_from_frame, dataset_from_summary, load_dataset
 from data.sources.allowed import Allowed, Refused
 from dp_core.errors import CodedError
-from ui.common import labels
+from ui.common import folding, labels
 from ui.common.address import from_address, linked
 from ui.common.errors import translated
+from ui.common.folding import note
 from ui.common.formatting import count
 from ui.common.i18n import N_, _, language
 from ui.common.setting import Choice, Text
@@ -181,7 +182,7 @@ def _upload(page: str) -> tuple[str, str, pd.DataFrame] | None:
             st.info(_("common.data.upload.prompt"))
         return None
     if upload is None:
-        st.caption(_("common.data.upload.kept", name=kept[1]))
+        note(_("common.data.upload.kept", name=kept[1]))
     return kept
 
 
@@ -215,13 +216,13 @@ def _person_column(
     if person != EACH_ROW:
         hint = next((h for h in hints if h.column == person), None)
         if person == proposed and hint is not None:
-            st.caption(_proposed(hint, sampled))
+            note(_proposed(hint, sampled))
         return person
     repeating = [h for h in hints if h.max_rows > 1]
     if repeating:
         st.warning(_repeats(repeating[0], sampled), icon=":material/warning:")
     else:
-        st.caption(_("common.data.person.each_row_caption"))
+        note(_("common.data.person.each_row_caption"))
     return None
 
 
@@ -262,7 +263,7 @@ def _own_data(page: str) -> DataChoice | None:
     person = _person_column(page, "own", list(frame.columns), person_column_hints(frame))
     if person is not None and frame[person].isna().any():  # left out, not refused: whether
         # anything is released never depends on one row lacking a person
-        st.caption(
+        note(
             _(
                 "common.data.person.missing_left_out",
                 rows=count(int(frame[person].isna().sum())),
@@ -282,7 +283,7 @@ def _own_data(page: str) -> DataChoice | None:
 def _engine(page: str) -> tuple[str, str | None]:
     """The engine (DuckDB unless DP_EXPLORER_SPARK names a cluster) and the Spark address."""
     preset = os.environ.get(sources.SPARK_ENV, "").strip()
-    cols = st.columns([1, 2])
+    cols = folding.columns([1, 2])
     with cols[0]:
         engine = linked(
             Choice(f"{page}_engine", "spark" if preset else "duckdb"),
@@ -371,9 +372,9 @@ def _path_data(page: str) -> DataChoice | None:
         return None
     rows = count(summary.rows)
     if engine == "spark":
-        st.caption(_("common.data.path.read_spark", rows=rows, address=source.spark_address()))
+        note(_("common.data.path.read_spark", rows=rows, address=source.spark_address()))
     else:
-        st.caption(_("common.data.path.read", rows=rows, engine=ENGINE_NAMES[engine]))
+        note(_("common.data.path.read", rows=rows, engine=ENGINE_NAMES[engine]))
     return DataChoice(dataset, None, f"path:{where}", source)
 
 
@@ -382,9 +383,15 @@ def about(data: DataChoice) -> None:
 
     In English the full card (data/cards/); in the other languages its summary, which names
     the card (written in English, with the published figures and their sources). An own
-    table's card says where its bounds come from.
+    table's card says where its bounds come from. The card is sent only while its box is open,
+    and the box is left out while the data's controls are folded away.
     """
-    with st.expander(_("common.data.about", title=data.title)):
+    if folding.folded() is not None:
+        return
+    box = st.expander(_("common.data.about", title=data.title), key="data_about", on_change="rerun")
+    if not box.open:  # a card is long: sent only when read
+        return
+    with box:
         if data.path:
             st.markdown(_("common.data.card.path"))
         elif data.own:

@@ -20,6 +20,7 @@ from typing import Any
 import streamlit as st
 
 from ui.common.address import assign, forget_contexts
+from ui.common.folding import folded
 from ui.common.i18n import _
 from ui.common.sections import open_section
 from ui.common.shell import following
@@ -46,8 +47,9 @@ def apply(page: str, preset: Preset) -> None:
 
 def preset_buttons(page: str, presets: Sequence[Preset]) -> None:
     """One button per preset in a row, after a label; none on a page that follows a trainer's
-    (its settings are the trainer's: an example is one click away once exploring alone)."""
-    if following():
+    (its settings are the trainer's: an example is one click away once exploring alone), nor
+    in a closed settings box (ui.common.folding)."""
+    if following() or folded() is not None:
         return
     row = st.container(horizontal=True, vertical_alignment="center", key=f"{page}__presets")
     with row:

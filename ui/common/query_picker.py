@@ -17,11 +17,13 @@ import streamlit as st
 from data import sources
 from data.registry import DATASETS
 from dp_core.queries import PREDICATE_OPS, Query, QuerySpec, answer, query_from_totals
+from ui.common import folding
 from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import Capped, contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import translated
+from ui.common.folding import note
 from ui.common.formatting import count, number
 from ui.common.i18n import N_, _
 from ui.common.labels import category_label
@@ -65,7 +67,7 @@ def _kinds(data: DataChoice) -> tuple[str, ...]:
 def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, str, object]:
     dataset = data.dataset
     columns = list(dict.fromkeys([*dataset.numeric, *dataset.categorical]))
-    column_col, op_col, value_col = st.columns([2, 1, 2])
+    column_col, op_col, value_col = folding.columns([2, 1, 2])
     link = data.link_key
     column = linked(
         Choice(f"{page}_pred_column"),
@@ -92,7 +94,8 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
             context=(link, column),
         )
         return column, op, value
-    op_col.markdown(_("common.query.is"))
+    if folding.folded() is None:
+        op_col.markdown(_("common.query.is"))
     domain = dataset.domains.get(column)
     if domain is None:  # the user's own column: any value may be typed
         value = linked(
@@ -121,7 +124,7 @@ def declared_bounds(page: str, data: DataChoice, value: str) -> tuple[float, flo
     read from the data (the guarantee says so); typed bounds are fixed in advance.
     """
     natural_lower, natural_upper = (float(bound) for bound in data.dataset.numeric[value])
-    lower_col, upper_col = st.columns(2)
+    row = control_row(f"{page}_bounds")
     own, context = data.own, (data.link_key, value)
     lower, upper = (
         linked(
@@ -133,13 +136,13 @@ def declared_bounds(page: str, data: DataChoice, value: str) -> tuple[float, flo
             context=context,
         )
         for end, label, natural, box in (
-            ("lower", _("common.query.lower"), natural_lower, lower_col),
-            ("upper", _("common.query.upper"), natural_upper, upper_col),
+            ("lower", _("common.query.lower"), natural_lower, row),
+            ("upper", _("common.query.upper"), natural_upper, row),
         )
     )
     read = lower is None or upper is None
     if read:
-        st.caption(
+        note(
             _(
                 "common.query.bounds_from_file",
                 lower=number(natural_lower),
@@ -182,7 +185,7 @@ def _path_answer(data: DataChoice, spec: QuerySpec, labels=None) -> Query:
 
 def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryChoice | None:
     """Dataset and query widgets; the QueryChoice, or None after showing why it cannot run."""
-    dataset_col, kind_col = st.columns(2)
+    dataset_col, kind_col = folding.columns(2)
     with dataset_col:
         data = pick_data(page, SHIPPED, paths=True)
     if data is None:
@@ -294,7 +297,7 @@ def _grouped_query(
         labels = tuple(categories.labels)
         query = _answer(data.source, spec, labels, data.person, dataset.count_column, frame)
     if query.rows_outside and categories.mode != "declared":  # declared: said where declared
-        st.caption(_("common.query.outside", rows=count(query.rows_outside)))
+        note(_("common.query.outside", rows=count(query.rows_outside)))
     description, value_name = _words(spec)
     return QueryChoice(data, query, categories, description, value_name, reads)
 

@@ -9,7 +9,8 @@ number and settings give the same chart on every machine, whichever sections are
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import TypeVar
 
 import numpy as np
@@ -17,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from ui.common.address import from_address, linked, publish
+from ui.common.folding import folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import Choice, Flag, Number
@@ -264,24 +266,30 @@ def page_header(title: str, question: str, try_this: str) -> None:
     st.info(_("common.header.try_this.box", text=try_this), icon=":material/lightbulb:")
 
 
-def settings_area() -> st.delta_generator.DeltaGenerator:
+@contextmanager
+def settings_area() -> Iterator[None]:
     """Where a page puts its data and query controls: inline, or folded away for a projector.
 
-    In presenter mode they sit in a closed expander, so the main slider and the open section
+    In presenter mode they sit in a closed box, so the main slider and the open section
     share one screen; the controls are one click away. So they do on a page that follows a
-    trainer's: they are the trainer's, and a phone shows the trainer's chart first.
+    trainer's: they are the trainer's, and a phone shows the trainer's chart first. While the
+    box is closed its controls are read, not drawn (ui.common.folding): opening it reruns.
     """
-    if presenter_mode():
-        return st.expander(_("common.presenter.settings"), icon=":material/tune:")
-    if following():
-        return st.expander(_("common.room.settings"), icon=":material/tune:")
-    return st.container()
+    if not (presenter_mode() or following()):
+        yield
+        return
+    label = _("common.presenter.settings") if presenter_mode() else _("common.room.settings")
+    box = st.expander(label, icon=":material/tune:", key="settings_area", on_change="rerun")
+    with box, nullcontext() if box.open else folded_into(box):
+        yield
 
 
 def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     """Places for controls: side by side on a projector (one row, so the section's chart
     fits the screen), one below the other elsewhere (room for their labels and help): there
     one container for all, filled in order (one element, not one per place)."""
+    if (box := folded()) is not None:
+        return [box] * len(widths)
     if presenter_mode():
         return list(st.columns(list(widths)))
     return [st.container()] * len(widths)
@@ -290,7 +298,9 @@ def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
 def control_row(key: str) -> st.delta_generator.DeltaGenerator:
     """Controls side by side (two select boxes, radios or toggles): one element, where columns
     are one per control and one more. On a phone it wraps, a control a line (ui.common.live's
-    stylesheet keeps each at least 14rem wide)."""
+    stylesheet keeps each at least 14rem wide). Folded away, the closed box itself."""
+    if (box := folded()) is not None:
+        return box
     return st.container(horizontal=True, gap="medium", key=f"{key}__controls_row")
 
 
