@@ -48,7 +48,7 @@ def draw(page: Page[Any]) -> None:
     """Header, controls, the explored story, closing: the same order on every page."""
     shown = entry(page.key)
     header = st.container()
-    with statistic_progress():  # a data path's statistics: a bar once one takes a second
+    with statistic_progress(header):  # a data path's statistics: a bar once one takes a second
         chosen = page.controls()
     with header:
         page_header(shown.title, shown.question, page.try_this(chosen))

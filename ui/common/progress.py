@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from data import sources
 from ui.common.i18n import _
@@ -21,17 +22,22 @@ AFTER = 1.0  # seconds a statistic runs before its bar appears
 
 
 @contextmanager
-def statistic_progress() -> Iterator[None]:
-    """While in the block, the engine's progress as a bar (after AFTER seconds)."""
-    place = st.empty()
+def statistic_progress(where: DeltaGenerator | None = None) -> Iterator[None]:
+    """While in the block, the engine's progress as a bar (after AFTER seconds), placed in
+    ``where`` (else where the page has got to). A quick statistic draws nothing at all: a run
+    sends no placeholder for a bar it does not show."""
     start = time.monotonic()
+    places: list[DeltaGenerator] = []
 
     def report(share: float) -> None:
         if time.monotonic() - start >= AFTER:
-            place.progress(share, text=_("common.progress.reading", percent=f"{share:.0%}"))
+            if not places:
+                places.append((st if where is None else where).empty())
+            places[0].progress(share, text=_("common.progress.reading", percent=f"{share:.0%}"))
 
     try:
         with sources.reporting(report):
             yield
     finally:
-        place.empty()
+        for place in places:
+            place.empty()

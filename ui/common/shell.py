@@ -329,6 +329,6 @@ def formula_box(page: str, draw: Callable[[], None], label: str | None = None) -
 
 
 def what_to_notice(points: list[str]) -> None:
-    """The closing "what to notice" list of a page."""
-    st.subheader(_("common.notice"))
-    st.markdown("\n".join(f"- {point}" for point in points))
+    """The closing "what to notice" list of a page, under its heading: one element."""
+    items = "\n".join(f"- {point}" for point in points)
+    st.markdown(f"### {_('common.notice')}\n\n{items}")
