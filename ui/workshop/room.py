@@ -55,7 +55,6 @@ COOKIES_READ = "room__cookies_read"  # this session has looked for a room in its
 # The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
 # the trainer's "CODE.SECRET", an attendee's "CODE".
 LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
-KEPT = "room__cookie_kept"  # the room whose code the attendee's browser keeps in its cookie
 ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 OPEN = "room__open"  # session state: the strip is asked to open the room's view itself
@@ -185,32 +184,21 @@ def url_path(path: str) -> str:
     return path if path in {e.url_path for e in available_pages()} else "home"
 
 
-# The trainer's browser keeps "CODE.SECRET" for the room's hours (same site only; a projected
-# screen never shows a cookie), or forgets it once the room is closed.
-_COOKIE_JS = """
-export default function ({ data }) {
-  const kept = data.value ? `${data.value}; max-age=${data.seconds}` : "; max-age=0";
-  document.cookie = `${data.name}=${kept}; path=/; samesite=strict`;
+# What every room page's one component does first (the trainer's ``dp_room_lead``, an
+# attendee's ``dp_room_watch``: one element a run, not one per task).
+# - The browser keeps the room's cookie for the room's hours (same site only; a projected
+#   screen never shows a cookie): the trainer's "CODE.SECRET", an attendee's code.
+# - A page whose worker died reconnects to another worker, as a new session that knows none of
+#   the strip's timed fragments: their next runs are refused and the strip is gone for good.
+#   So once a room's page has lost its server and is connected again, it loads itself afresh:
+#   a whole run, where the address and the room cookies bring it back into the room.
+_ROOM_JS = """
+function keepCookie({ name, value, seconds }) {
+  const kept = value ? `${value}; max-age=${seconds}` : "; max-age=0";
+  document.cookie = `${name}=${kept}; path=/; samesite=strict`;
 }
-"""
-_COOKIE = st.components.v2.component("dp_room_cookie", js=_COOKIE_JS)
 
-
-def keep_cookie(name: str, value: str | None) -> None:
-    """Have the browser keep the room cookie ``name`` at ``value``, or forget it (None)."""
-    _COOKIE(
-        key=f"room_cookie_{name}",
-        data={"name": name, "value": value, "seconds": int(HOURS * 3600)},
-        height=0,
-    )
-
-
-# A page whose worker died reconnects to another worker, as a new session that knows none of
-# the strip's timed fragments: their next runs are refused and the strip is gone for good. So
-# once a room's page has lost its server and is connected again, it loads itself afresh: a
-# whole run, where the address and the room cookies bring it back into the room.
-_AGAIN_JS = """
-export default function () {
+function reloadWhenConnectedAgain() {
   if (window.__dpAgainWatch) return;
   window.__dpAgainWatch = true;
   const name = "data-test-connection-state";
@@ -223,20 +211,35 @@ export default function () {
   }).observe(document.body, { attributes: true, subtree: true, attributeFilter: [name] });
 }
 """
-# Every page in a room has this component, so it carries the room's styles. The room's
+_FORGET_JS = (
+    _ROOM_JS
+    + """
+export default function ({ data }) {
+  keepCookie(data);
+}
+"""
+)
+# A room left or closed: the browser forgets its cookie.
+_FORGET = st.components.v2.component("dp_room_forget", js=_FORGET_JS)
+
+
+def _cookie(name: str, value: str | None) -> dict[str, Any]:
+    """What the browser keeps: the room cookie ``name`` at ``value`` for the room's hours."""
+    return {"name": name, "value": value, "seconds": int(HOURS * 3600)}
+
+
+# Every page in a room has one of the room's components, which carry the room's styles. The room's
 # scripts draw nothing: their places take no room above the page (a phone's first screen is
 # the trainer's view). A question put to the room stays in sight wherever the page is
 # scrolled: the projector's count at the bottom right, the attendee's box at the bottom.
 _CSS = """
-.st-key-room_watch, .st-key-room_again, .st-key-room_lead,
-[class*="st-key-room_cookie_"] { display: none; }
+.st-key-room_watch, .st-key-room_lead, .st-key-room_forget { display: none; }
 .st-key-room_results, .st-key-room_question, .st-key-room_survey_results,
 .st-key-room_survey { position: fixed; z-index: 999989;
   right: 1rem; bottom: 1rem; width: min(34rem, calc(100vw - 2rem)); max-height: 60vh;
   overflow-y: auto; background: var(--st-background-color, white);
   box-shadow: 0 0.25rem 1.5rem rgba(0, 0, 0, 0.25); }
 """
-_AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, isolate_styles=False)
 
 
 # An attendee's browser holds the room's push (ui.workshop.push) open: a move of one live slider
@@ -248,7 +251,9 @@ _AGAIN = st.components.v2.component("dp_room_again", js=_AGAIN_JS, css=_CSS, iso
 # the strip at once. Without the push (``streamlit run app.py``, or a proxy that refuses it) it
 # asks the room's versions (ui.workshop.versions) every half second, as before, or a run of
 # the strip at each look where that route is missing too: the strip then opens the view.
-_WATCH_JS = """
+_WATCH_JS = (
+    _ROOM_JS
+    + """
 const OWN = new Set(["lang", "present", "room", "lead"]);
 const CAUGHT_UP_WITHIN = 10;  // seconds a page's own step may take to write its stop
 
@@ -330,6 +335,8 @@ function navigated(room, code) {
 }
 
 export default function ({ data, setTriggerValue }) {
+  reloadWhenConnectedAgain();
+  keepCookie(data.cookie);
   const watch = (window.__dpRoom ||= {});
   watch.data = data;
   watch.trigger = setTriggerValue;
@@ -441,12 +448,16 @@ export default function ({ data, setTriggerValue }) {
   };
 }
 """
-_WATCH = st.components.v2.component("dp_room_watch", js=_WATCH_JS)
+)
+_WATCH = st.components.v2.component("dp_room_watch", js=_WATCH_JS, css=_CSS, isolate_styles=False)
 
 # The trainer's browser publishes its view (ui.workshop.push) whenever its page or address
 # changes, and as soon as a live slider's thumb is on a new stop (before the page's own run
 # has written it to the address): looked at every ``every`` seconds, here, not by a run.
-_LEAD_JS = """
+# Without the push routes (no ``url``) the strip publishes instead (``_leading``).
+_LEAD_JS = (
+    _ROOM_JS
+    + """
 const OWN = new Set(["lang", "present", "room", "lead"]);
 
 function view() {
@@ -468,10 +479,12 @@ function view() {
 }
 
 export default function ({ data, setTriggerValue }) {
+  reloadWhenConnectedAgain();
+  keepCookie(data.cookie);
   const lead = (window.__dpLead ||= {});
   lead.data = data;
   lead.trigger = setTriggerValue;
-  if (lead.timer) return;
+  if (lead.timer || !data.url) return;
   const publish = async () => {
     const now = JSON.stringify(view());
     if (lead.busy || now === lead.published) return;
@@ -500,7 +513,8 @@ export default function ({ data, setTriggerValue }) {
   };
 }
 """
-_LEAD = st.components.v2.component("dp_room_lead", js=_LEAD_JS)
+)
+_LEAD = st.components.v2.component("dp_room_lead", js=_LEAD_JS, css=_CSS, isolate_styles=False)
 
 
 def room_bar(page: str) -> None:
@@ -508,10 +522,7 @@ def room_bar(page: str) -> None:
     state = st.session_state
     forget = state.pop(FORGET, None)
     if forget:
-        keep_cookie(forget, None)
-        state.pop(KEPT, None)
-    if LEADING in state or FOLLOWING in state:
-        _AGAIN(key="room_again", height=0)
+        _FORGET(key="room_forget", data=_cookie(forget, None), height=0)
     if LEADING in state:
         _leader(state[LEADING], page)
     elif FOLLOWING in state:
@@ -536,10 +547,11 @@ def _leader(code: str, page: str) -> None:
         st.error(failed, icon=":material/error:")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         st.markdown(_("workshop.room.leading", code=code))
-        keep_cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}")
-    if served():
-        _LEAD(key="room_lead", data={"url": f"_room/{code}/view"},
-              on_closed_change=lambda: None, height=0)  # fmt: skip
+    data = {
+        "url": f"_room/{code}/view" if served() else None,
+        "cookie": _cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}"),
+    }
+    _LEAD(key="room_lead", data=data, on_closed_change=lambda: None, height=0)
     _leading(code, page)
 
 
@@ -600,9 +612,6 @@ def _follower(code: str, page: str) -> None:
     sentence, until = state.get(NOTICE, ("", 0.0))
     if time.time() < until:
         st.warning(sentence, icon=":material/key_off:")
-    if state.get(KEPT) != code:  # once: the browser keeps the cookie, whatever runs draw next
-        keep_cookie(ROOM_COOKIE, code)
-        state[KEPT] = code
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         if state.get(ALONE):
             st.markdown(_("workshop.room.alone", code=code))
@@ -663,6 +672,7 @@ def _watch(code: str, polled: tuple[int, int] | None) -> None:
         "alone": bool(state.get(ALONE)),
         "every": WATCH_EVERY,
         "quiet": CATCH_UP_AFTER,
+        "cookie": _cookie(ROOM_COOKIE, code),
     }
     _WATCH(key="room_watch", data=data, on_moved_change=_asked_to_open, height=0)
 
