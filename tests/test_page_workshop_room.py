@@ -117,10 +117,14 @@ def test_a_follower_takes_on_the_trainers_view_whatever_it_held(rooms) -> None:
     header = [m.value for m in at.main.markdown if m.value.startswith("**Laplace-Mechanismus**")]
     assert not at.title and header[0].startswith("**Laplace-Mechanismus**: Wie viel Rauschen")
     assert at.main.expander[0].label == "Daten und Abfrage (die der Trainerin)"
+    # ε is the trainer's: its slider alone, with no box to type another value into.
+    assert "laplace_epsilon__text" not in [box.key for box in at.main.text_input]
+    assert [s.key for s in at.main.select_slider] == ["laplace_epsilon"]
     at.session_state["room__alone"] = True  # exploring alone: the page as everyone has it
     at.switch_page("pages/laplace.py")
     rerun(at)
     assert at.title[0].value == "Laplace-Mechanismus"
+    assert "laplace_epsilon__text" in [box.key for box in at.main.text_input]
     assert "Daten und Abfrage (die der Trainerin)" not in [e.label for e in at.main.expander]
 
 

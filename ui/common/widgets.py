@@ -22,6 +22,7 @@ from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
 from ui.common.live import Stops
 from ui.common.setting import Number
+from ui.common.shell import following
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 # Typed epsilons outside this range are refused: the pages' arithmetic (e^eps, 1/eps) and
@@ -75,12 +76,22 @@ def slider_with_typed_value(
     browser's next step and undo the thumb (the ε-thumb race). The slider's stops are
     ``options``, the default and the value in use, so a typed value between stops or beyond
     the ends is a stop of its own (ln 3 reads 1.099; 50 extends the track). A bad typed value
-    stays in the box beside its message while the page uses the last good value.
+    stays in the box beside its message while the page uses the last good value. A page
+    that follows a trainer's shows the slider alone: its value is the trainer's to choose.
     """
     state, key = st.session_state, setting.key
     text_key = f"{key}__text"
     value = current(setting)
     options = sorted({*options, setting.default, value})
+
+    def slider() -> Stops:
+        value = linked(
+            setting, st.select_slider, label, options=options, format_func=format_func, help=help
+        )
+        return Stops(key, tuple(options), options.index(value), setting.default)
+
+    if following():  # the trainer's value: the slider alone, and a phone's screen for the chart
+        return slider()
     typed, refusal = str(state.get(text_key) or "").strip(), None
     if typed:  # left in the box by its callback: a value the page could not use
         try:
@@ -98,21 +109,21 @@ def slider_with_typed_value(
     # One row (a wrapping flex box: one element, where columns are three; ui.common.live's
     # stylesheet sends the box below a slider that would be too narrow)
     with st.container(horizontal=True, gap="medium", key=f"{key}__typed_row"):
-        value = linked(
-            setting, st.select_slider, label, options=options, format_func=format_func, help=help
-        )
+        stops = slider()
         st.text_input(
             _("common.typed.label", symbol=symbol),
             key=text_key,
-            placeholder=number(value),
+            placeholder=number(stops.value),
             on_change=from_text,
             help=text_help,
             persist_state="session",
             width=TYPED_WIDTH,
         )
     if refusal:
-        st.error(_("common.typed.error", error=refusal, symbol=symbol, value=format_func(value)))
-    return Stops(key, tuple(options), options.index(value), setting.default)
+        st.error(
+            _("common.typed.error", error=refusal, symbol=symbol, value=format_func(stops.value))
+        )
+    return stops
 
 
 def epsilon_slider(
