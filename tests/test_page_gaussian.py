@@ -531,6 +531,22 @@ def test_own_file_partition_selection_hides_the_one_person_category_and_counts_i
     assert "n = 401 people" in texts(at)
 
 
+def test_a_closed_settings_box_keeps_an_own_file_and_its_dp_selection_without_drawing_them(page):
+    """On a projector the selection's ε and δ, the cap and the upload stay in force while the
+    box is closed: no slider, typed box or number box of theirs is sent."""
+    at = own(page)
+    next(r for r in at.radio if r.key.endswith("_cats_mode")).set_value("selected")
+    at = type_cap(rerun(at), 3)
+    box = successes(at)[0]
+    at.session_state["present"] = True
+    at = rerun(at)
+    assert [s.key for s in at.main.select_slider] == [EPS_SLIDER, DELTA_SLIDER]
+    assert [t.key for t in at.main.text_input] == [EPS_TEXT, DELTA_TEXT]
+    assert not at.main.number_input and not at.main.radio[1:]  # the mechanism's radio alone
+    assert successes(at)[0] == box and "Guarantee: (1.5, 1.1×10⁻⁵)-DP" in box
+    assert set(noisy_answers(at).index) == {"Flu", "Cold"}
+
+
 def test_presenter_mode_folds_the_data_controls_and_keeps_the_sliders_in_view():
     at = open_page("gaussian", query={"present": "1"})
     assert "Data, query and noise" in [e.label for e in at.expander]

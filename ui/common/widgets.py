@@ -18,6 +18,7 @@ import streamlit as st
 from dp_core.validation import check_delta, check_epsilon
 from ui.common.address import current, linked
 from ui.common.errors import translated
+from ui.common.folding import folded
 from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
 from ui.common.live import Stops
@@ -77,7 +78,8 @@ def slider_with_typed_value(
     ``options``, the default and the value in use, so a typed value between stops or beyond
     the ends is a stop of its own (ln 3 reads 1.099; 50 extends the track). A bad typed value
     stays in the box beside its message while the page uses the last good value. A page
-    that follows a trainer's shows the slider alone: its value is the trainer's to choose.
+    that follows a trainer's shows the slider alone: its value is the trainer's to choose
+    (and in a closed settings box, ui.common.folding, nothing at all).
     """
     state, key = st.session_state, setting.key
     text_key = f"{key}__text"
@@ -90,7 +92,7 @@ def slider_with_typed_value(
         )
         return Stops(key, tuple(options), options.index(value), setting.default)
 
-    if following():  # the trainer's value: the slider alone, and a phone's screen for the chart
+    if following() or folded() is not None:  # the trainer's value, or a closed box's
         return slider()
     typed, refusal = str(state.get(text_key) or "").strip(), None
     if typed:  # left in the box by its callback: a value the page could not use
