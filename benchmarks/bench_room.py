@@ -637,6 +637,7 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
         runs0 = sum(f.runs for f in followers)
         before = {id(f): f.runs for f in followers}
         cpu0, loop0, wall0 = room.cpu_seconds(), room.loop_cpu_seconds(), time.perf_counter()
+        client0 = time.process_time()
         version = await trainer.publish(page, params)
         published = time.perf_counter()
         reached: dict[int, float] = {}
@@ -659,6 +660,7 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
         await until(arrived, WAIT, 0.01)
         took = [at - published for at in reached.values()]
         cpu, loop = room.cpu_seconds() - cpu0, room.loop_cpu_seconds() - loop0
+        client = time.process_time() - client0
         load, pressure = machine_busy()
         print(
             f"  {what} (view {version}): followers showed it after p50 "
@@ -666,8 +668,8 @@ async def room_run(room: Workshop, count: int, moves: int, seed: int) -> None:
             f"{ms(max(took, default=float('nan')))} ms; {count - len(took)} missed; "
             f"{(sum(f.runs for f in followers) - runs0) / count:.2f} script runs per follower; "
             f"{cpu / count * 1000:.0f} ms of CPU per follower ({loop / count * 1000:.0f} ms of "
-            f"it in the event loop); load {load:.2f}, "
-            f"cpu wait {pressure:.0f}%"
+            f"it in the event loop); the simulated browsers {client:.1f} s of CPU on the same "
+            f"cores; load {load:.2f}, cpu wait {pressure:.0f}%"
         )
     await trainer.publish(*target)
     await until(lambda t=target: all(f.view() == t for f in followers), WAIT)
