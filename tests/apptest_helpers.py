@@ -104,25 +104,31 @@ def live_texts(at: AppTest) -> dict[str, dict]:
     {"now": the sentence at the values in use, "texts": {slider key: one per stop}, ...}."""
     found = {}
     for element in _all_elements(at):
-        data = _live_data(element)
-        if data is not None:
+        for data in _live_data(element):
             found[data["key"]] = data
     return found
 
 
 LIVE = '<div class="dp-live-text" data-live="'  # how ui.common.live.text draws one
+LIVE_ROW = '<div class="dp-live-row">'  # several side by side (ui.common.live.row)
 
 
-def _live_data(element) -> dict | None:
-    """A live sentence's data (ui.common.live.text), from the markdown that holds it."""
-    if getattr(element, "type", None) != "markdown" or not element.value.startswith(LIVE):
-        return None
-    return json.loads(html.unescape(element.value[len(LIVE) :].split('"', 1)[0]))
+def _live(value: str) -> bool:
+    return value.startswith((LIVE, LIVE_ROW))
+
+
+def _live_data(element) -> list[dict]:
+    """The data of the live sentences (ui.common.live.text) a markdown holds, in order."""
+    if getattr(element, "type", None) != "markdown" or not _live(element.value):
+        return []
+    return [
+        json.loads(html.unescape(part.split('"', 1)[0])) for part in element.value.split(LIVE)[1:]
+    ]
 
 
 def markdowns(at: AppTest) -> list[str]:
     """The page's markdown texts, less the live sentences' (see ``live_texts``)."""
-    return [m.value for m in at.markdown if not m.value.startswith(LIVE)]
+    return [m.value for m in at.markdown if not _live(m.value)]
 
 
 def successes(at: AppTest) -> list[str]:
@@ -133,11 +139,9 @@ def successes(at: AppTest) -> list[str]:
         kind = getattr(element, "type", None)
         if kind == "success":
             found.append(element.value)
-        elif (data := _live_data(element)) is not None and data["style"] in (
-            "success",
-            "success-line",
-        ):
-            found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
+        for data in _live_data(element):
+            if data["style"] in ("success", "success-line"):
+                found.append("\n\n".join(filter(None, [data["now"], data["note"]])))
     return found
 
 

@@ -516,6 +516,20 @@ def test_a_link_opens_the_table_at_its_epsilon(at) -> None:
     pd.testing.assert_frame_equal(linked.dataframe[0].value, table(at))
 
 
+def test_the_answers_metrics_are_one_element_that_follows_the_thumb(at) -> None:
+    """The sensitivity (still), b and the expected |error| (at every ε stop) in one markdown."""
+    (row,) = [m.value for m in at.markdown if m.value.startswith('<div class="dp-live-row">')]
+    assert row.count('class="dp-live-text"') == 3
+    found = live_texts(at)
+    assert (
+        found["laplace_sensitivity"]["texts"] == {} and found["laplace_sensitivity"]["now"] == "1"
+    )
+    assert len(found["laplace_scale"]["texts"]["laplace_epsilon"]) == len(
+        widget(at.select_slider, "laplace_epsilon").options
+    )
+    assert metric(at, "Noise scale b") == found["laplace_scale"]["now"] == "1"
+
+
 def test_the_data_card_is_sent_only_while_its_box_is_open(at) -> None:
     """A card is long markdown: a closed box costs a run one element, not the card."""
     card = DATASETS["diseases"].card.strip()

@@ -43,7 +43,9 @@ import json
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -628,13 +630,16 @@ function paint(root, said, sent = false) {
 # A live slider and its typed-value box share a row (ui.common.widgets) until the slider would
 # be narrower than 16rem: then the box goes below it (a phone). So do the two downloads
 # (ui.common.export) until a button would be narrower than 18rem, and a row of metrics
-# (ui.common.shell.metric_row) until one would be narrower than 9rem, and controls side by side
+# (ui.common.shell.metric_row, or live sentences in a ``row``) until one would be narrower
+# than 9rem, and controls side by side
 # (ui.common.shell.control_row) until one would be narrower than 14rem.
 _CSS = """
 .st-key-dp_live_relay { display: none; }
 [class*="__typed_row"] > .stElementContainer:first-child { min-width: min(100%, 16rem); }
 [class*="__exports"] > .stElementContainer { min-width: min(100%, 18rem); }
 [class*="__metrics"] > .stElementContainer { min-width: min(100%, 9rem); }
+.dp-live-row { display: flex; flex-wrap: wrap; gap: 1rem; }
+.dp-live-row > .dp-live-text { flex: 1 1 0; min-width: min(100%, 9rem); }
 [class*="__controls_row"] > .stElementContainer { min-width: min(100%, 14rem); }
 .dp-live-text p { margin: 0; font-size: 1rem; line-height: 1.6; }
 .dp-live-strong p { font-weight: 600; }
@@ -739,5 +744,29 @@ def text(
     # Markdown holding the sentences, which the relay's script paints (not a component of its
     # own: each one would be a widget whose state every run and every selectbox presents).
     payload = html.escape(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-    st.markdown(f'<div class="dp-live-text" data-live="{payload}"></div>', unsafe_allow_html=True)
+    drawn = f'<div class="dp-live-text" data-live="{payload}"></div>'
+    held = _ROW.get()
+    if held is None:
+        st.markdown(drawn, unsafe_allow_html=True)
+    else:
+        held.append(drawn)
     return now
+
+
+# The sentences of the ``row`` being drawn; None outside one.
+_ROW: ContextVar[list[str] | None] = ContextVar("live_row", default=None)
+
+
+@contextmanager
+def row() -> Iterator[None]:
+    """The live sentences ``text`` draws within, side by side in one element (a section's
+    metrics: one element a run, not one per metric and one for the row); on a phone they
+    wrap, each at least 9rem wide. A sentence with no sliders (``text([], ...)``) stays still."""
+    token = _ROW.set([])
+    try:
+        yield
+        drawn = "".join(_ROW.get() or [])
+    finally:
+        _ROW.reset(token)
+    if drawn:
+        st.markdown(f'<div class="dp-live-row">{drawn}</div>', unsafe_allow_html=True)

@@ -154,32 +154,33 @@ def _metrics(s: Settings, answers: Answers, draw: Callable[[Settings], Answers])
     |error| and the 95% half-width; with teaching draws they follow the ε and δ thumbs (a dash
     where the classic σ is withheld)."""
     opendp = s.secure and s.noise == "gaussian"
-    row = metric_row("gaussian")
     std_label = _("gaussian.answers.opendp_sigma") if opendp else _("gaussian.answers.std")
     shown = [
         (std_label, lambda found: found.std, "std"),
         (_("gaussian.answers.expected"), lambda found: found.expected[0], "expected"),
         (_("gaussian.answers.half"), lambda found: found.half_widths[0], "half"),
     ]
-    for label, value, key in shown:
-        if s.secure:
-            row.metric(label, formatting.significant(float(value(answers)), 4))
-            if opendp and key == "std":  # OpenDP's σ beside the noise's std
-                row.metric(
-                    _(CHART_SIGMA[s.gaussian_kind]),
-                    formatting.significant(s.sigma, 4),
-                    help=_("gaussian.answers.opendp_help"),
+    if not s.secure:
+        with live.row():  # one element
+            for label, value, key in shown:
+                live.follow_text(
+                    s,
+                    lambda at, value=value: (
+                        "—" if at.withheld else formatting.significant(float(value(draw(at))), 4)
+                    ),
+                    key=f"gaussian_metric_{key}",
+                    style="metric",
+                    label=label,
                 )
-            continue
-        with row:
-            live.follow_text(
-                s,
-                lambda at, value=value: (
-                    "—" if at.withheld else formatting.significant(float(value(draw(at))), 4)
-                ),
-                key=f"gaussian_metric_{key}",
-                style="metric",
-                label=label,
+        return
+    row = metric_row("gaussian")
+    for label, value, key in shown:
+        row.metric(label, formatting.significant(float(value(answers)), 4))
+        if opendp and key == "std":  # OpenDP's σ beside the noise's std
+            row.metric(
+                _(CHART_SIGMA[s.gaussian_kind]),
+                formatting.significant(s.sigma, 4),
+                help=_("gaussian.answers.opendp_help"),
             )
 
 

@@ -69,17 +69,19 @@ def _within(s: Settings, half_widths: np.ndarray) -> str:
 def _metrics(s: Settings, expected: np.ndarray) -> None:
     """The sensitivity, the scale b and the median expected |error| (the mean's: its sum's)."""
     query = s.choice.query
-    row = metric_row("laplace")
     if query.kind == "mean":
         sensitivity, scale = _("laplace.metric.sensitivity_mean"), _("laplace.metric.scale_mean")
     else:
         sensitivity, scale = _("laplace.metric.sensitivity"), _("laplace.metric.scale")
-    row.metric(sensitivity, formatting.number(query.sensitivity))
     if s.secure:  # the release held, at the ε in use
+        row = metric_row("laplace")
+        row.metric(sensitivity, formatting.number(query.sensitivity))
         row.metric(scale, formatting.significant(s.scale))
         row.metric(_("laplace.metric.expected"), formatting.significant(float(np.median(expected))))
         return
-    with row:  # b and the expected error follow the ε thumb
+    with live.row():  # one element: b and the expected error follow the ε thumb
+        live.text([], lambda: formatting.number(query.sensitivity), key="laplace_sensitivity",
+                  style="metric", label=sensitivity)  # fmt: skip
         live.text([s.stops], lambda e: formatting.significant(s.at(e).scale),
                   key="laplace_scale", depends=s.identity, style="metric", label=scale)  # fmt: skip
         live.text(
