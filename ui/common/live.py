@@ -631,8 +631,8 @@ function paint(root, said, sent = false) {
 # be narrower than 16rem: then the box goes below it (a phone). So do the two downloads
 # (ui.common.export) until a button would be narrower than 18rem, and a row of metrics
 # (ui.common.shell.metric_row, or live sentences in a ``row``) until one would be narrower
-# than 9rem, and controls side by side
-# (ui.common.shell.control_row) until one would be narrower than 14rem.
+# than 9rem, and controls side by side (ui.common.shell.control_row) until one would be
+# narrower than 14rem.
 _CSS = """
 .st-key-dp_live_relay { display: none; }
 [class*="__typed_row"] > .stElementContainer:first-child { min-width: min(100%, 16rem); }
@@ -762,11 +762,11 @@ def row() -> Iterator[None]:
     """The live sentences ``text`` draws within, side by side in one element (a section's
     metrics: one element a run, not one per metric and one for the row); on a phone they
     wrap, each at least 9rem wide. A sentence with no sliders (``text([], ...)``) stays still."""
-    token = _ROW.set([])
+    held: list[str] = []
+    token = _ROW.set(held)
     try:
         yield
-        drawn = "".join(_ROW.get() or [])
     finally:
         _ROW.reset(token)
-    if drawn:
-        st.markdown(f'<div class="dp-live-row">{drawn}</div>', unsafe_allow_html=True)
+    if held:
+        st.markdown(f'<div class="dp-live-row">{"".join(held)}</div>', unsafe_allow_html=True)

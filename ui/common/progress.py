@@ -27,17 +27,18 @@ def statistic_progress(where: DeltaGenerator | None = None) -> Iterator[None]:
     ``where`` (else where the page has got to). A quick statistic draws nothing at all: a run
     sends no placeholder for a bar it does not show."""
     start = time.monotonic()
-    places: list[DeltaGenerator] = []
+    place: DeltaGenerator | None = None
 
     def report(share: float) -> None:
+        nonlocal place
         if time.monotonic() - start >= AFTER:
-            if not places:
-                places.append((st if where is None else where).empty())
-            places[0].progress(share, text=_("common.progress.reading", percent=f"{share:.0%}"))
+            if place is None:
+                place = (st if where is None else where).empty()
+            place.progress(share, text=_("common.progress.reading", percent=f"{share:.0%}"))
 
     try:
         with sources.reporting(report):
             yield
     finally:
-        for place in places:
+        if place is not None:
             place.empty()

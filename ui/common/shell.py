@@ -17,6 +17,7 @@ import numpy as np
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from ui.common import folding
 from ui.common.address import from_address, linked, publish
 from ui.common.folding import folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
@@ -287,11 +288,10 @@ def settings_area() -> Iterator[None]:
 def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     """Places for controls: side by side on a projector (one row, so the section's chart
     fits the screen), one below the other elsewhere (room for their labels and help): there
-    one container for all, filled in order (one element, not one per place)."""
-    if (box := folded()) is not None:
-        return [box] * len(widths)
-    if presenter_mode():
-        return list(st.columns(list(widths)))
+    one container for all, filled in order (one element, not one per place). Folded away,
+    the closed box (ui.common.folding.columns)."""
+    if presenter_mode() or folded() is not None:
+        return folding.columns(list(widths))
     return [st.container()] * len(widths)
 
 
