@@ -9,11 +9,12 @@ from ui.common import formatting, live
 from ui.common.exercises import exercise_box
 from ui.common.i18n import _
 from ui.common.shell import page_rng
+from ui.common.turns import fragment
 from ui.common.widgets import epsilon_slider
 from ui.home_exercises import EXERCISES, TRUE_COUNT, Example
 
 
-@st.fragment
+@fragment
 def tiny_example() -> None:
     """How many of 65 patients have HIV, released with Laplace noise at the chosen ε."""
     st.subheader(_("home.example.title"))

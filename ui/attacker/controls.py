@@ -15,10 +15,11 @@ from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 
 
-@st.fragment
+@fragment
 def explore(sections: list[Section]) -> None:
     """ε, pure or not, δ, the prior, and the open section: an ε step reruns only this."""
     left, middle, right = presenter_row(1, 1, 1)

@@ -17,6 +17,7 @@ from ui.common import charts
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
 from ui.common.shell import page_rng
+from ui.common.turns import fragment
 
 FP_EPSILONS = (0.1, 0.3, 1.0, 3.0)  # the chart's ε
 FP_DRAWS = 4000  # releases attacked per ε and per sampler
@@ -70,7 +71,7 @@ def _guess(from_zero: bool, from_one: bool, truth: float) -> str:
     return _("attacker.fp.none")
 
 
-@st.fragment
+@fragment
 def floating_point(s: Settings) -> None:
     """Section 4: Mironov's attack (2012) on the app's numpy noise and on OpenDP's.
 

@@ -26,6 +26,7 @@ from ui.common.formatting import count, epsilon, fixed, number, percent, signifi
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.i18n import N_, _
 from ui.common.live import Stops
+from ui.common.turns import fragment
 
 KS = np.round(np.geomspace(1, 1000, 31))  # with the k slider's stops: smooth on log-log axes
 # each accounting's name (as in a sentence), what it holds for, and its source
@@ -155,7 +156,7 @@ def _controls() -> tuple[Stops, float]:
     return Stops(K.key, K_OPTIONS, K_OPTIONS.index(k_now), K.default), float(delta_prime)
 
 
-@st.fragment
+@fragment
 def many_releases(s: Settings) -> None:
     """Section 3: k releases by every accounting, what the total means, averaging attacks.
 

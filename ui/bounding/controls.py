@@ -21,6 +21,7 @@ from ui.common.i18n import _
 from ui.common.release import draws_caption, guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 
 
@@ -32,7 +33,7 @@ def outputs(data: BoundingData, statistics: list[str]) -> str:
     return _("bounding.outputs.counts", n=n, **nouns)
 
 
-@st.fragment
+@fragment
 def explore(chosen: tuple[BoundingData, Choices], sections: Sequence[Section]) -> None:
     """ε, the caps and bounds, the guarantee and the open section: an ε step reruns this only."""
     data, choices = chosen

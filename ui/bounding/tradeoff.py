@@ -24,6 +24,7 @@ from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
+from ui.common.turns import fragment
 
 # Any plan: the bias and the spread of the random choice do not depend on the noise. One with
 # almost none keeps the (L, U) grid's RMSE² − noise² (its bias² + spread²) exact to rounding.
@@ -268,7 +269,7 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
     live.text(s.stops, sentence, key=f"{PAGE}_best_bound", depends=depends)
 
 
-@st.fragment
+@fragment
 def bias_against_noise(s: Settings) -> None:
     """Section 3: the expected error of every cap and every bound, the best starred."""
     w = s.words

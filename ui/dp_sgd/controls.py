@@ -17,6 +17,7 @@ from ui.common.i18n import N_, _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import page_seed, presenter_mode, presenter_row
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.dp_sgd.declared import (
     ACCOUNTANT,
@@ -91,7 +92,7 @@ def _training(delta: float) -> tuple[Training, float]:
     return Training(batch, epochs, clip, rate, delta, accountant), share
 
 
-@st.fragment
+@fragment
 def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
     """ε, δ, the training, the guarantee and the open section: a step reruns only this."""
     left, right = presenter_row(1, 1)

@@ -23,6 +23,7 @@ from ui.common.release import (
 )
 from ui.common.sections import Section, story
 from ui.common.shell import settings_area
+from ui.common.turns import fragment
 from ui.common.widgets import epsilon_slider
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
 from ui.exponential.declared import EPSILON_HIGH, EPSILON_LOW, MONOTONIC
@@ -54,7 +55,7 @@ def candidate_controls() -> Candidates | None:
     return candidates
 
 
-@st.fragment(key=f"{PAGE}_explore")
+@fragment(key=f"{PAGE}_explore")
 def explore(candidates: Candidates, sections: list[Section]) -> None:
     """ε, the monotonic switch, the guarantee and the open section: an ε step reruns only this."""
     stops = epsilon_slider(

@@ -22,6 +22,7 @@ from dp_core.permute_and_flip import (
 from ui.common import formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.turns import fragment
 from ui.common.widgets import log_grid
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
@@ -84,7 +85,7 @@ def _best_answer_at(
         )
 
 
-@st.fragment
+@fragment
 def how_often_right(s: Settings) -> None:
     """Section 3: P(best) against ε for the exponential mechanism, permute-and-flip and RNM.
 

@@ -12,6 +12,7 @@ from ui.common import formatting
 from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.i18n import _
+from ui.common.turns import fragment
 from ui.exponential.declared import COMPARE
 from ui.exponential.settings import Settings
 from ui.exponential.tables import candidate_index, count_text, probability_text, show_table
@@ -30,7 +31,7 @@ def parse_epsilons(text: str) -> tuple[list[float], list[str]]:
     return list(dict.fromkeys(good)), bad
 
 
-@st.fragment
+@fragment
 def several_epsilons(s: Settings) -> None:
     """Section 2: a textbook table, one column of probabilities per ε."""
     c = s.candidates

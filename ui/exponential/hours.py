@@ -28,6 +28,7 @@ from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
 from ui.common.labels import category_labels
 from ui.common.release import guarantee, guarantee_box, guarantee_text, unit_words
+from ui.common.turns import fragment
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
 from ui.exponential.declared import HOURS_BOUNDS, HOURS_FLOOR, WEEK
@@ -129,7 +130,7 @@ def _controls(epsilon: float) -> HoursSettings | None:
     return HoursSettings(epsilon, float(lower), float(upper), int(floor))
 
 
-@st.fragment
+@fragment
 def average_hours(s: Settings) -> None:
     """Section 5: the exponential mechanism with the average hours per occupation as score.
 

@@ -19,6 +19,7 @@ from dp_core.selection_scores import (
 from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.turns import fragment
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE, Candidates
 from ui.exponential.declared import PITFALL
@@ -26,7 +27,7 @@ from ui.exponential.settings import Settings
 from ui.exponential.tables import SHOWN, candidate_index, probability_text, show_table
 
 
-@st.fragment(key=f"{PAGE}_pitfall_section")
+@fragment(key=f"{PAGE}_pitfall_section")
 def sensitivity_pitfall(s: Settings) -> None:
     """Section 4: scoring by count ÷ largest count but keeping Δ = 1 makes it near-uniform."""
     if not linked(PITFALL, st.toggle, _("exponential.pitfall.toggle")):

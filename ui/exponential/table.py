@@ -19,6 +19,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng, presenter_mode
+from ui.common.turns import fragment
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
 from ui.exponential.declared import DRAWS, RUNS, SAMPLED
@@ -30,7 +31,7 @@ from ui.exponential.tables import SHOWN, count_text, lost_text, probability_text
 T_95 = math.log(20)  # e^(-t) = 5%
 
 
-@st.fragment
+@fragment
 def probability_table(s: Settings) -> None:
     """Section 1: P(best), exact probabilities beside N sampled runs, the table, k runs.
 

@@ -17,6 +17,7 @@ from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, presenter_row, settings_area
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.gaussian.presets import PRESETS
 from ui.gaussian.settings import MECHANISM, MECHANISMS, Settings
@@ -37,7 +38,7 @@ def data_controls() -> tuple[QueryChoice | None, bool]:
     return choice, secure
 
 
-@st.fragment
+@fragment
 def explore(chosen: tuple[QueryChoice | None, bool], sections: Sequence[Section]) -> None:
     """ε, δ, the mechanism, the guarantee and the open section: a step reruns only this."""
     choice, secure = chosen

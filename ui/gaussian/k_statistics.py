@@ -14,6 +14,7 @@ from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _, language
+from ui.common.turns import fragment
 from ui.gaussian import charts as gaussian_charts
 from ui.gaussian.exercises import EXERCISES
 from ui.gaussian.settings import K, Settings, proven_classic_sigma
@@ -21,7 +22,7 @@ from ui.gaussian.settings import K, Settings, proven_classic_sigma
 K_MAX = 100
 
 
-@st.fragment(key="gaussian_k_section")
+@fragment(key="gaussian_k_section")
 def k_statistics(s: Settings) -> None:
     """Section 4: Laplace grows like k, Gaussian like √k; its k slider reruns this alone. The
     chart and the caption follow the ε and δ thumbs."""

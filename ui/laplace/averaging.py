@@ -12,6 +12,7 @@ from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.common.shell import page_rng
+from ui.common.turns import fragment
 from ui.laplace import charts as laplace_charts
 from ui.laplace.exercises import EXERCISES
 from ui.laplace.settings import ATTACKED, REPEATS, REPEATS_SETTING, Settings
@@ -29,7 +30,7 @@ def _repeats() -> int:
     )
 
 
-@st.fragment
+@fragment
 def averaging_attack(s: Settings) -> None:
     """Section 4: asking the same question k times and averaging wins the truth back."""
     query = s.choice.query

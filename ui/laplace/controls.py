@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import streamlit as st
-
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import noise_name
 from ui.common.presets import preset_buttons
@@ -14,6 +12,7 @@ from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee, guarantee_box, secure_toggle
 from ui.common.sections import Section, story
 from ui.common.shell import page_rng, settings_area
+from ui.common.turns import fragment
 from ui.common.widgets import epsilon_slider
 from ui.laplace.presets import PRESETS
 from ui.laplace.settings import Settings
@@ -30,7 +29,7 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
     return None if choice is None else (choice, secure)
 
 
-@st.fragment
+@fragment
 def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> None:
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
     choice, secure = chosen

@@ -17,6 +17,7 @@ from ui.common import formatting
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, presenter_row, what_to_notice
+from ui.common.turns import fragment
 from ui.local.guarantee import local_guarantee_box
 from ui.local.inputs import Respondents
 from ui.local.lf_controls import data_controls, probabilities, protocol_choice
@@ -28,7 +29,7 @@ from ui.local.lf_settings import PAGE, Settings, answers
 __all__ = ["PAGE", "closing", "data_controls", "explore", "sections"]
 
 
-@st.fragment
+@fragment
 def explore(respondents: Respondents, sections: list[Section]) -> None:
     """The protocol, ε (or p and q), the guarantee and the open section: a fragment, so an ε
     step reruns only this."""

@@ -20,6 +20,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng
+from ui.common.turns import fragment
 from ui.local import charts as local_charts
 from ui.local.guarantee import local_guarantee_text, local_unit
 from ui.local.lf_settings import (
@@ -107,7 +108,7 @@ def _raw_sums(s: Settings, drawn: Counts) -> str:
     )
 
 
-@st.fragment
+@fragment
 def _counts_table(table: pd.DataFrame) -> None:
     """The counts as a table, in a lazy expander (its own fragment: opening it reruns only it)."""
     box = st.expander(_("local.lf.table.label"), key="lf_table", on_change="rerun")

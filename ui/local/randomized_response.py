@@ -16,6 +16,7 @@ import streamlit as st
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, what_to_notice
+from ui.common.turns import fragment
 from ui.local.guarantee import local_guarantee_box
 from ui.local.rr_central import local_vs_central
 from ui.local.rr_coins import coin_game
@@ -27,7 +28,7 @@ from ui.local.rr_survey import survey
 __all__ = ["PAGE", "closing", "explore", "sections", "survey_controls"]
 
 
-@st.fragment
+@fragment
 def explore(survey: Survey | None, sections: list[Section]) -> None:
     """The coins (or ε), the sample size, the guarantee and the open section: a fragment, so a
     step of the coins reruns only this."""

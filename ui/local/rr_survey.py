@@ -18,6 +18,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng
+from ui.common.turns import fragment
 from ui.local.rr_result import (
     Result,
     distribution_chart,
@@ -158,7 +159,7 @@ def _published(sv: Survey) -> bool:
     )
 
 
-@st.fragment
+@fragment
 def _first_respondents(s: Settings) -> None:
     """The first 20 respondents flipping their coins, in a lazy expander (its own fragment)."""
     box = st.expander(_("local.rr.first.label"), key="rr_first20", on_change="rerun")

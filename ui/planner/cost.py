@@ -11,6 +11,7 @@ from dp_core import accountants
 from ui.common import charts, formatting
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
+from ui.common.turns import fragment
 from ui.common.widgets import delta_input
 from ui.planner import charts as planner_charts
 from ui.planner import summary
@@ -27,7 +28,7 @@ def totals(
     return accountants.compare_accountants(releases, delta)
 
 
-@st.fragment(key=f"{PAGE}_costs_section")
+@fragment(key=f"{PAGE}_costs_section")
 def what_it_costs(s: Settings) -> None:
     """Section 3: the plan's total by basic, optimal, zCDP and PLD accounting, side by side."""
     delta = delta_input(

@@ -12,12 +12,13 @@ from ui.common import charts, live
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.labels import category_labels
+from ui.common.turns import fragment
 from ui.planner import summary
 from ui.planner.declared import SHOWN
 from ui.planner.settings import PAGE, Settings
 
 
-@st.fragment(key=f"{PAGE}_release_section")
+@fragment(key=f"{PAGE}_release_section")
 def a_simulated_release(s: Settings) -> None:
     """Section 2: a simulated release of one statistic beside the truth (following the ε and δ
     thumbs: the same standard draws times the noise at each stop), and every value."""

@@ -12,6 +12,7 @@ from ui.common.i18n import _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.planner.cost import what_it_costs
 from ui.planner.downloads import for_the_board
@@ -33,7 +34,7 @@ def story_sections() -> list[Section]:
     ]
 
 
-@st.fragment(key=f"{PAGE}_explore")
+@fragment(key=f"{PAGE}_explore")
 def explore(chosen: tuple[Controls, str, str], sections: Sequence[Section]) -> None:
     """ε (and δ), the guarantee and the open section: a fragment, so a step reruns only this."""
     controls, mode, calibration = chosen

@@ -17,6 +17,7 @@ from ui.common.i18n import _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
 from ui.common.shell import DEFAULT_SEED, page_seed, presenter_row
+from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.synthetic import jobs
 from ui.synthetic.declared import (
@@ -73,7 +74,7 @@ def _curve(s: Settings) -> tuple[tuple[float, Release], ...]:
     return tuple(sorted(found.items()))
 
 
-@st.fragment
+@fragment
 def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
     """ε, δ, the algorithm, the guarantee, the release and the open section."""
     left, right = presenter_row(1, 1)
@@ -146,7 +147,7 @@ def _start(s: Settings) -> None:
     )
 
 
-@st.fragment(run_every=1.0)
+@fragment(run_every=1.0)
 def _waiting(key: tuple) -> None:
     """The background synthesis' progress, once a second; the page when it is done."""
     job = jobs.find(key)

@@ -13,6 +13,7 @@ from ui.common import charts, formatting
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.labels import category_labels
+from ui.common.turns import fragment
 from ui.synthetic import charts as synthetic_charts
 from ui.synthetic.declared import COLUMN, ROW
 from ui.synthetic.settings import Settings
@@ -54,7 +55,7 @@ def cells(s: Settings, row: str, column: str) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-@st.fragment
+@fragment
 def crosstab(s: Settings) -> None:
     """Section 2: the chosen pair, real and synthetic (its selectboxes rerun this alone)."""
     row, column = pair(s)

@@ -14,6 +14,7 @@ from ui.common import charts, formatting
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import N_, _
+from ui.common.turns import fragment
 from ui.synthetic import charts as synthetic_charts
 from ui.synthetic.declared import CENSUS_LABEL, CENSUS_POSITIVE, LABEL, POSITIVE
 from ui.synthetic.exercises import EXERCISES
@@ -66,7 +67,7 @@ def accuracies(
     return _CACHE[key]
 
 
-@st.fragment
+@fragment
 def downstream_task(s: Settings) -> None:
     """Section 3: accuracy trained on synthetic vs real rows, at this ε and against ε."""
     chosen = task(s)

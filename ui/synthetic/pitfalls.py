@@ -14,6 +14,7 @@ from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.common.labels import category_labels
+from ui.common.turns import fragment
 from ui.synthetic.crosstab import pair
 from ui.synthetic.declared import RARE
 from ui.synthetic.exercises import EXERCISES
@@ -28,7 +29,7 @@ def rare(s: Settings, row: str, column: str, most: int) -> pd.DataFrame:
     return rare_cells(r.real, r.synthetic, s.chosen.domain, (row, column), most)
 
 
-@st.fragment
+@fragment
 def pitfalls(s: Settings) -> None:
     """Section 4: rare cells of the chosen pair; the worst pairs that were not measured."""
     row, column = pair(s)

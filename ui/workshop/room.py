@@ -30,6 +30,7 @@ from ui.common.i18n import N_, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import DECLARED
 from ui.common.shell import ROOM_ALONE, ROOM_FOLLOWING
+from ui.common.turns import fragment
 from ui.workshop.push import served
 from ui.workshop.rooms import (
     HOURS,
@@ -555,7 +556,7 @@ def _leader(code: str, page: str) -> None:
     _leading(code, page)
 
 
-@st.fragment(run_every=LEAD_EVERY)
+@fragment(run_every=LEAD_EVERY)
 def _leading(code: str, page: str) -> None:
     """Four times a second: the question put to the room and its answers so far; and where no
     browser publishes the view (no push routes), the trainer's address made the room's."""
@@ -589,7 +590,7 @@ def _question(code: str, asked: int | None, polled: tuple[int, int] | None = Non
     return state.get(QUESTION)
 
 
-@st.fragment
+@fragment
 def _follower(code: str, page: str) -> None:
     state = st.session_state
     asked_to_open = state.pop(OPEN, False)  # by this run's trigger, or a join
