@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.common.collector import leave_modules_out_of_collections
 from ui.common.i18n import start_language
 from ui.common.shell import navigation_pages, sidebar, use_app_navigation
 from ui.common.turns import follower_turn
@@ -17,3 +18,4 @@ with follower_turn():
     enter()
     room_bar(url_path(page.url_path))
     page.run()
+leave_modules_out_of_collections()
