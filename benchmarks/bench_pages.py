@@ -11,6 +11,7 @@ times 10^6 Laplace draws. Figures are printed, not asserted.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -24,6 +25,7 @@ import numpy as np  # noqa: E402
 from apptest_helpers import open_page  # noqa: E402
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner  # noqa: E402
 
+from benchmarks.timing import reference_loop  # noqa: E402
 from dp_core import laplace_scale, sample_laplace  # noqa: E402
 from ui.common.catalog import available_pages  # noqa: E402
 
@@ -84,6 +86,7 @@ def main() -> None:
     warnings.filterwarnings("ignore")
     entries = [p for p in available_pages() if not args.pages or p.url_path in args.pages]
     print(f"Median server time per rerun after a slider change ({args.reruns} reruns, AppTest)")
+    print(f"  machine: load {os.getloadavg()[0]:.2f}, reference loop {reference_loop():.0f} ms")
     for entry in entries:
         timed = time_page(entry.url_path, args.reruns)
         if timed is None:
@@ -102,6 +105,7 @@ def main() -> None:
         sample_laplace(rng, scale, 1_000_000)
         times.append(time.perf_counter() - start)
     print(f"10^6 Laplace draws: median {statistics.median(times) * 1000:.1f} ms (5 runs)")
+    print(f"  machine: load {os.getloadavg()[0]:.2f}, reference loop {reference_loop():.0f} ms")
 
 
 if __name__ == "__main__":

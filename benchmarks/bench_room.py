@@ -77,6 +77,7 @@ from bench_load import (
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from timing import reference_loop
 
 from ui.workshop.rooms import HOURS, Question, Room, new_code, new_secret, secret_hash
 from ui.workshop.store import SqliteStore
@@ -744,6 +745,7 @@ async def main_async(args: argparse.Namespace) -> None:
             f"Workshop room load: {args.workers} workers behind HAProxy on port {room.port}, "
             f"store {room.store_path}, {os.cpu_count()} CPUs, load average "
             + " ".join(f"{v:.2f}" for v in os.getloadavg())
+            + f", reference loop {reference_loop():.0f} ms (benchmarks.timing)"
         )
         # Warm every worker (roundrobin): its first visit switches it to st.navigation.
         for page in ("home", PAGE, "bounding"):
@@ -758,6 +760,7 @@ async def main_async(args: argparse.Namespace) -> None:
         # The room first, on workers that served nobody yet: their memory then grows by what
         # the room's sessions hold, not by what earlier phases left in caches.
         await room_run(room, args.attendees, args.moves, seed=2)
+        print(f"Reference loop after the room: {reference_loop():.0f} ms")
         if args.room_only:
             return
         print_burst_header()
