@@ -496,6 +496,56 @@ def test_a_link_with_lang_es_opens_in_spanish(app, browser) -> None:
     page.close()
 
 
+def _choose_language(page: Page, name: str) -> None:
+    """Pick a language in the sidebar's language box, as a reader does."""
+    box = page.locator("[data-testid='stSidebar'] .st-key-lang input").first
+    option = page.get_by_role("option", name=name, exact=True)
+    for _attempt in range(3):  # a click landing during a repaint may not open the list
+        box.click()
+        try:
+            option.wait_for(timeout=3000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    option.click()
+    settled(page)
+
+
+def _epsilon_shown_and_linked(page: Page, key: str) -> tuple[float, str]:
+    thumb = page.locator(f"{MAIN} .st-key-{key} input[type='range']").first
+    return _shown_number(thumb.get_attribute("aria-valuetext") or ""), page.url
+
+
+@pytest.mark.parametrize("url_path", ["laplace", "gaussian"])
+def test_a_change_of_language_keeps_the_typed_epsilon(app, browser, url_path) -> None:
+    """Typed ε = 0.5, then Deutsch, then 日本語: the thumb, the address and the next step all
+    stay at 0.5 (the slider's labels change to 0,5 and back; the browser used to fall back to
+    its first stop, 0,01, while the page still computed at 0.5, and the next step took 0.01)."""
+    key = f"{url_path}_epsilon"
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app}/{url_path}")
+    settled(page)
+    box = page.locator(f"{MAIN} .st-key-{key}__text input").first
+    box.fill("0.5")
+    box.press("Enter")
+    settled(page)
+    shown, address = _epsilon_shown_and_linked(page, key)
+    assert shown == 0.5 and f"{key}=0.5" in address
+    _choose_language(page, "Deutsch")
+    shown, address = _epsilon_shown_and_linked(page, key)
+    assert shown == 0.5 and f"{key}=0.5" in address and "lang=de" in address
+    assert "0,5" in page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.get_attribute(
+        "aria-valuetext"
+    )
+    act(page, ("slider", key, 1, key))  # the next stop up from 0.5, not from 0.01
+    assert _epsilon_shown_and_linked(page, key)[0] == 0.6
+    assert f"{key}=0.6" in page.url
+    _choose_language(page, "日本語")
+    shown, address = _epsilon_shown_and_linked(page, key)
+    assert shown == 0.6 and f"{key}=0.6" in address and "lang=ja" in address
+    page.close()
+
+
 @pytest.mark.parametrize("lang", ["ja", "zh"])
 @pytest.mark.parametrize("url_path", ["laplace", "local_frequencies"])
 def test_japanese_and_chinese_glyphs_are_drawn(app, browser, lang, url_path) -> None:

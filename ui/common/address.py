@@ -10,10 +10,12 @@ changed), or when a preset or a typed value sets it: never on an ordinary run, s
 newer value (a thumb still moving) is never sent back over. After the widget, ``publish``
 writes its value to the address (left out at its default), the only writer of the address.
 
-The browser holds a choice shown through a translated ``format_func`` by its label: after a
-change of language it would still hold the old language's label, which none of the new options
-has. So such a choice drawn in another language than last time has its value assigned again
-before the widget (``relabel``), and Streamlit sends the browser the new label.
+A choice shown through a translated ``format_func`` loses its value in the browser when the
+language changes: a radio or select box holds the old language's label, which none of the new
+options has, and a select_slider whose labels changed (0.5 becomes 0,5) goes back to its first
+stop while the page still computes at the old value. So such a choice drawn in another language
+than last time has its value assigned again before the widget (``relabel``), and Streamlit
+sends the browser the value with the new labels.
 """
 
 from __future__ import annotations
@@ -105,9 +107,9 @@ def _written(key: str, *, many: bool) -> str | list[str] | None:
 
 def relabel(key: str, value: object) -> None:
     """Before a choice shown through a translated ``format_func``: when it was last drawn in
-    another language, assign its ``value`` again, so the browser is sent the label of this
-    language instead of keeping the old one (Streamlit sends a value to the browser only when
-    the app set it). Then note the language it is drawn in."""
+    another language, assign its ``value`` again, so the browser is sent it with the labels of
+    this language instead of losing it (Streamlit sends a value to the browser only when the
+    app set it). Then note the language it is drawn in."""
     drawn = st.session_state.setdefault(_DRAWN_IN, {})
     now = language()
     if value is not None and drawn.get(key, now) != now:
@@ -140,7 +142,7 @@ def linked(
     if folded() is not None:  # a closed box's setting: its value, no widget
         publish(setting, value, options)
         return tuple(value) if isinstance(value, list) else value
-    if labels is not None and widget.__name__ != "select_slider":  # sent by index, not label
+    if "format_func" in kwargs:  # labels of this run's language
         relabel(setting.key, value)
     if isinstance(setting, Span) and widget.__name__ == "select_slider":
         kwargs["value"] = setting.default  # without a pair, Streamlit takes no range
