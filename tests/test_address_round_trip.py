@@ -98,3 +98,51 @@ def test_no_widget_writes_the_address_but_the_settings_layer() -> None:
         )
     }
     assert writers == {"ui/common/address.py"}
+
+
+def _presets() -> list[tuple[str, tuple]]:
+    """The pages whose presets set something a section draws. (The DP-SGD presets set only
+    the controls above its sections, drawn on every run; reopening that page after each preset
+    took 50 s.)"""
+    from ui.bounding.presets import PRESETS as BOUNDING
+    from ui.exponential.presets import PRESETS as EXPONENTIAL
+    from ui.gaussian.presets import PRESETS as GAUSSIAN
+    from ui.laplace.presets import PRESETS as LAPLACE
+    from ui.local.lf_presets import PRESETS as LOCAL_FREQUENCIES
+    from ui.local.rr_presets import PRESETS as RANDOMIZED_RESPONSE
+    from ui.synthetic.presets import PRESETS as SYNTHETIC
+
+    return [("laplace", LAPLACE), ("gaussian", GAUSSIAN), ("exponential", EXPONENTIAL),
+            ("randomized_response", RANDOMIZED_RESPONSE), ("bounding", BOUNDING),
+            ("local_frequencies", LOCAL_FREQUENCIES), ("synthetic", SYNTHETIC)]  # fmt: skip
+
+
+def _value_in_some_section(at, prefix: str, key: str):
+    """The setting's value where the page draws it: in the open section, else in the first
+    other section that does (a closed tab runs nothing)."""
+    if key in at.session_state:
+        return at.session_state[key]
+    for label in [tab.label for tab in at.tabs]:
+        at.session_state[f"{prefix}__section"] = label
+        rerun(at)
+        if key in at.session_state:
+            return at.session_state[key]
+    raise AssertionError(f"no section draws {key}")
+
+
+@pytest.mark.parametrize(("page", "presets"), _presets(), ids=[p for p, _ in _presets()])
+def test_after_each_preset_its_link_opens_with_its_values(page: str, presets) -> None:
+    """Click every preset in turn, then the first again: after each, the address opens the
+    preset's values, those of a section the preset leaves closed included (the exponential
+    page's 10 draws used to stay in the address after the 1,000-run preset)."""
+    at = open_page(page)
+    for preset in (*presets, presets[0]):
+        button = next(b for b in at.button if b.key.endswith(f"__preset_{preset.key}"))
+        prefix = button.key.split("__preset_")[0]
+        button.click()
+        rerun(at)
+        reopened = open_page(page, query=browser_address(at))
+        for key, value in preset.values.items():
+            found = _value_in_some_section(reopened, prefix, key)
+            found = tuple(found) if isinstance(found, list) else found
+            assert found == value, (preset.key, key, found, value)

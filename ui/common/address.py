@@ -33,6 +33,9 @@ _DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language
 # Session state: a setting's key -> the context its value is for. One entry, not one per setting:
 # Streamlit copies the whole session state for each radio, select box and slider it draws.
 _CONTEXTS = "address__for"
+# Session state: a setting's key -> (the setting, the options) it was last published with, so a
+# preset can write the address of a setting whose widget its run does not draw.
+_PUBLISHED = "address__published"
 
 
 def current(setting: Setting, options: Sequence[Any] | None = None, context: object = None) -> Any:
@@ -90,6 +93,7 @@ def publish(setting: Setting, value: Any, options: Sequence[Any] | None = None) 
     """Write ``value`` to the address, or leave it out at its default (each change is a
     browser history entry, so an unchanged value is not written again). A choice whose
     default is not among this run's ``options`` has the first option as its default."""
+    st.session_state.setdefault(_PUBLISHED, {})[setting.key] = (setting, options)
     params = st.query_params
     encoded = setting.encode(value)
     if options and not setting.accepts(setting.default, options) and value == options[0]:
@@ -173,7 +177,16 @@ def drop(key: str) -> None:
 
 
 def assign(values: Mapping[str, Any]) -> None:
-    """Set several settings at once (a preset), in a callback before their widgets are drawn;
-    their values reach the address when the page publishes them."""
+    """Set several settings at once (a preset), in a callback before their widgets are drawn,
+    and write them to the address now: a setting whose widget the next run does not draw (in a
+    section the preset leaves closed) is not published by the page, and its old value would
+    stay in the address. A setting this session never published is left out of the address
+    (its section has never run; the page publishes it when it does)."""
+    published = st.session_state.get(_PUBLISHED, {})
     for key, value in values.items():
         st.session_state[key] = value
+        if key in published:
+            setting, options = published[key]
+            publish(setting, value, options)
+        else:
+            drop(key)
