@@ -35,7 +35,7 @@ _DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language
 _CONTEXTS = "address__for"
 # Session state: a setting's key -> (the setting, the options) it was last published with, so a
 # preset can write the address of a setting whose widget its run does not draw.
-_PUBLISHED = "address__published"
+PUBLISHED = "address__published"
 
 
 def current(setting: Setting, options: Sequence[Any] | None = None, context: object = None) -> Any:
@@ -93,15 +93,20 @@ def publish(setting: Setting, value: Any, options: Sequence[Any] | None = None) 
     """Write ``value`` to the address, or leave it out at its default (each change is a
     browser history entry, so an unchanged value is not written again). A choice whose
     default is not among this run's ``options`` has the first option as its default."""
-    st.session_state.setdefault(_PUBLISHED, {})[setting.key] = (setting, options)
+    st.session_state.setdefault(PUBLISHED, {})[setting.key] = (setting, options)
     params = st.query_params
-    encoded = setting.encode(value)
-    if options and not setting.accepts(setting.default, options) and value == options[0]:
-        encoded = None
+    encoded = address_value(setting, value, options)
     if encoded is None:
         params.pop(setting.key, None)
     elif _written(setting.key, many=isinstance(encoded, list)) != encoded:
         params[setting.key] = encoded
+
+
+def address_value(setting: Setting, value: Any, options: Sequence[Any] | None = None) -> Any:
+    """What the address holds for ``value`` (``publish``): its code, or None at the default."""
+    if options and not setting.accepts(setting.default, options) and value == options[0]:
+        return None
+    return setting.encode(value)
 
 
 def _written(key: str, *, many: bool) -> str | list[str] | None:
@@ -182,7 +187,7 @@ def assign(values: Mapping[str, Any]) -> None:
     section the preset leaves closed) is not published by the page, and its old value would
     stay in the address. A setting this session never published is left out of the address
     (its section has never run; the page publishes it when it does)."""
-    published = st.session_state.get(_PUBLISHED, {})
+    published = st.session_state.get(PUBLISHED, {})
     for key, value in values.items():
         st.session_state[key] = value
         if key in published:
