@@ -14,6 +14,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import re
 import socket
 import subprocess
@@ -544,6 +545,79 @@ def test_a_change_of_language_keeps_the_typed_epsilon(app, browser, url_path) ->
     shown, address = _epsilon_shown_and_linked(page, key)
     assert shown == 0.6 and f"{key}=0.6" in address and "lang=ja" in address
     page.close()
+
+
+TYPED_IN_CHROMIUM = ["0.5", "0,37", "7", "0", "abc", "1e9"]
+
+
+def _random_step(page: Page, url_path: str, rng: random.Random) -> str:
+    """One of a reader's steps, picked by ``rng``; what it did."""
+    key = f"{url_path}_epsilon"
+    step = rng.choice(["slider", "type", "preset", "language", "noise", "section"])
+    if step == "slider":
+        presses = rng.choice([-3, -1, 1, 2])
+        page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.focus()
+        for _press in range(abs(presses)):
+            page.keyboard.press("ArrowRight" if presses > 0 else "ArrowLeft")
+        return f"slider {presses:+d}"
+    if step == "type":
+        typed = rng.choice(TYPED_IN_CHROMIUM)
+        box = page.locator(f"{MAIN} .st-key-{key}__text input").first
+        box.fill(typed)
+        box.press("Enter")
+        return f"type {typed}"
+    if step == "preset":
+        buttons = page.locator(f"{MAIN} [class*='st-key-{url_path}__preset_'] button")
+        buttons = buttons.filter(visible=True)  # none in a closed settings box
+        if not buttons.count():
+            return "preset (none shown)"
+        buttons.nth(rng.randrange(buttons.count())).click()
+        return "preset"
+    if step == "language":
+        name = rng.choice(["English", "Deutsch", "Español", "日本語", "简体中文"])
+        _choose_language(page, name)
+        return f"language {name}"
+    if step == "noise":
+        page.locator("[data-testid='stSidebar'] .st-key-draw_new button").first.click()
+        return "noise"
+    tabs = page.get_by_role("tab")
+    tabs.nth(rng.randrange(tabs.count())).click()
+    return "section"
+
+
+# Seeds whose steps set a decimal ε and then switch between "0.5" and "0,5" languages, with a
+# preset and a typed value among them.
+@pytest.mark.parametrize(
+    ("url_path", "seed"), [("laplace", 34), ("gaussian", 52), ("exponential", 58)]
+)
+def test_random_sessions_in_chromium(app, browser, url_path, seed) -> None:
+    """A shorter tests/test_random_sessions.py in a real browser: eight random steps, after
+    each the thumb, the value in use (the typed box's placeholder) and the address say the
+    same ε; then the address opened on another screen shows the same numbers."""
+    rng, key, done = random.Random(seed), f"{url_path}_epsilon", []
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{app}/{url_path}")
+    settled(page)
+    for _step in range(8):
+        done.append(_random_step(page, url_path, rng))
+        settled(page)
+        thumb, in_use, *linked = _thumb_box_address(page, key)
+        assert len(linked) == 1, (done, linked)
+        assert _shown_number(thumb) == _shown_number(in_use) == float(linked[0]), (
+            done, thumb, in_use, linked
+        )  # fmt: skip
+    box = page.locator(f"{MAIN} .st-key-{key}__text input").first
+    box.fill("")  # a refused value's message stays with its box, not in the address
+    box.press("Enter")
+    settled(page)
+    address, numbers = page.url, shown_numbers(page)
+    page.close()
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+    other = fresh.new_page()
+    other.goto(address)
+    settled(other)
+    assert shown_numbers(other) == numbers, done
+    fresh.close()
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh"])

@@ -13,7 +13,7 @@ it, and falls back to its default stop when they do not (what chromium showed af
 of language: 0,01 where the page computed at 0.5; a typed 0.37 moved to 0.4 keeps 0.4). On
 the next step the browser sends what it shows, as it does with every rerun. Both state bugs
 of issue 36 fail this test without their fixes (a change of language; a preset that left
-?exponential_draws=10).
+?exponential_draws=10). tests/test_browser.py plays a few such sequences in chromium.
 """
 
 from __future__ import annotations
