@@ -15,7 +15,6 @@ from typing import TypeVar
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 from ui.common import folding
 from ui.common.address import from_address, linked, publish
@@ -23,6 +22,7 @@ from ui.common.folding import folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import Choice, Flag, Number
+from ui.common.streamlit_internals import leave_pages_directory_mode
 
 DEFAULT_SEED = 2026
 # Session state of a page in a workshop room (ui.workshop.room keeps them): the room's code
@@ -56,16 +56,11 @@ def presenter_mode() -> bool:
 
 
 def use_app_navigation() -> None:
-    """Make a first-visit deep link run through app.py's own navigation.
-
-    Streamlit 1.67 decides once per server, at the first session, whether the app is a
-    legacy "pages/ folder" app; until ``st.navigation`` has run, it serves the file-name
-    navigation and runs the page script alone. When that happens we switch the server to
-    ``st.navigation`` mode and rerun: the page's url_path equals its file stem, so the rerun
-    lands on the same page, now with the app's navigation and shared sidebar.
-    """
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+    """Make a first-visit deep link run through app.py's own navigation: a server still in
+    the legacy ``pages/`` mode (ui.common.streamlit_internals) is switched and the run starts
+    again. The page's url_path equals its file stem, so the rerun lands on the same page, now
+    with the app's navigation and shared sidebar."""
+    if leave_pages_directory_mode():
         st.rerun()
 
 

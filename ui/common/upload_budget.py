@@ -14,8 +14,8 @@ import os
 import threading
 
 import pandas as pd
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from ui.common.streamlit_internals import ended, session_id
 
 BUDGET_ENV = "DP_EXPLORER_UPLOAD_BUDGET_MB"
 _HELD: dict[str, int] = {}  # session id -> bytes its upload holds
@@ -30,16 +30,14 @@ def held_size(data: bytes, frame: pd.DataFrame) -> int:
 def admit(size: int) -> bool:
     """Whether this session may hold an upload of ``size`` bytes (then it does)."""
     budget = os.environ.get(BUDGET_ENV, "").strip()
-    ctx = get_script_run_ctx()
-    if not budget or ctx is None:
+    this = session_id()
+    if not budget or this is None:
         return True
     with _LOCK:
-        if Runtime.exists():  # free the share of sessions that ended
-            runtime = Runtime.instance()
-            for session in [s for s in _HELD if not runtime.is_active_session(s)]:
-                del _HELD[session]
-        others = sum(held for session, held in _HELD.items() if session != ctx.session_id)
+        for session in ended(list(_HELD)):  # free the share of sessions that ended
+            del _HELD[session]
+        others = sum(held for session, held in _HELD.items() if session != this)
         if others + size > float(budget) * 2**20:
             return False
-        _HELD[ctx.session_id] = size
+        _HELD[this] = size
         return True
