@@ -32,6 +32,10 @@ import streamlit as st
 from ui.common.i18n import N_, _, display
 
 Kind = Literal["number", "choice"]
+Below = Callable[["Exercise", Any], None]
+# Drawn below each exercise's answer, registered by what uses them (the room's "ask the room"
+# button, for a trainer leading one), so that nothing shared imports the room.
+_BELOW_ANSWERS: list[Below] = []
 # The choices of a true/false statement.
 TRUE_FALSE = (("true", N_("common.exercise.true")), ("false", N_("common.exercise.false")))
 
@@ -92,9 +96,14 @@ def exercise_box(exercise: Exercise, settings: Any) -> None:
                 st.warning(_("common.exercise.wrong"), icon=":material/help:")
         if st.toggle(_("common.exercise.show"), key=f"exercise_{exercise.key}_show"):
             st.info(answer.explanation, icon=":material/lightbulb:")
-        from ui.workshop.asking import ask_button  # a trainer leading a room puts it to the room
+        for draw in _BELOW_ANSWERS:
+            draw(exercise, settings)
 
-        ask_button(exercise, settings)
+
+def below_each_answer(draw: Below) -> None:
+    """Draw ``draw(exercise, settings)`` below each exercise's answer from now on (once)."""
+    if draw not in _BELOW_ANSWERS:
+        _BELOW_ANSWERS.append(draw)
 
 
 def _given(exercise: Exercise) -> float | str | None:
