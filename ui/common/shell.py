@@ -16,9 +16,8 @@ from typing import TypeVar
 import numpy as np
 import streamlit as st
 
-from ui.common import folding
 from ui.common.address import from_address, linked, publish
-from ui.common.folding import folded, folded_into
+from ui.common.folding import columns, folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.setting import Choice, Flag, Number
@@ -286,7 +285,7 @@ def presenter_row(*widths: float) -> list[st.delta_generator.DeltaGenerator]:
     one container for all, filled in order (one element, not one per place). Folded away,
     the closed box (ui.common.folding.columns)."""
     if presenter_mode() or folded() is not None:
-        return folding.columns(list(widths))
+        return columns(list(widths))
     return [st.container()] * len(widths)
 
 
