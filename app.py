@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from ui.common.address import written
 from ui.common.collector import leave_modules_out_of_collections
 from ui.common.exercises import below_each_answer
+from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.i18n import start_language
 from ui.common.shell import navigation_pages, sidebar, use_app_navigation
 from ui.common.turns import follower_turn
@@ -13,7 +15,7 @@ from ui.workshop.room import enter, room_bar, url_path
 st.set_page_config(page_icon=":material/shield:", layout="wide")
 below_each_answer(ask_button)  # a trainer leading a room puts an exercise to the room
 use_app_navigation()
-start_language()
+start_language(written(LANGUAGE_KEY))
 
 page = st.navigation(navigation_pages(), position="hidden")
 with follower_turn():

@@ -170,6 +170,19 @@ def linked_expander(setting: Flag, label: str, **kwargs: Any) -> Any:
     return box
 
 
+def parameters() -> dict[str, list[str]]:
+    """Every parameter of the address with all its values (the view a room's trainer
+    publishes, the address an export records)."""
+    params = st.query_params
+    return {key: params.get_all(key) for key in params}
+
+
+def written(key: str) -> str | None:
+    """The address's value for ``key`` as it is written (a room's code, a language read once
+    at a session's start); None without. A declared setting is read by ``from_address``."""
+    return st.query_params.get(key)
+
+
 def take(key: str) -> str | None:
     """A parameter read once and kept out of the address from then on (a workshop trainer's
     secret, which a projected address must not show): its value, now dropped; None without."""

@@ -36,6 +36,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.common import report
+from ui.common.address import parameters
 from ui.common.catalog import PAGES
 from ui.common.charts import Spec
 from ui.common.csv_safe import safe_csv
@@ -142,7 +143,7 @@ def written(export: Export, everything: Mapping[str, object]) -> tuple[Export, d
 def file_stem(page: str, data: DataChoice | None, params: Mapping[str, str]) -> str:
     """e.g. laplace_census_epsilon-1: the page, the dataset and ε and δ from the address.
 
-    ``params`` are the address's parameters (``st.query_params``): their numbers are written
+    ``params`` are the address's parameters (the last value of each): their numbers are written
     the same in every language (1.2, never 1,2), so a file's name does not depend on it.
     """
     parts = [page] + ([data.dataset.key.removeprefix("user_")] if data is not None else [])
@@ -159,7 +160,7 @@ def address() -> str:
     """The address of the current view: the page's URL with every setting in it."""
     url = st.context.url or ""
     base = url.split("?", 1)[0]
-    query = urlencode(st.query_params.to_dict())
+    query = urlencode(parameters(), doseq=True)
     return f"{base}?{query}" if query else base
 
 
@@ -285,7 +286,7 @@ def export_buttons(
         export = build()
         return board_report(export, everything(export))
 
-    stem = file_stem(page, data, st.query_params.to_dict())
+    stem = file_stem(page, data, {key: values[-1] for key, values in parameters().items()})
     # one row (one element, where columns are three); on a phone it wraps, a button a line
     # (ui.common.live's stylesheet)
     row = st.container(horizontal=True, key=f"{page}__exports")

@@ -146,11 +146,10 @@ def in_language(make: Callable[[], R]) -> Callable[[], R]:
     return run
 
 
-def start_language() -> None:
-    """Set the session's language once: from the address, else the browser, else English; and
-    this run's, from the session's."""
+def start_language(linked: str | None) -> None:
+    """Set the session's language once: from the address's ``linked`` (?lang=de), else the
+    browser, else English; and this run's, from the session's."""
     if STATE_KEY not in st.session_state:
-        linked = st.query_params.get(STATE_KEY)
         st.session_state[STATE_KEY] = linked if linked in LANGUAGES else browser_language()
     _RUN.set(st.session_state[STATE_KEY])
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.address import drop, forget_contexts, take
+from ui.common.address import drop, forget_contexts, parameters, take, written
 from ui.common.catalog import available_pages, entry
 from ui.common.i18n import N_, _, language
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
@@ -141,7 +141,7 @@ def enter() -> None:
     out of the address at once), ``?room=CODE`` follows; a wrong or closed room says so. A
     session in no room without a link (a reload, a worker lost) takes the browser's room
     cookies: the trainer's, else the attendee's."""
-    typed, secret = st.query_params.get(ROOM_KEY), take(LEAD_KEY)
+    typed, secret = written(ROOM_KEY), take(LEAD_KEY)
     state, linked = st.session_state, typed is not None
     if not linked:
         if LEADING in state or FOLLOWING in state or COOKIES_READ in state:
@@ -561,7 +561,7 @@ def _leading(code: str, page: str) -> None:
     """Four times a second: the question put to the room and its answers so far; and where no
     browser publishes the view (no push routes), the trainer's address made the room's."""
     state = st.session_state
-    view = View.of(page, _address())
+    view = View.of(page, parameters())
     if not served() and state.get(SHOWN) != view:
         try:
             store().show(code, view, time.time())
@@ -637,10 +637,6 @@ def _follower(code: str, page: str) -> None:
         (survey if isinstance(question, Survey) else asking).answer_box(code, question)
 
 
-def _address() -> dict[str, list[str]]:
-    return {key: st.query_params.get_all(key) for key in st.query_params}
-
-
 def _catch_up(code: str, room: Room, page: str, asked_to_open: bool) -> None:
     """The room's view moved since this session last took it on. Where the browser has
     opened it (this run's page and address are the view's: ``dp_room_watch`` navigated), the
@@ -649,7 +645,7 @@ def _catch_up(code: str, room: Room, page: str, asked_to_open: bool) -> None:
     the view; else the browser shows the move itself and catches the page up with its own
     step (a live stop, a tab), and nothing is done here."""
     state = st.session_state
-    if room.view == View.of(page, _address()):
+    if room.view == View.of(page, parameters()):
         _drop_settings()
     elif asked_to_open:
         state[SEEN] = room.version
