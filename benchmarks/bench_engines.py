@@ -86,7 +86,7 @@ def worker(engine: str, path: str) -> None:
     import hashlib
 
     from data import sources
-    from data.sources.engines import engine_for
+    from data.sources.engine_cache import engine_for
     from dp_core.bounding import Bounding
 
     source = sources.Source.files(path, engine=engine, spark="local[2]")

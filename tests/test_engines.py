@@ -26,7 +26,7 @@ from data import sources
 from data.sources import keys
 from data.sources.duckdb_engine import DuckDBEngine
 from data.sources.engine import Engine
-from data.sources.engines import ENGINE_CLASSES, engine_for
+from data.sources.engine_cache import ENGINE_CLASSES, engine_for
 from data.sources.frame_engine import PandasEngine
 from data.sources.results import Request
 from data.sources.spark_engine import SparkEngine, stop_spark

@@ -39,7 +39,7 @@ import pandas as pd
 
 from data.sources.capped import CappedRequest, CappedTotals, DomainTotals
 from data.sources.describe import ColumnSummary, TableSummary
-from data.sources.engines import engine_for
+from data.sources.engine_cache import engine_for
 from data.sources.frame_engine import PandasEngine
 from data.sources.progress import reporting
 from data.sources.results import (

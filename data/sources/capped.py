@@ -13,7 +13,7 @@ value, match) (data.sources.keys, the seeded order all three engines compute ali
 the category (missing last), the value (missing last) and the match: rows that tie are
 identical on everything the totals use, hence interchangeable. A file has no row order that
 every engine keeps, so "the first rows in the file" (what the pages do with an upload) is not
-offered here. Categories are compared as text (pandas_engine.text_keys), missing values
+offered here. Categories are compared as text (frame_statistics.text_keys), missing values
 (and a float's NaN) are missing, a predicate on a missing value never holds (as
 dp_core.queries.predicate_mask).
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from data.sources import keys, pandas_engine
+from data.sources import frame_statistics, keys
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.results import NUMERIC_KINDS, Schema
 
@@ -170,7 +170,7 @@ def _match(values: pd.Series, kind: str, op: str, value: object) -> np.ndarray:
                 hit = numbers == float(value)
         return hit & ~np.isnan(numbers)
     present = values.notna().to_numpy()
-    text = pandas_engine.text_keys(values.where(values.notna(), ""), kind).to_numpy(dtype=object)
+    text = frame_statistics.text_keys(values.where(values.notna(), ""), kind).to_numpy(dtype=object)
     if kind == "string":
         text = values.astype(str).to_numpy(dtype=object)
     return present & (text == str(value))
@@ -185,7 +185,7 @@ def pandas_totals(
         category = pd.Series(np.full(n, "", dtype=object))
     else:
         values = frame[request.category].reset_index(drop=True)
-        category = pandas_engine.text_keys(values, kinds[request.category])
+        category = frame_statistics.text_keys(values, kinds[request.category])
         category[values.isna().to_numpy()] = None
     value = np.full(n, np.nan)
     if request.value is not None:

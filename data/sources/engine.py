@@ -2,7 +2,7 @@
 around bounded statistics all of them share (checking a request's columns against the schema,
 and finishing the per-group answers).
 
-An engine answers for one Source (data.sources.engines.engine_for makes it once and keeps
+An engine answers for one Source (data.sources.engine_cache.engine_for makes it once and keeps
 it): data.sources.frame_engine.PandasEngine (in memory), and over the SQL of
 data.sources.sql_engine, data.sources.duckdb_engine.DuckDBEngine (embedded) and
 data.sources.spark_engine.SparkEngine. Every method returns the frozen values of
@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import pandas as pd
 
-from data.sources import pandas_engine
+from data.sources import frame_statistics
 from data.sources.capped import CappedRequest, CappedTotals
 from data.sources.describe import TableSummary
 from data.sources.keys import KEY_KINDS
@@ -103,7 +103,7 @@ def finish_answers(raw: pd.DataFrame, request: Request, group_kind: str) -> pd.D
         answers = answers.sort_index()
         answers.index.name = request.group
         return answers
-    labels = pandas_engine.text_keys(pd.Series(answers.index), group_kind).to_numpy()
+    labels = frame_statistics.text_keys(pd.Series(answers.index), group_kind).to_numpy()
     answers.index = pd.Index(labels, name=request.group)
     answers = answers.groupby(level=0).sum()  # labels may merge values (e.g. " a" and "a")
     answers = answers.reindex(pd.Index(request.groups, name=request.group), fill_value=0)

@@ -1,5 +1,5 @@
 """The pandas engine: a Source read into memory (a frame, a shipped dataset, or files read
-whole), its statistics computed by data.sources.pandas_engine (the reference of the SQL
+whole), its statistics computed by data.sources.frame_statistics (the reference of the SQL
 engines). Only for what fits in memory; files of any size go to DuckDB or Spark.
 """
 
@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from data.sources import capped, describe, pandas_engine, units
+from data.sources import capped, describe, frame_statistics, units
 from data.sources.engine import finish_answers, request_kinds
 from data.sources.keys import KEY_KINDS
 from data.sources.results import (
@@ -44,8 +44,8 @@ class PandasEngine:
             head = next(pq.ParquetFile(paths[0]).iter_batches(batch_size=64), None)
             sample = head if head is not None else pq.read_schema(paths[0]).empty_table()
             rows = sum(pq.ParquetFile(path).metadata.num_rows for path in paths)
-            return Schema(pandas_engine.frame_schema(sample.to_pandas()).columns, rows)
-        return pandas_engine.frame_schema(self._frame(None))
+            return Schema(frame_statistics.frame_schema(sample.to_pandas()).columns, rows)
+        return frame_statistics.frame_schema(self._frame(None))
 
     def schema(self) -> Schema:
         return self._schema
@@ -54,7 +54,7 @@ class PandasEngine:
         return self.source.load_frame(columns)
 
     def _kinds(self, frame: pd.DataFrame, columns) -> dict[str, str]:
-        return {c: pandas_engine.kind_of(frame[c]) for c in columns if c is not None}
+        return {c: frame_statistics.kind_of(frame[c]) for c in columns if c is not None}
 
     def profile(self, person: str | None, group: str | None) -> Profile:
         schema = self.schema()
@@ -62,7 +62,7 @@ class PandasEngine:
         for column, role in ((person, "person"), (group, "group")):
             if column is not None:
                 schema.column(column, role, KEY_KINDS)
-        return pandas_engine.profile(self._frame(used), person, group)
+        return frame_statistics.profile(self._frame(used), person, group)
 
     def category_counts(self, column: str, person: str | None) -> CategoryCounts:
         schema = self.schema()
@@ -71,18 +71,18 @@ class PandasEngine:
             schema.column(person, "person", KEY_KINDS)
         used = [c for c in (person, column) if c is not None]
         frame = self._frame(list(dict.fromkeys(used)))
-        return pandas_engine.category_counts(frame, column, person, kind)
+        return frame_statistics.category_counts(frame, column, person, kind)
 
     def bounded(self, request: Request) -> BoundedStatistics:
         frame, kinds = self._request_frame(request)
-        result = pandas_engine.bounded(frame, request, kinds)
+        result = frame_statistics.bounded(frame, request, kinds)
         answers = finish_answers(result.answers, request, kinds[request.group])
         return BoundedStatistics(request, answers, result.rows_outside, result.groups_outside)
 
     def kept_rows(self, request: Request) -> pd.Series:
         """Which rows the caps keep (a boolean Series over the source's rows)."""
         frame, kinds = self._request_frame(request)
-        _, mask = pandas_engine.bounded(frame, request, kinds, rows_mask=True)
+        _, mask = frame_statistics.bounded(frame, request, kinds, rows_mask=True)
         return pd.Series(mask, index=frame.index, name="kept")
 
     def summary(self, limit: int) -> describe.TableSummary:
@@ -101,7 +101,7 @@ class PandasEngine:
         used = [request.person, request.category, request.value]
         used += [request.predicate[0]] if request.predicate else []
         frame = self._frame(list(dict.fromkeys(c for c in used if c is not None)))
-        pandas_engine.check_missing(frame, {"person": request.person})
+        frame_statistics.check_missing(frame, {"person": request.person})
         persons = len(frame) if request.person is None else int(frame[request.person].nunique())
         return capped.pandas_totals(frame, request, kinds, persons)
 
@@ -110,12 +110,12 @@ class PandasEngine:
         used = [request.person, request.group, request.value, request.order]
         frame = self._frame(list(dict.fromkeys(c for c in used if c is not None)))
         roles = {"person": request.person, "group": request.group, "value": request.value}
-        pandas_engine.check_missing(frame, {**roles, "order": request.order})
+        frame_statistics.check_missing(frame, {**roles, "order": request.order})
         if request.value is not None:
             values = frame[request.value].to_numpy(dtype=float)
             bad = int((~np.isfinite(values)).sum())
             if bad:
-                raise pandas_engine.infinite_error(request.value, bad)
+                raise frame_statistics.infinite_error(request.value, bad)
         return units.pandas_units(frame, request, kinds)
 
     def _request_frame(self, request: Request) -> tuple[pd.DataFrame, dict[str, str]]:

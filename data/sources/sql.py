@@ -2,7 +2,7 @@
 
 Only sufficient statistics leave the engine: a few rows per group or per number of
 contributions. The plan for bounded statistics (the same units, keys and ties as
-data.sources.pandas_engine), in two steps so that a change of cap or bound redoes only the
+data.sources.frame_statistics), in two steps so that a change of cap or bound redoes only the
 second:
 
 1. ``ranked_sql``: the units (or, when a unit's records are capped one by one, the rows)
@@ -34,7 +34,7 @@ def _clip(dialect: Dialect, expr: str, lower: float, upper: float) -> str:
 
 
 def text_key_sql(dialect: Dialect, expr: str, kind: str) -> str:
-    """The text a category is compared as (as pandas_engine.text_keys)."""
+    """The text a category is compared as (as frame_statistics.text_keys)."""
     text = dialect.text_type
     if kind == "float":
         whole = f"{expr} = floor({expr}) AND abs({expr}) < {2.0**53!r}"
@@ -164,7 +164,7 @@ def ranked_sql(
 
     ``unit_window``: some person may have more than one unit (else ur = 1). The ranks are
     the seeded keys of data.sources.keys, ties by group then value ("random"), or the
-    earliest order value, ties by group then value ("first"), as pandas_engine.bounded.
+    earliest order value, ties by group then value ("first"), as frame_statistics.bounded.
     """
     q = dialect.quote
     first = request.bounding.selection == "first"

@@ -17,7 +17,7 @@ import threading
 import numpy as np
 import pandas as pd
 
-from data.sources import capped, describe, pandas_engine, sql, units
+from data.sources import capped, describe, frame_statistics, sql, units
 from data.sources.engine import finish_answers, request_kinds
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.results import (
@@ -119,7 +119,7 @@ class SqlEngine:
         raw = self._query(f"SELECT count(*) AS n, {missing} AS missing FROM {self.relation}")
         rows, missing = int(raw["n"].iloc[0]), int(raw["missing"].iloc[0])
         if missing:
-            raise pandas_engine.missing_error("group", group, missing)
+            raise frame_statistics.missing_error("group", group, missing)
         histogram = pd.Series(
             [rows] if rows else [],
             index=pd.Index([1] if rows else [], name="contributions", dtype=np.int64),
@@ -136,15 +136,15 @@ class SqlEngine:
         raw = self._query(sql.category_sql(self.dialect, self.relation, column, person))
         missing_person = int(raw["missing_person"].sum())
         if missing_person:
-            raise pandas_engine.missing_error("person", person, missing_person)
+            raise frame_statistics.missing_error("person", person, missing_person)
         missing = raw["g"].isna()
         if missing.any():
             rows = int(raw.loc[missing, "n_rows"].sum())
-            raise pandas_engine.missing_error("category", column, rows)
+            raise frame_statistics.missing_error("category", column, rows)
         counts = raw.set_index("g").sort_index()
         counts.index.name = column
         counts = counts.rename(columns={"n_rows": "rows"})[["rows", "persons"]].astype(np.int64)
-        counts["label"] = pandas_engine.text_keys(pd.Series(counts.index), kind).to_numpy()
+        counts["label"] = frame_statistics.text_keys(pd.Series(counts.index), kind).to_numpy()
         return CategoryCounts(column, person, counts)
 
     def bounded(self, request: Request) -> BoundedStatistics:
@@ -292,10 +292,10 @@ class SqlEngine:
 def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Profile:
     missing = raw[raw["missing_person"].astype(bool)]
     if len(missing):
-        raise pandas_engine.missing_error("person", person, int(missing["n_rows"].sum()))
+        raise frame_statistics.missing_error("person", person, int(missing["n_rows"].sum()))
     missing_group = int(raw["missing_group"].sum())
     if missing_group:
-        raise pandas_engine.missing_error("group", group, missing_group)
+        raise frame_statistics.missing_error("group", group, missing_group)
     k = raw["k"].astype(np.int64).to_numpy()
     persons = raw["persons"].astype(np.int64).to_numpy()
     top = int(k.max()) if len(k) else 0
@@ -326,10 +326,10 @@ def _check_counts(counts: pd.Series, request: Request | units.UnitsRequest) -> N
     ):
         count = int(counts[f"missing_{role}"])
         if count and column is not None:
-            raise pandas_engine.missing_error(role, column, count)
+            raise frame_statistics.missing_error(role, column, count)
     bad = int(counts["bad_value"])
     if bad:
-        raise pandas_engine.infinite_error(request.value, bad)
+        raise frame_statistics.infinite_error(request.value, bad)
 
 
 def readable_error(error: BaseException) -> str:

@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from data.sources import pandas_engine
+from data.sources import frame_statistics
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.results import NUMERIC_KINDS, Schema
 
@@ -133,7 +133,7 @@ def finish(
     value_range: tuple[float | None, float | None],
 ) -> ContributionUnits:
     """ContributionUnits from per-profile rows (``g`` the raw group value, ``vs`` the values)."""
-    labels = pandas_engine.text_keys(pd.Series(raw["g"]), group_kind).to_numpy(dtype=object)
+    labels = frame_statistics.text_keys(pd.Series(raw["g"]), group_kind).to_numpy(dtype=object)
     raw = raw.assign(group=pd.Index(request.groups).get_indexer(labels))
     values = None
     if complete and request.value is not None:
@@ -163,7 +163,7 @@ def finish(
 def pandas_units(frame: pd.DataFrame, request: UnitsRequest, kinds: dict[str, str]):
     """The profiles of an in-memory table."""
     group_kind = kinds[request.group]
-    labels = pandas_engine.text_keys(frame[request.group], group_kind)
+    labels = frame_statistics.text_keys(frame[request.group], group_kind)
     inside = labels.isin(request.groups).to_numpy()
     outside = (int((~inside).sum()), int(labels[~inside].nunique()))
     frame = frame[inside].reset_index(drop=True)

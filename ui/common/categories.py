@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from data import sources
-from data.sources.pandas_engine import text_keys
+from data.sources.frame_statistics import text_keys
 from dp_core import domains, partition_selection, release
 from dp_core.bounding import Bounding
 from ui.common import folding

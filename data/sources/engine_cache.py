@@ -5,10 +5,7 @@ rest of data.sources.engine.Engine with the values of data.sources.results: pand
 memory, data.sources.frame_engine), DuckDB (embedded, data.sources.duckdb_engine) and Spark
 (data.sources.spark_engine), the last two over the SQL of data.sources.sql_engine. Engines
 keep what they learnt (the schema; the profile, which tells whether the l0 and linf windows
-can be skipped), so the registry keeps the last few.
-
-The names below were all defined here before the engines had a module each; they are
-re-exported so that ``from data.sources.engines import ...`` keeps working.
+can be skipped), so the cache keeps the last few.
 """
 
 from __future__ import annotations
@@ -16,45 +13,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from data.sources.duckdb_engine import (
-    DUCKDB_MEMORY_ENV,
-    DUCKDB_THREADS_ENV,
-    DuckDBEngine,
-    duckdb_config,
-    duckdb_kind,
-)
-from data.sources.engine import Engine, finish_answers, request_kinds
+from data.sources.duckdb_engine import DuckDBEngine
+from data.sources.engine import Engine
 from data.sources.frame_engine import PandasEngine
 from data.sources.source import Source
-from data.sources.spark_engine import (
-    SPARK_CONNECT_TIMEOUT,
-    SparkEngine,
-    spark_config,
-    spark_kind,
-    spark_session,
-    stop_spark,
-)
-from data.sources.sql_engine import SqlEngine
-
-__all__ = [
-    "DUCKDB_MEMORY_ENV",
-    "DUCKDB_THREADS_ENV",
-    "SPARK_CONNECT_TIMEOUT",
-    "DuckDBEngine",
-    "Engine",
-    "PandasEngine",
-    "SparkEngine",
-    "SqlEngine",
-    "duckdb_config",
-    "duckdb_kind",
-    "engine_for",
-    "finish_answers",
-    "request_kinds",
-    "spark_config",
-    "spark_kind",
-    "spark_session",
-    "stop_spark",
-]
+from data.sources.spark_engine import SparkEngine
 
 ENGINE_CLASSES: dict[str, Callable[[Source], Engine]] = {
     "pandas": PandasEngine,
