@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ui.common.catalog import available_pages
@@ -390,6 +390,26 @@ def _thumbs_and_address(page: Page, actions: list[tuple]) -> list[tuple[str, str
     return found
 
 
+def _pick_option(page: Page, box: Locator, name: str) -> None:
+    """Open a select box's list (``box``: its input) and click the option ``name``."""
+    option = page.get_by_role("option", name=name, exact=True)
+    for _attempt in range(3):  # a click landing during a repaint may not open the list
+        box.click()
+        try:
+            option.wait_for(timeout=3000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    option.click()
+
+
+def _step_slider(page: Page, key: str, presses: int) -> None:
+    """Press an arrow key ``presses`` times on the slider ``key`` (negative: to the left)."""
+    page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.focus()
+    for _press in range(abs(presses)):
+        page.keyboard.press("ArrowRight" if presses > 0 else "ArrowLeft")
+
+
 def act(page: Page, action: tuple) -> None:
     """Do one user action on a widget found by its key (Streamlit's st-key-<key> class)."""
     kind, key, value, param = action
@@ -398,19 +418,9 @@ def act(page: Page, action: tuple) -> None:
     else:
         box = page.locator(f"{MAIN} .st-key-{key}").first
         if kind == "slider":
-            box.locator("input[type='range']").first.focus()
-            for _step in range(abs(value)):
-                page.keyboard.press("ArrowRight" if value > 0 else "ArrowLeft")
+            _step_slider(page, key, value)
         elif kind == "select":
-            option = page.get_by_role("option", name=value, exact=True)
-            for _attempt in range(3):  # a click landing during a repaint may not open the list
-                box.locator("input").first.click()
-                try:
-                    option.wait_for(timeout=3000)
-                    break
-                except PlaywrightTimeout:
-                    page.keyboard.press("Escape")
-            option.click()
+            _pick_option(page, box.locator("input").first, value)
         elif kind == "radio":
             box.locator("label").filter(has_text=value).first.click()
         elif kind == "toggle":
@@ -499,22 +509,15 @@ def test_a_link_with_lang_es_opens_in_spanish(app, browser) -> None:
 
 def _choose_language(page: Page, name: str) -> None:
     """Pick a language in the sidebar's language box, as a reader does."""
-    box = page.locator("[data-testid='stSidebar'] .st-key-lang input").first
-    option = page.get_by_role("option", name=name, exact=True)
-    for _attempt in range(3):  # a click landing during a repaint may not open the list
-        box.click()
-        try:
-            option.wait_for(timeout=3000)
-            break
-        except PlaywrightTimeout:
-            page.keyboard.press("Escape")
-    option.click()
+    _pick_option(page, page.locator("[data-testid='stSidebar'] .st-key-lang input").first, name)
     settled(page)
 
 
-def _epsilon_shown_and_linked(page: Page, key: str) -> tuple[float, str]:
-    thumb = page.locator(f"{MAIN} .st-key-{key} input[type='range']").first
-    return _shown_number(thumb.get_attribute("aria-valuetext") or ""), page.url
+def _type_value(page: Page, key: str, text: str) -> None:
+    """Type ``text`` into the typed-value box beside the slider ``key`` and press Enter."""
+    box = page.locator(f"{MAIN} .st-key-{key}__text input").first
+    box.fill(text)
+    box.press("Enter")
 
 
 @pytest.mark.parametrize("url_path", ["laplace", "gaussian"])
@@ -526,24 +529,20 @@ def test_a_change_of_language_keeps_the_typed_epsilon(app, browser, url_path) ->
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{app}/{url_path}")
     settled(page)
-    box = page.locator(f"{MAIN} .st-key-{key}__text input").first
-    box.fill("0.5")
-    box.press("Enter")
+    _type_value(page, key, "0.5")
     settled(page)
-    shown, address = _epsilon_shown_and_linked(page, key)
-    assert shown == 0.5 and f"{key}=0.5" in address
+    thumb, _in_use, *linked = _thumb_box_address(page, key)
+    assert _shown_number(thumb) == 0.5 and linked == ["0.5"]
     _choose_language(page, "Deutsch")
-    shown, address = _epsilon_shown_and_linked(page, key)
-    assert shown == 0.5 and f"{key}=0.5" in address and "lang=de" in address
-    assert "0,5" in page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.get_attribute(
-        "aria-valuetext"
-    )
+    thumb, _in_use, *linked = _thumb_box_address(page, key)
+    assert _shown_number(thumb) == 0.5 and linked == ["0.5"] and "lang=de" in page.url
+    assert "0,5" in thumb
     act(page, ("slider", key, 1, key))  # the next stop up from 0.5, not from 0.01
-    assert _epsilon_shown_and_linked(page, key)[0] == 0.6
-    assert f"{key}=0.6" in page.url
+    thumb, _in_use, *linked = _thumb_box_address(page, key)
+    assert _shown_number(thumb) == 0.6 and linked == ["0.6"]
     _choose_language(page, "日本語")
-    shown, address = _epsilon_shown_and_linked(page, key)
-    assert shown == 0.6 and f"{key}=0.6" in address and "lang=ja" in address
+    thumb, _in_use, *linked = _thumb_box_address(page, key)
+    assert _shown_number(thumb) == 0.6 and linked == ["0.6"] and "lang=ja" in page.url
     page.close()
 
 
@@ -556,15 +555,11 @@ def _random_step(page: Page, url_path: str, rng: random.Random) -> str:
     step = rng.choice(["slider", "type", "preset", "language", "noise", "section"])
     if step == "slider":
         presses = rng.choice([-3, -1, 1, 2])
-        page.locator(f"{MAIN} .st-key-{key} input[type='range']").first.focus()
-        for _press in range(abs(presses)):
-            page.keyboard.press("ArrowRight" if presses > 0 else "ArrowLeft")
+        _step_slider(page, key, presses)
         return f"slider {presses:+d}"
     if step == "type":
         typed = rng.choice(TYPED_IN_CHROMIUM)
-        box = page.locator(f"{MAIN} .st-key-{key}__text input").first
-        box.fill(typed)
-        box.press("Enter")
+        _type_value(page, key, typed)
         return f"type {typed}"
     if step == "preset":
         buttons = page.locator(f"{MAIN} [class*='st-key-{url_path}__preset_'] button")
@@ -606,9 +601,7 @@ def test_random_sessions_in_chromium(app, browser, url_path, seed) -> None:
         assert _shown_number(thumb) == _shown_number(in_use) == float(linked[0]), (
             done, thumb, in_use, linked
         )  # fmt: skip
-    box = page.locator(f"{MAIN} .st-key-{key}__text input").first
-    box.fill("")  # a refused value's message stays with its box, not in the address
-    box.press("Enter")
+    _type_value(page, key, "")  # a refused value's message stays with its box, not the address
     settled(page)
     address, numbers = page.url, shown_numbers(page)
     page.close()
