@@ -111,7 +111,7 @@ def address_value(setting: Setting, value: Any, options: Sequence[Any] | None = 
 
 def _written(key: str, *, many: bool) -> str | list[str] | None:
     """What the address holds for ``key``: every value of a repeated parameter, or one."""
-    return st.query_params.get_all(key) if many else st.query_params.get(key)
+    return st.query_params.get_all(key) if many else written(key)
 
 
 def relabel(key: str, value: object) -> None:
