@@ -342,15 +342,17 @@ def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> 
     page.wait_for_function("window.__dpRoom && window.__dpRoom.room", timeout=WAIT)
     page.wait_for_function("!window.__dpElsewhere()", timeout=WAIT)
     before = len(asked)
-    # as if a run had been lost: the address says ε = 0.5 while the room's view does not
-    page.evaluate(
+    # as if a run had been lost: the address says ε = 0.5 while the room's view does not;
+    # asked in the same script, before the watch's next look can bring the page back
+    elsewhere = page.evaluate(
         """() => {
           const url = new URL(location.href);
           url.searchParams.set("laplace_epsilon", "0.5");
           history.replaceState(history.state, "", url);
+          return window.__dpElsewhere();
         }"""
     )
-    assert page.evaluate("window.__dpElsewhere()") is True
+    assert elsewhere is True
     page.wait_for_function("!window.__dpElsewhere()", timeout=WAIT)
     page.wait_for_selector(IDLE, timeout=WAIT)
     assert epsilon_in(page) != "0.5" and len(asked) - before == 1, (page.url, len(asked))
