@@ -266,13 +266,9 @@ def _census_ages(rng: np.random.Generator, latent: np.ndarray) -> np.ndarray:
     return result
 
 
-def make_census() -> pd.DataFrame:
-    """32,561 synthetic persons with Adult's published counts and plausible dependence."""
-    rng = _rng(2)
-    n = CENSUS_SIZE
-    sex = _labels(rng, SEX_COUNTS)
-    female = sex == "Female"
-    occupation = np.empty(n, dtype=object)
+def _census_occupations(rng: np.random.Generator, female: np.ndarray) -> np.ndarray:
+    """Each person's occupation, drawn within each sex to OCCUPATIONS' (total, women) counts."""
+    occupation = np.empty(female.size, dtype=object)
     for is_female, size in ((True, SEX_COUNTS["Female"]), (False, SEX_COUNTS["Male"])):
         counts = {
             job: women if is_female else total - women
@@ -280,18 +276,13 @@ def make_census() -> pd.DataFrame:
         }
         assert sum(counts.values()) == size
         occupation[female == is_female] = _labels(rng, counts)
-    effects = pd.DataFrame(OCCUPATION_EFFECTS, index=["tilt", "income"]).T
-    education_tilt = effects["tilt"].reindex(occupation).to_numpy()
-    income_effect = effects["income"].reindex(occupation).to_numpy()
-    missing_job = occupation == ""
+    return occupation
 
-    # age: older in managerial/professional jobs; a missing occupation is often a student
-    # or a retired person
-    latent_age = rng.normal(size=n) + 0.8 * education_tilt
-    latent_age[missing_job] += rng.choice([-1.2, 1.2], missing_job.sum())
-    age = _census_ages(rng, latent_age)
 
-    # marital status: cut persons ranked by a random score, one status after another
+def _census_marital(rng: np.random.Generator, age: np.ndarray, female: np.ndarray) -> np.ndarray:
+    """Marital status to MARITAL_COUNTS: persons ranked by a random score are cut, one status
+    after another; the rest are Married-civ-spouse."""
+    n = age.size
     marital = np.full(n, "Married-civ-spouse", dtype=object)
     free = np.ones(n, dtype=bool)
     gumbel = rng.gumbel(size=(4, n))
@@ -310,22 +301,57 @@ def make_census() -> pd.DataFrame:
         sum(MARITAL_COUNTS[s] for s in apart),
     )
     marital[chosen] = _labels(rng, {s: MARITAL_COUNTS[s] for s in apart})
+    return marital
 
-    # education: Adult's shape, tilted per occupation (a small loop over 15 occupations)
+
+def _census_education(rng: np.random.Generator, occupation: np.ndarray) -> np.ndarray:
+    """Education years 1..16: Adult's shape, tilted per occupation (a small loop over 15)."""
     years = np.arange(1, 17)
-    education = np.empty(n, dtype=np.int64)
+    education = np.empty(occupation.size, dtype=np.int64)
     for job in OCCUPATIONS:
         members = occupation == job
         weights = EDUCATION_WEIGHTS * np.exp(OCCUPATION_EFFECTS[job][0] * (years - 10))
         education[members] = rng.choice(years, members.sum(), p=weights / weights.sum())
+    return education
 
-    # hours: 40 for almost half; otherwise more for men and managers, fewer for the young
-    # and for persons without an occupation
+
+def _census_hours(
+    rng: np.random.Generator,
+    female: np.ndarray,
+    education_tilt: np.ndarray,
+    missing_job: np.ndarray,
+    age: np.ndarray,
+) -> np.ndarray:
+    """Hours per week 1..99: 40 for almost half; otherwise more for men and managers, fewer
+    for the young and for persons without an occupation."""
     wanted = (
         40 + 4 * ~female + 8 * education_tilt - 8 * missing_job - 6 * (age < 23) - 4 * (age > 65)
     )
     hours = np.clip(np.rint(rng.normal(wanted, 15.0)), 1, 99).astype(np.int64)
-    hours[rng.random(n) < 0.47] = 40
+    hours[rng.random(age.size) < 0.47] = 40
+    return hours
+
+
+def make_census() -> pd.DataFrame:
+    """32,561 synthetic persons with Adult's published counts and plausible dependence."""
+    rng = _rng(2)
+    n = CENSUS_SIZE
+    sex = _labels(rng, SEX_COUNTS)
+    female = sex == "Female"
+    occupation = _census_occupations(rng, female)
+    effects = pd.DataFrame(OCCUPATION_EFFECTS, index=["tilt", "income"]).T
+    education_tilt = effects["tilt"].reindex(occupation).to_numpy()
+    income_effect = effects["income"].reindex(occupation).to_numpy()
+    missing_job = occupation == ""
+
+    # age: older in managerial/professional jobs; a missing occupation is often a student
+    # or a retired person
+    latent_age = rng.normal(size=n) + 0.8 * education_tilt
+    latent_age[missing_job] += rng.choice([-1.2, 1.2], missing_job.sum())
+    age = _census_ages(rng, latent_age)
+    marital = _census_marital(rng, age, female)
+    education = _census_education(rng, occupation)
+    hours = _census_hours(rng, female, education_tilt, missing_job, age)
 
     # income >50K: the INCOME_OVER_50K persons with the highest score
     score = (
