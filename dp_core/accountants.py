@@ -470,20 +470,11 @@ def gaussian_exact_epsilon(releases: Sequence[NoiseRelease], delta: float) -> fl
 # --- side by side ----------------------------------------------------------------------
 
 
-def compare_accountants(
-    releases: Sequence[NoiseRelease], delta: float, *, pld: bool = True
-) -> tuple[AccountingTotal, ...]:
-    """The releases' total by every accountant, the tighter ones read at ``delta``.
-
-    Basic composition stays at its own total delta (sum delta_i). ``delta`` must be above 0
-    (zCDP and PLD have no finite epsilon at delta = 0 for Gaussian noise; for Laplace alone
-    the basic total is the pure one). ``pld=False`` leaves out dp-accounting (slowest).
-    """
-    items = _releases(releases)
-    d = check_delta(delta, allow_zero=False)
+def _budget_totals(items: tuple[NoiseRelease, ...], d: float) -> list[AccountingTotal]:
+    """Totals from the (eps_i, delta_i) alone, for any mechanisms: basic (at sum delta_i)
+    and optimal composition (at ``d``)."""
     basic_eps, basic_delta = basic_total(items)
-    rho = total_rho(items)
-    totals = [
+    return [
         AccountingTotal(
             "basic",
             "Basic composition",
@@ -500,6 +491,13 @@ def compare_accountants(
             "any mechanisms with these (ε_i, δ_i): the exact worst case",
             "Kairouz, Oh & Viswanath 2015, Thm 3.3; Murtagh & Vadhan 2016, Thm 1.5",
         ),
+    ]
+
+
+def _zcdp_totals(items: tuple[NoiseRelease, ...], d: float) -> list[AccountingTotal]:
+    """The noise's total rho, converted to epsilon at ``d`` by Bun-Steinke and by CKS."""
+    rho = total_rho(items)
+    return [
         AccountingTotal(
             "zcdp_bs",
             "zCDP (Bun–Steinke conversion)",
@@ -517,6 +515,14 @@ def compare_accountants(
             "Canonne, Kamath & Steinke 2020, Cor 13 (OpenDP's conversion)",
         ),
     ]
+
+
+def _numerical_totals(
+    items: tuple[NoiseRelease, ...], d: float, pld: bool
+) -> list[AccountingTotal]:
+    """The noise composed numerically (PLDs, if ``pld``) and, when every release is
+    Gaussian, exactly."""
+    totals = []
     if pld:
         totals.append(
             AccountingTotal(
@@ -539,4 +545,18 @@ def compare_accountants(
                 "Dong, Roth & Su 2019, Cor 3.3; Balle & Wang 2018, Thm 8",
             )
         )
-    return tuple(totals)
+    return totals
+
+
+def compare_accountants(
+    releases: Sequence[NoiseRelease], delta: float, *, pld: bool = True
+) -> tuple[AccountingTotal, ...]:
+    """The releases' total by every accountant, the tighter ones read at ``delta``.
+
+    Basic composition stays at its own total delta (sum delta_i). ``delta`` must be above 0
+    (zCDP and PLD have no finite epsilon at delta = 0 for Gaussian noise; for Laplace alone
+    the basic total is the pure one). ``pld=False`` leaves out dp-accounting (slowest).
+    """
+    items = _releases(releases)
+    d = check_delta(delta, allow_zero=False)
+    return (*_budget_totals(items, d), *_zcdp_totals(items, d), *_numerical_totals(items, d, pld))
