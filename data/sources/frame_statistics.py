@@ -170,6 +170,15 @@ class _Units:
     def per_unit(self, weights: np.ndarray) -> np.ndarray:
         return np.bincount(self.unit, weights=weights, minlength=self.count)
 
+    def per_group(
+        self, weights: np.ndarray | None = None, where: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Sum of ``weights`` (or count) over the units (those in ``where``) of each group."""
+        index = self.unit_group if where is None else self.unit_group[where]
+        if weights is not None and where is not None:
+            weights = weights[where]
+        return np.bincount(index, weights=weights, minlength=len(self.group_values))
+
 
 def _person_group_codes(frame, request, kinds) -> list[np.ndarray]:
     codes = []
@@ -265,6 +274,61 @@ def _in_domain(frame: pd.DataFrame, request: Request, kind: str) -> tuple[np.nda
     return inside, int((~inside).sum()), int(labels[~inside].nunique())
 
 
+def _finite_values(frame: pd.DataFrame, column: str | None) -> np.ndarray | None:
+    """The value column as floats (None without one); an error if any is infinite."""
+    if column is None:
+        return None
+    values = frame[column].to_numpy(dtype=float)
+    bad = int((~np.isfinite(values)).sum())
+    if bad:
+        raise infinite_error(column, bad)
+    return values
+
+
+def _kept_units(
+    frame: pd.DataFrame, request: Request, kinds: dict[str, str], units: _Units
+) -> np.ndarray:
+    """Which units the l0 cap keeps: each person's ``max_groups`` smallest unit keys."""
+    max_units = np.bincount(units.unit_person).max(initial=0) if units.count else 0
+    if request.person is not None and request.bounding.max_groups < max_units:
+        return _unit_ranks(frame, request, kinds, units) < request.bounding.max_groups
+    return np.ones(units.count, dtype=bool)
+
+
+def _bounded_table(
+    request: Request,
+    units: _Units,
+    kept: np.ndarray,
+    values: np.ndarray | None,
+    row_rank: np.ndarray | None,
+) -> pd.DataFrame:
+    """Per group: the true and bounded counts, persons and, with a value, sums."""
+    b = request.bounding
+    size = units.size.astype(float)
+    kept_size = np.minimum(units.size, b.max_per_group).astype(float)
+    answers = pd.DataFrame(
+        {
+            "true_count": units.per_group(size),
+            "bounded_count": units.per_group(kept_size, kept),
+            "true_persons": units.per_group(),
+            "bounded_persons": units.per_group(None, kept),
+        },
+        index=pd.Index(units.group_values, name=request.group),
+    ).astype(np.int64)
+    if values is not None:
+        total = units.per_unit(values)
+        if b.pre_aggregate:
+            unit_sum = np.clip(total, b.lower, b.upper)
+        else:
+            clipped = np.clip(values, b.lower, b.upper)
+            if row_rank is not None:
+                clipped = np.where(row_rank < b.max_per_group, clipped, 0.0)
+            unit_sum = units.per_unit(clipped)
+        answers["true_sum"] = units.per_group(total)
+        answers["bounded_sum"] = units.per_group(unit_sum, kept)
+    return answers
+
+
 def bounded(
     frame: pd.DataFrame, request: Request, kinds: dict[str, str], *, rows_mask: bool = False
 ):
@@ -279,51 +343,13 @@ def bounded(
         frame = frame[domain_mask]
     b = request.bounding
     units = _Units(frame, request.person, request.group)
-    values = None
-    if request.value is not None:
-        values = frame[request.value].to_numpy(dtype=float)
-        bad = int((~np.isfinite(values)).sum())
-        if bad:
-            raise infinite_error(request.value, bad)
+    values = _finite_values(frame, request.value)
     needs_rows = rows_mask or (
         values is not None and not b.pre_aggregate and b.max_per_group < units.size.max(initial=0)
     )
     row_rank = _row_ranks(frame, request, kinds, units, values) if needs_rows else None
-    max_units = np.bincount(units.unit_person).max(initial=0) if units.count else 0
-    if request.person is not None and b.max_groups < max_units:
-        kept = _unit_ranks(frame, request, kinds, units) < b.max_groups
-    else:
-        kept = np.ones(units.count, dtype=bool)
-    n_groups = len(units.group_values)
-
-    def by_group(weights=None, where=None):
-        index = units.unit_group if where is None else units.unit_group[where]
-        if weights is not None and where is not None:
-            weights = weights[where]
-        return np.bincount(index, weights=weights, minlength=n_groups)
-
-    size = units.size.astype(float)
-    kept_size = np.minimum(units.size, b.max_per_group).astype(float)
-    answers = pd.DataFrame(
-        {
-            "true_count": by_group(size),
-            "bounded_count": by_group(kept_size, kept),
-            "true_persons": by_group(),
-            "bounded_persons": by_group(None, kept),
-        },
-        index=pd.Index(units.group_values, name=request.group),
-    ).astype(np.int64)
-    if values is not None:
-        total = units.per_unit(values)
-        if b.pre_aggregate:
-            unit_sum = np.clip(total, b.lower, b.upper)
-        else:
-            clipped = np.clip(values, b.lower, b.upper)
-            if row_rank is not None:
-                clipped = np.where(row_rank < b.max_per_group, clipped, 0.0)
-            unit_sum = units.per_unit(clipped)
-        answers["true_sum"] = by_group(total)
-        answers["bounded_sum"] = by_group(unit_sum, kept)
+    kept = _kept_units(frame, request, kinds, units)
+    answers = _bounded_table(request, units, kept, values, row_rank)
     result = BoundedStatistics(request, answers, outside, groups_outside)
     if not rows_mask:
         return result
