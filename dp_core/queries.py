@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from dp_core import validation
 from dp_core.domains import clipped_sums_over_domain, counts_over_domain
 from dp_core.gaussian import gaussian_sigma, sample_gaussian
 from dp_core.laplace import laplace_scale, sample_laplace
@@ -28,14 +29,6 @@ from dp_core.sensitivity import (
     capped_contribution_norms,
     clipped_sum_sensitivity,
     count_sensitivity,
-)
-from dp_core.validation import (
-    check_bounds,
-    check_delta,
-    check_epsilon,
-    check_positive_int,
-    check_probability,
-    check_sensitivity,
 )
 
 __all__ = [
@@ -103,20 +96,20 @@ def release_clipped_mean(
     the L2 ones (``rows_l2`` times a row's). The ratio has no closed-form error distribution,
     so its spread comes from ``simulations`` fresh draws.
     """
-    lo, hi = check_bounds(lower, upper)
-    eps = check_epsilon(epsilon)
-    conf = check_probability(confidence, "confidence")
+    lo, hi = validation.check_bounds(lower, upper)
+    eps = validation.check_epsilon(epsilon)
+    conf = validation.check_probability(confidence, "confidence")
     sums = np.asarray(clipped_sums, dtype=float)
     n = np.asarray(counts, dtype=float)
     row_sum, row_count = clipped_sum_sensitivity(lo, hi), count_sensitivity()
     if mechanism == "laplace":
-        m = check_positive_int(records_per_person, "records per person")
+        m = validation.check_positive_int(records_per_person, "records per person")
         sum_scale = laplace_scale(m * row_sum, eps / 2)
         count_scale = laplace_scale(m * row_count, eps / 2)
         sample = sample_laplace
     else:
-        half_delta = check_delta(delta, allow_zero=False) / 2
-        l2 = check_sensitivity(rows_l2, "rows per person (L2)")
+        half_delta = validation.check_delta(delta, allow_zero=False) / 2
+        l2 = validation.check_sensitivity(rows_l2, "rows per person (L2)")
         sum_scale = gaussian_sigma(l2 * row_sum, eps / 2, half_delta, mechanism)
         count_scale = gaussian_sigma(l2 * row_count, eps / 2, half_delta, mechanism)
         sample = sample_gaussian
@@ -303,6 +296,33 @@ def answer(
     )
 
 
+def _predicate_query(spec: QuerySpec, counts: np.ndarray, n_persons: int) -> Query:
+    """A predicate's one count: a person adds up to ``cap`` rows, or with "=" on a category
+    at most ``max_rows_per_category`` of them."""
+    records = spec.cap
+    if spec.predicate is not None and spec.predicate[1] == "=":
+        records = min(spec.cap, spec.max_rows_per_category or spec.cap)
+    return Query(
+        spec=spec,
+        labels=[spec.predicate_text],
+        true_values=counts[:1],
+        per_row_sensitivity=count_sensitivity(),
+        records_per_person=records,
+        rows_l2=float(records),
+        n_persons=n_persons,
+    )
+
+
+def _clipped_values(
+    spec: QuerySpec, counts: np.ndarray, clipped_sums: Sequence[float] | np.ndarray
+) -> np.ndarray:
+    """A sum's clipped sums, or a mean's clipped sum / max(n, 1) per category."""
+    sums = np.asarray(clipped_sums, dtype=float)
+    # a mean is sum / max(n, 1), as release_clipped_mean: 0 for a category with no rows
+    true_values = sums if spec.kind == "sum" else sums / np.maximum(counts, 1.0)
+    return np.asarray(true_values, dtype=float)
+
+
 def query_from_totals(
     spec: QuerySpec,
     *,
@@ -324,18 +344,7 @@ def query_from_totals(
     """
     counts = np.asarray(counts, dtype=float)
     if spec.kind == "predicate":
-        records = spec.cap
-        if spec.predicate is not None and spec.predicate[1] == "=":
-            records = min(spec.cap, spec.max_rows_per_category or spec.cap)
-        return Query(
-            spec=spec,
-            labels=[spec.predicate_text],
-            true_values=counts[:1],
-            per_row_sensitivity=count_sensitivity(),
-            records_per_person=records,
-            rows_l2=float(records),
-            n_persons=n_persons,
-        )
+        return _predicate_query(spec, counts, n_persons)
     if labels is None or len(labels) != len(counts):
         raise ValueError("give one count per released category.")
     records, rows_l2 = capped_contribution_norms(spec.cap, spec.max_rows_per_category)
@@ -353,13 +362,10 @@ def query_from_totals(
         )
     if spec.lower is None or spec.upper is None or clipped_sums is None:
         raise ValueError("a clipped sum or mean needs a value column and bounds [L, U].")
-    sums = np.asarray(clipped_sums, dtype=float)
-    # a mean is sum / max(n, 1), as release_clipped_mean: 0 for a category with no rows
-    true_values = sums if spec.kind == "sum" else sums / np.maximum(counts, 1.0)
     return Query(
         spec=spec,
         labels=list(labels),
-        true_values=np.asarray(true_values, dtype=float),
+        true_values=_clipped_values(spec, counts, clipped_sums),
         per_row_sensitivity=clipped_sum_sensitivity(spec.lower, spec.upper),
         records_per_person=records,
         rows_l2=rows_l2,
