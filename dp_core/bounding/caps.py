@@ -242,6 +242,47 @@ def _groups_kept(
     return group_rank[pair] < cap
 
 
+def _checked_caps(
+    max_per_id: int | None, max_groups_per_id: int | None, max_per_id_per_group: int | None
+) -> tuple[int | None, int | None, int | None]:
+    """The three caps of ``cap_contributions``, each None (no cap) or a positive int."""
+    names = (
+        "the cap on records per person",
+        "the cap on groups per person",
+        "the cap on records per person per group",
+    )
+    max_per_id, max_groups_per_id, max_per_id_per_group = (
+        None if cap is None else check_positive_int(cap, name)
+        for cap, name in zip(
+            (max_per_id, max_groups_per_id, max_per_id_per_group), names, strict=True
+        )
+    )
+    return max_per_id, max_groups_per_id, max_per_id_per_group
+
+
+def _record_sequence(
+    frame: pd.DataFrame,
+    order_column: str | None,
+    rng: np.random.Generator | None,
+    *,
+    shuffle: bool,
+) -> np.ndarray | None:
+    """The order records are considered in; None: table order.
+
+    With ``rng``, a uniformly random order when ``shuffle`` (a cap on records needs one);
+    else the order of ``order_column`` (a stable sort, ties in table order).
+    """
+    if rng is not None:
+        return rng.permutation(len(frame)) if shuffle else None
+    if order_column is None:
+        return None
+    if order_column not in frame.columns:
+        raise ValueError(f"the order column '{order_column}' is not in the table.")
+    if frame[order_column].isna().any():
+        raise ValueError(f"the order column '{order_column}' has missing values.")
+    return _radix_argsort(pd.factorize(frame[order_column], sort=True)[0])
+
+
 def cap_contributions(
     frame: pd.DataFrame,
     id_column: str,
@@ -264,28 +305,13 @@ def cap_contributions(
     check_bounding_frame(frame, id_column, group_column)
     if (max_groups_per_id or max_per_id_per_group) and group_column is None:
         raise ValueError("a cap per group needs a group column.")
-    names = (
-        "the cap on records per person",
-        "the cap on groups per person",
-        "the cap on records per person per group",
-    )
-    max_per_id, max_groups_per_id, max_per_id_per_group = (
-        None if cap is None else check_positive_int(cap, name)
-        for cap, name in zip(
-            (max_per_id, max_groups_per_id, max_per_id_per_group), names, strict=True
-        )
+    max_per_id, max_groups_per_id, max_per_id_per_group = _checked_caps(
+        max_per_id, max_groups_per_id, max_per_id_per_group
     )
     n = len(frame)
-    sequence = None  # the order records are considered in; None: table order
-    if rng is not None:
-        if max_per_id or max_per_id_per_group:
-            sequence = rng.permutation(n)  # a uniformly random order of the records
-    elif order_column is not None:
-        if order_column not in frame.columns:
-            raise ValueError(f"the order column '{order_column}' is not in the table.")
-        if frame[order_column].isna().any():
-            raise ValueError(f"the order column '{order_column}' has missing values.")
-        sequence = _radix_argsort(pd.factorize(frame[order_column], sort=True)[0])
+    sequence = _record_sequence(
+        frame, order_column, rng, shuffle=bool(max_per_id or max_per_id_per_group)
+    )
 
     def in_sequence(values: np.ndarray) -> np.ndarray:
         return values if sequence is None else values[sequence]
@@ -440,6 +466,40 @@ def _check_statistic(statistic: str, bounding: Bounding) -> Statistic:
 # ---------------------------------------------------------------------------------------
 
 
+def _capped_records(
+    rng: np.random.Generator,
+    frame: pd.DataFrame,
+    bounding: Bounding,
+    id_column: str | None,
+    group_column: str,
+    order_column: str | None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the records of each person's kept groups (l0), the records kept of those (linf)).
+
+    Without a person column every record is its own person: nothing is capped.
+    """
+    if id_column is None:
+        return frame, frame
+    chooser = rng if bounding.selection == "random" else None
+    in_groups = cap_contributions(
+        frame,
+        id_column,
+        group_column=group_column,
+        max_groups_per_id=bounding.max_groups,
+        order_column=order_column,
+        rng=chooser,
+    )
+    records = cap_contributions(
+        in_groups,
+        id_column,
+        group_column=group_column,
+        max_per_id_per_group=bounding.max_per_group,
+        order_column=order_column,
+        rng=chooser,
+    )
+    return in_groups, records
+
+
 def bounded_answers(
     rng: np.random.Generator,
     frame: pd.DataFrame,
@@ -460,26 +520,9 @@ def bounded_answers(
     in order (e.g. a public domain; absent ones get 0); by default the data's, sorted.
     """
     check_bounding_frame(frame, id_column, group_column, value_column)
-    chooser = rng if bounding.selection == "random" else None
-    if id_column is None:
-        in_groups = records = frame
-    else:
-        in_groups = cap_contributions(
-            frame,
-            id_column,
-            group_column=group_column,
-            max_groups_per_id=bounding.max_groups,
-            order_column=order_column,
-            rng=chooser,
-        )
-        records = cap_contributions(
-            in_groups,
-            id_column,
-            group_column=group_column,
-            max_per_id_per_group=bounding.max_per_group,
-            order_column=order_column,
-            rng=chooser,
-        )
+    in_groups, records = _capped_records(
+        rng, frame, bounding, id_column, group_column, order_column
+    )
     if groups is None:
         groups = pd.Index(np.sort(frame[group_column].unique()), name=group_column)
     answers = pd.DataFrame(
