@@ -166,34 +166,65 @@ def ranked_sql(
     the seeded keys of data.sources.keys, ties by group then value ("random"), or the
     earliest order value, ties by group then value ("first"), as frame_statistics.bounded.
     """
+    rows = _request_rows(dialect, relation, request, kinds)
+    unit_codes = [
+        sql_code(dialect, "p", kinds[request.person]),
+        sql_code(dialect, "g", kinds[request.group]),
+    ]
+    if shape == "rows":
+        return _ranked_rows(dialect, rows, request, unit_codes, unit_window=unit_window)
+    return _ranked_units(dialect, rows, request, unit_codes, shape=shape, unit_window=unit_window)
+
+
+def _request_rows(dialect: Dialect, relation: str, request: Request, kinds: dict[str, str]) -> str:
+    """The request's rows as g, p, v (the value, else 0), o (the order with "first", else 0)
+    and d (in the requested groups)."""
     q = dialect.quote
     first = request.bounding.selection == "first"
-    group_kind = kinds[request.group]
-    person_kind = kinds[request.person]
     cols = [f"{q(request.group)} AS g", f"{q(request.person)} AS p"]
     cols.append(f"CAST({q(request.value)} AS DOUBLE) AS v" if request.value else "0 AS v")
     cols.append(f"{q(request.order)} AS o" if first and request.order else "0 AS o")
     cols.append(f"{_requested(dialect, request, kinds)} AS d")
-    rows = f"SELECT {', '.join(cols)} FROM {relation}"
-    unit_codes = [sql_code(dialect, "p", person_kind), sql_code(dialect, "g", group_kind)]
+    return f"SELECT {', '.join(cols)} FROM {relation}"
+
+
+def _ranked_rows(
+    dialect: Dialect, rows: str, request: Request, unit_codes: list[str], *, unit_window: bool
+) -> str:
+    """Shape "rows": every row with ur, its unit's rank, and rr, its rank in its unit."""
+    first = request.bounding.selection == "first"
     v = ", v" if request.value else ""
-    if shape == "rows":
-        if first:
-            keyed = f"SELECT *, min(o) OVER (PARTITION BY p, g) AS uk FROM ({rows}) _r"
-            row_order, unit_order = "o, v", "uk, g"
-        else:
-            codes = unit_codes + sql_value_codes(dialect, "v")
-            keyed = sql_hash_layers(dialect, f"({rows}) _r", ["g", "p", "v", "d"],
-                                    request.seed, codes, "rk")  # fmt: skip
-            keyed = sql_hash_layers(dialect, f"({keyed}) _k", ["g", "p", "v", "d", "rk"],
-                                    request.seed, unit_codes, "uk")  # fmt: skip
-            row_order, unit_order = "rk, v", "uk, g"
-        ur = f"dense_rank() OVER (PARTITION BY p, d ORDER BY {unit_order})" if unit_window else "1"
-        rr = f"row_number() OVER (PARTITION BY p, g ORDER BY {row_order})"
-        return (
-            f"SELECT g, d, CAST({ur} AS INTEGER) AS ur, CAST({rr} AS INTEGER) AS rr{v} "
-            f"FROM ({keyed}) _k"
-        )
+    if first:
+        keyed = f"SELECT *, min(o) OVER (PARTITION BY p, g) AS uk FROM ({rows}) _r"
+        row_order, unit_order = "o, v", "uk, g"
+    else:
+        codes = unit_codes + sql_value_codes(dialect, "v")
+        keyed = sql_hash_layers(dialect, f"({rows}) _r", ["g", "p", "v", "d"],
+                                request.seed, codes, "rk")  # fmt: skip
+        keyed = sql_hash_layers(dialect, f"({keyed}) _k", ["g", "p", "v", "d", "rk"],
+                                request.seed, unit_codes, "uk")  # fmt: skip
+        row_order, unit_order = "rk, v", "uk, g"
+    ur = f"dense_rank() OVER (PARTITION BY p, d ORDER BY {unit_order})" if unit_window else "1"
+    rr = f"row_number() OVER (PARTITION BY p, g ORDER BY {row_order})"
+    return (
+        f"SELECT g, d, CAST({ur} AS INTEGER) AS ur, CAST({rr} AS INTEGER) AS rr{v} "
+        f"FROM ({keyed}) _k"
+    )
+
+
+def _ranked_units(
+    dialect: Dialect,
+    rows: str,
+    request: Request,
+    unit_codes: list[str],
+    *,
+    shape: Shape,
+    unit_window: bool,
+) -> str:
+    """Shapes "units" (GROUP BY person x group, n its rows) and "rows_are_units": every unit
+    with ur, its rank in its person's units."""
+    first = request.bounding.selection == "first"
+    v = ", v" if request.value else ""
     if shape == "units":
         first_o = ", min(o) AS o" if first else ""
         rows = (
