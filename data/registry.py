@@ -314,6 +314,85 @@ def _nice_bound(value: float, up: bool) -> float:
     return float(round(rounded, 10))
 
 
+_BOUNDS_WARNING = (
+    "The numeric bounds offered were read from the data itself. That is fine for "
+    "exploring, but a real differentially private release must fix its bounds without "
+    "looking at the data, since the bounds themselves reveal something.\n"
+)
+
+
+def _read_bounds(low: float, high: float) -> tuple[float, float]:
+    """The bounds offered for a column read from its data: [min(low, 0), high] rounded
+    outward (``_nice_bound``), U at least L + 1 when they meet."""
+    lower = _nice_bound(min(low, 0.0), up=False)
+    upper = _nice_bound(high, up=True)
+    return lower, upper if upper > lower else lower + 1.0
+
+
+def _own_dataset(
+    label: str,
+    rows: str,
+    intro: str,
+    *,
+    person_id: str | None,
+    categorical: list[str],
+    numeric: dict[str, tuple[float, float]],
+    count_column: str | None = None,
+) -> Dataset:
+    """A user's own table as a Dataset: key "user_" + the label's slug, a card of ``intro``
+    and the bounds warning. Raises CodedError when no column is usable."""
+    if not categorical and not numeric:
+        raise CodedError("no_usable_column", limit=MAX_CATEGORIES)
+    return Dataset(
+        key="user_" + (re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "data"),
+        title=label,
+        description=f"Your own table with {rows} rows.",
+        card=f"# {label}\n\n{intro}\n\n{_BOUNDS_WARNING}",
+        synthetic=False,
+        person_id=person_id,
+        categorical=tuple(categorical),
+        numeric=numeric,
+        count_column=count_column,
+    )
+
+
+def _check_own_frame(frame: pd.DataFrame, person_id: str | None, count_column: str | None) -> None:
+    """A table with rows, text column names, the named columns, and counts >= 0 if any."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError("Expected a table (pandas DataFrame) of rows and columns.")
+    if frame.empty:
+        raise CodedError("table_empty")
+    if not all(isinstance(column, str) for column in frame.columns):
+        raise CodedError("column_names")
+    for role, column in (("person id", person_id), ("count", count_column)):
+        if column is not None and column not in frame.columns:
+            raise ValueError(f"The {role} column {column!r} is not in the table.")
+    if count_column is not None and not (
+        pd.api.types.is_integer_dtype(frame[count_column]) and (frame[count_column] >= 0).all()
+    ):
+        raise ValueError(f"The count column {count_column!r} must hold whole numbers >= 0.")
+
+
+def _frame_columns(
+    frame: pd.DataFrame, skip: tuple[str | None, ...]
+) -> tuple[list[str], dict[str, tuple[float, float]]]:
+    """(categorical columns, numeric columns with bounds read from the data), leaving out
+    the ``skip`` columns and empty ones."""
+    categorical: list[str] = []
+    numeric: dict[str, tuple[float, float]] = {}
+    for column in frame.columns:
+        values = frame[column].dropna()
+        if column in skip or values.empty:
+            continue
+        is_number = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        few_values = values.nunique() <= MAX_CATEGORIES
+        if few_values and (not is_number or pd.api.types.is_integer_dtype(values)):
+            categorical.append(column)
+        if is_number:
+            numeric[column] = _read_bounds(float(values.min()), float(values.max()))
+    return categorical, numeric
+
+
 def dataset_from_frame(
     frame: pd.DataFrame,
     name: str,
@@ -329,51 +408,16 @@ def dataset_from_frame(
     The key starts with "user_", so it never collides with a shipped dataset's key.
     Raises ValueError for an empty table or one with no usable column.
     """
-    if not isinstance(frame, pd.DataFrame):
-        raise ValueError("Expected a table (pandas DataFrame) of rows and columns.")
-    if frame.empty:
-        raise CodedError("table_empty")
+    _check_own_frame(frame, person_id, count_column)
     label = str(name).strip() or "My data"
-    if not all(isinstance(column, str) for column in frame.columns):
-        raise CodedError("column_names")
-    for role, column in (("person id", person_id), ("count", count_column)):
-        if column is not None and column not in frame.columns:
-            raise ValueError(f"The {role} column {column!r} is not in the table.")
-    if count_column is not None and not (
-        pd.api.types.is_integer_dtype(frame[count_column]) and (frame[count_column] >= 0).all()
-    ):
-        raise ValueError(f"The count column {count_column!r} must hold whole numbers >= 0.")
-    categorical: list[str] = []
-    numeric: dict[str, tuple[float, float]] = {}
-    for column in frame.columns:
-        values = frame[column].dropna()
-        if column in (person_id, count_column) or values.empty:
-            continue
-        is_number = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        few_values = values.nunique() <= MAX_CATEGORIES
-        if few_values and (not is_number or pd.api.types.is_integer_dtype(values)):
-            categorical.append(column)
-        if is_number:
-            lower = _nice_bound(min(float(values.min()), 0.0), up=False)
-            upper = _nice_bound(float(values.max()), up=True)
-            numeric[column] = (lower, upper if upper > lower else lower + 1.0)
-    if not categorical and not numeric:
-        raise CodedError("no_usable_column", limit=MAX_CATEGORIES)
+    categorical, numeric = _frame_columns(frame, (person_id, count_column))
     rows = f"{int(frame[count_column].sum()):,}" if count_column else f"{len(frame):,}"
-    card = (
-        f"# {label}\n\nYour own table: {rows} rows, {frame.shape[1]} columns.\n\n"
-        "The numeric bounds offered were read from the data itself. That is fine for "
-        "exploring, but a real differentially private release must fix its bounds without "
-        "looking at the data, since the bounds themselves reveal something.\n"
-    )
-    return Dataset(
-        key="user_" + (re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "data"),
-        title=label,
-        description=f"Your own table with {rows} rows.",
-        card=card,
-        synthetic=False,
+    return _own_dataset(
+        label,
+        rows,
+        f"Your own table: {rows} rows, {frame.shape[1]} columns.",
         person_id=person_id,
-        categorical=tuple(categorical),
+        categorical=categorical,
         numeric=numeric,
         count_column=count_column,
     )
@@ -401,26 +445,14 @@ def dataset_from_summary(summary, name: str, *, person_id: str | None = None) ->
         if few_values and column.kind in ("integer", "string", "boolean", "date", "timestamp"):
             categorical.append(column.name)
         if column.numeric and column.low is not None:
-            lower = _nice_bound(min(column.low, 0.0), up=False)
-            upper = _nice_bound(column.high, up=True)
-            numeric[column.name] = (lower, upper if upper > lower else lower + 1.0)
-    if not categorical and not numeric:
-        raise CodedError("no_usable_column", limit=MAX_CATEGORIES)
-    card = (
-        f"# {label}\n\nYour own table, read where it lies: {summary.rows:,} rows, "
-        f"{len(names)} columns. Only the statistics a page asks for are computed, by the "
-        "engine; the rows never come into the app.\n\n"
-        "The numeric bounds offered were read from the data itself. That is fine for "
-        "exploring, but a real differentially private release must fix its bounds without "
-        "looking at the data, since the bounds themselves reveal something.\n"
-    )
-    return Dataset(
-        key="user_" + (re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_") or "data"),
-        title=label,
-        description=f"Your own table with {summary.rows:,} rows.",
-        card=card,
-        synthetic=False,
+            numeric[column.name] = _read_bounds(column.low, column.high)
+    return _own_dataset(
+        label,
+        f"{summary.rows:,}",
+        f"Your own table, read where it lies: {summary.rows:,} rows, {len(names)} columns. "
+        "Only the statistics a page asks for are computed, by the engine; the rows never come "
+        "into the app.",
         person_id=person_id,
-        categorical=tuple(categorical),
+        categorical=categorical,
         numeric=numeric,
     )
