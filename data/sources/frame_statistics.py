@@ -24,15 +24,7 @@ import datetime
 import numpy as np
 import pandas as pd
 
-from data.sources import keys
-from data.sources.results import (
-    BoundedStatistics,
-    CategoryCounts,
-    Column,
-    Profile,
-    Request,
-    Schema,
-)
+from data.sources import keys, results
 
 # ---------------------------------------------------------------------------------------
 # Kinds and text keys
@@ -61,11 +53,12 @@ def kind_of(values: pd.Series) -> str:
     return "other"
 
 
-def frame_schema(frame: pd.DataFrame) -> Schema:
+def frame_schema(frame: pd.DataFrame) -> results.Schema:
     columns = tuple(
-        Column(str(name), str(frame[name].dtype), kind_of(frame[name])) for name in frame.columns
+        results.Column(str(name), str(frame[name].dtype), kind_of(frame[name]))
+        for name in frame.columns
     )
-    return Schema(columns, len(frame))
+    return results.Schema(columns, len(frame))
 
 
 def text_keys(values: pd.Series, kind: str) -> pd.Series:
@@ -225,7 +218,7 @@ def _unit_ranks(frame, request, kinds, units: _Units) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-def profile(frame: pd.DataFrame, person: str | None, group: str | None = None) -> Profile:
+def profile(frame: pd.DataFrame, person: str | None, group: str | None = None) -> results.Profile:
     """Persons and the contribution histogram (see data.sources.results.Profile)."""
     check_missing(frame, {"person": person, "group": group})
     units = _Units(frame, person, group)
@@ -240,7 +233,7 @@ def profile(frame: pd.DataFrame, person: str | None, group: str | None = None) -
         index=pd.Index(np.arange(1, len(counts) + 1), name="contributions"),
         name="persons",
     )
-    return Profile(
+    return results.Profile(
         person=person,
         group=group,
         rows=units.rows,
@@ -254,7 +247,7 @@ def profile(frame: pd.DataFrame, person: str | None, group: str | None = None) -
 
 def category_counts(
     frame: pd.DataFrame, column: str, person: str | None, kind: str
-) -> CategoryCounts:
+) -> results.CategoryCounts:
     """Rows and distinct persons per category, sorted by category."""
     check_missing(frame, {"person": person, "category": column})
     units = _Units(frame, person, column)
@@ -265,10 +258,12 @@ def category_counts(
         {"rows": rows.astype(np.int64), "persons": persons.astype(np.int64)}, index=index
     )
     counts["label"] = text_keys(pd.Series(index), kind).to_numpy()
-    return CategoryCounts(column, person, counts)
+    return results.CategoryCounts(column, person, counts)
 
 
-def _in_domain(frame: pd.DataFrame, request: Request, kind: str) -> tuple[np.ndarray, int, int]:
+def _in_domain(
+    frame: pd.DataFrame, request: results.Request, kind: str
+) -> tuple[np.ndarray, int, int]:
     labels = text_keys(frame[request.group], kind)
     inside = labels.isin(request.groups).to_numpy()
     return inside, int((~inside).sum()), int(labels[~inside].nunique())
@@ -286,7 +281,7 @@ def _finite_values(frame: pd.DataFrame, column: str | None) -> np.ndarray | None
 
 
 def _kept_units(
-    frame: pd.DataFrame, request: Request, kinds: dict[str, str], units: _Units
+    frame: pd.DataFrame, request: results.Request, kinds: dict[str, str], units: _Units
 ) -> np.ndarray:
     """Which units the l0 cap keeps: each person's ``max_groups`` smallest unit keys."""
     max_units = np.bincount(units.unit_person).max(initial=0) if units.count else 0
@@ -296,7 +291,7 @@ def _kept_units(
 
 
 def _bounded_table(
-    request: Request,
+    request: results.Request,
     units: _Units,
     kept: np.ndarray,
     values: np.ndarray | None,
@@ -330,7 +325,7 @@ def _bounded_table(
 
 
 def bounded(
-    frame: pd.DataFrame, request: Request, kinds: dict[str, str], *, rows_mask: bool = False
+    frame: pd.DataFrame, request: results.Request, kinds: dict[str, str], *, rows_mask: bool = False
 ):
     """BoundedStatistics for ``request`` (with ``rows_mask``: also the kept rows' mask)."""
     roles = {"person": request.person, "group": request.group, "value": request.value}
@@ -350,7 +345,7 @@ def bounded(
     row_rank = _row_ranks(frame, request, kinds, units, values) if needs_rows else None
     kept = _kept_units(frame, request, kinds, units)
     answers = _bounded_table(request, units, kept, values, row_rank)
-    result = BoundedStatistics(request, answers, outside, groups_outside)
+    result = results.BoundedStatistics(request, answers, outside, groups_outside)
     if not rows_mask:
         return result
     if row_rank is None:  # pragma: no cover - rows_mask forces the ranks

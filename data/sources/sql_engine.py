@@ -17,17 +17,9 @@ import threading
 import numpy as np
 import pandas as pd
 
-from data.sources import capped, describe, frame_statistics, sql, units
+from data.sources import capped, describe, frame_statistics, results, sql, units
 from data.sources.engine import finish_answers, request_kinds
 from data.sources.keys import KEY_KINDS, Dialect
-from data.sources.results import (
-    BoundedStatistics,
-    CategoryCounts,
-    Column,
-    Profile,
-    Request,
-    Schema,
-)
 from data.sources.source import Source
 
 MASKABLE = ("integer", "string")  # group kinds whose values sql.mask_profile_sql can list
@@ -47,7 +39,7 @@ class SqlEngine:
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self._profiles: dict[tuple[str | None, str | None], Profile] = {}
+        self._profiles: dict[tuple[str | None, str | None], results.Profile] = {}
         self._checks: dict[str, pd.Series] = {}
         self._kept: dict[str, str] = {}  # query text -> temporary table, oldest ask first
         self._kept_count = 0
@@ -57,7 +49,7 @@ class SqlEngine:
     def _query(self, text: str) -> pd.DataFrame:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _columns(self) -> tuple[Column, ...]:  # pragma: no cover - overridden
+    def _columns(self) -> tuple[results.Column, ...]:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _keep(self, name: str, text: str) -> None:  # pragma: no cover - overridden
@@ -68,15 +60,15 @@ class SqlEngine:
         raise NotImplementedError
 
     @functools.cached_property
-    def _schema(self) -> Schema:
+    def _schema(self) -> results.Schema:
         columns = self._columns()
         rows = int(self._query(sql.schema_rows_sql(self.relation))["n"].iloc[0])
-        return Schema(columns, rows)
+        return results.Schema(columns, rows)
 
-    def schema(self) -> Schema:
+    def schema(self) -> results.Schema:
         return self._schema
 
-    def profile(self, person: str | None, group: str | None) -> Profile:
+    def profile(self, person: str | None, group: str | None) -> results.Profile:
         schema = self.schema()
         if person is not None:
             schema.column(person, "person", KEY_KINDS)
@@ -95,7 +87,9 @@ class SqlEngine:
         self._profiles[(person, group)] = result
         return result
 
-    def _mask_profile(self, person: str, group: str | None, schema: Schema) -> pd.DataFrame | None:
+    def _mask_profile(
+        self, person: str, group: str | None, schema: results.Schema
+    ) -> pd.DataFrame | None:
         """The profile in one aggregation (sql.mask_profile_sql) when the group column holds at
         most MASK_GROUPS whole numbers or texts and no missing value, and every unit is one
         row; None otherwise (then profile_sql answers)."""
@@ -113,7 +107,7 @@ class SqlEngine:
         )
         return None if (raw["max_unit"] > 1).any() else raw
 
-    def _rows_profile(self, group: str | None) -> Profile:
+    def _rows_profile(self, group: str | None) -> results.Profile:
         q = self.dialect.quote
         missing = f"count(*) - count({q(group)})" if group else "0"
         raw = self._query(f"SELECT count(*) AS n, {missing} AS missing FROM {self.relation}")
@@ -126,9 +120,11 @@ class SqlEngine:
             name="persons",
             dtype=np.int64,
         )
-        return Profile(None, group, rows, rows, rows, 1 if rows else 0, 1 if rows else 0, histogram)
+        return results.Profile(
+            None, group, rows, rows, rows, 1 if rows else 0, 1 if rows else 0, histogram
+        )
 
-    def category_counts(self, column: str, person: str | None) -> CategoryCounts:
+    def category_counts(self, column: str, person: str | None) -> results.CategoryCounts:
         schema = self.schema()
         kind = schema.column(column, "category", KEY_KINDS).kind
         if person is not None:
@@ -145,9 +141,9 @@ class SqlEngine:
         counts.index.name = column
         counts = counts.rename(columns={"n_rows": "rows"})[["rows", "persons"]].astype(np.int64)
         counts["label"] = frame_statistics.text_keys(pd.Series(counts.index), kind).to_numpy()
-        return CategoryCounts(column, person, counts)
+        return results.CategoryCounts(column, person, counts)
 
-    def bounded(self, request: Request) -> BoundedStatistics:
+    def bounded(self, request: results.Request) -> results.BoundedStatistics:
         kinds = request_kinds(self.schema(), request)
         checks = self._checked(sql.checks_sql(self.dialect, self.relation, request, kinds))
         _check_counts(checks, request)
@@ -164,9 +160,11 @@ class SqlEngine:
         inside = raw[raw["d"].astype(bool)].set_index("g")
         outside = raw[~raw["d"].astype(bool)]
         answers = finish_answers(inside, request, kinds[request.group])
-        return BoundedStatistics(request, answers, int(outside["true_count"].sum()), len(outside))
+        return results.BoundedStatistics(
+            request, answers, int(outside["true_count"].sum()), len(outside)
+        )
 
-    def _shape(self, request: Request) -> tuple[str, bool]:
+    def _shape(self, request: results.Request) -> tuple[str, bool]:
         """sql.ranked_sql's shape, and whether units need ranking, from the profile (asked
         first if need be: one aggregation, against a second window for the rows it spares),
         whatever the caps, so that every cap reads the same kept ranks: one row per unit
@@ -289,7 +287,7 @@ class SqlEngine:
         return ask("none"), False
 
 
-def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Profile:
+def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> results.Profile:
     missing = raw[raw["missing_person"].astype(bool)]
     if len(missing):
         raise frame_statistics.missing_error("person", person, int(missing["n_rows"].sum()))
@@ -304,7 +302,7 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Pro
     histogram = pd.Series(
         counts, index=pd.Index(np.arange(1, top + 1), name="contributions"), name="persons"
     )
-    return Profile(
+    return results.Profile(
         person=person,
         group=group,
         rows=int(raw["n_rows"].astype(np.int64).sum()),
@@ -316,7 +314,7 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> Pro
     )
 
 
-def _check_counts(counts: pd.Series, request: Request | units.UnitsRequest) -> None:
+def _check_counts(counts: pd.Series, request: results.Request | units.UnitsRequest) -> None:
     """The missing or infinite values a checks query counted, as the sentence of the first."""
     for role, column in (
         ("person", request.person),
