@@ -47,6 +47,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -450,215 +451,15 @@ def _at(s: Followed, values: tuple[float, ...]) -> Any:
     return s.at(*values) if values else s
 
 
-_SCRIPT = r"""
-export default function ({ parentElement, data }) {
-  if (!window.__dpLive) {
-    window.__dpLive = true;
-    let pressed = false;
-    // A stop a room pushed (ui.workshop.room), by slider key: it holds until the thumb is
-    // there, or until the person takes the thumb.
-    const pushed = (window.__dpPushed = {});
-    window.__dpStops = {};
-    const keyOf = (box) => [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
-    document.addEventListener("pointerdown", (event) => {
-      pressed = true;
-      const held = event.target.closest && event.target.closest("[class*='st-key-']");
-      if (held && held.querySelector("input[type='range']")) delete pushed[keyOf(held)];
-    }, true);
-    document.addEventListener("pointerup", () => { pressed = false; }, true);
-    // A slider's stop (-(stop + 1) while its thumb moves) to the charts bound to its
-    // container, and to the sentences (the server's own while no thumb moves).
-    const send = (box, value) => {
-      box.value = value;
-      box.dispatchEvent(new Event("dp-live"));
-      const key = keyOf(box);
-      for (const root of document.querySelectorAll(".dp-live-text[data-texts]")) {
-        const texts = JSON.parse(root.dataset.texts)[key];
-        if (texts === undefined) continue;
-        paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
-      }
-    };
-    // A thumb that comes to rest on the stop it moved to is not announced again: its charts
-    // show that stop already, and an announcement would make Vega lay them out and paint them
-    // again (a jump of a pixel or two after each release). It comes to rest for good when
-    // another thumb moves, which the charts pick otherwise.
-    const moved = new Set();
-    const announce = (box, value) => {
-      if (box.value === value || (value >= 0 && box.value === -value - 1)) return;
-      if (value < 0) {
-        for (const other of moved) {
-          const input = other !== box && other.querySelector("input[type='range']");
-          if (input) send(other, Number(input.value));
-        }
-        moved.clear();
-        moved.add(box);
-      } else moved.delete(box);
-      send(box, value);
-    };
-    const box = (input) => input.closest("[class*='st-key-']");
-    const ranges = (node) =>
-      node.querySelectorAll ? node.querySelectorAll("input[type='range']") : [];
-    // A sentence the server drew (ui.common.live.text): painted at the stop its sliders show,
-    // when it is drawn and when a run sends it anew (the markdown keeps its node and changes
-    // its data-live).
-    const texts = (node) => {
-      if (!node.querySelectorAll) return;
-      const found = [...node.querySelectorAll(".dp-live-text[data-live]")];
-      if (node.matches && node.matches(".dp-live-text[data-live]")) found.push(node);
-      for (const root of found) {
-        const data = JSON.parse(root.dataset.live);
-        root.removeAttribute("data-live");
-        Object.assign(root.dataset, { base: data.style, label: data.label || "",
-          note: data.note || "", now: JSON.stringify(data.now),
-          texts: JSON.stringify(data.texts) });
-        paint(root, data.now, true);
-        for (const [key, stops] of Object.entries(data.texts)) {
-          const held = document.querySelector(`.st-key-${CSS.escape(key)}`);
-          if (held && held.value < 0) paint(root, stops[-held.value - 1]);
-        }
-      }
-    };
-    // Every slider where it is (or at the stop pushed to it): when the page is drawn and
-    // after each server run.
-    const still = (inputs) => {
-      for (const input of inputs) {
-        const found = box(input);
-        if (!found) continue;
-        const key = keyOf(found), stop = pushed[key], value = Number(input.value);
-        if (stop !== undefined && stop !== value) announce(found, -stop - 1);
-        else {
-          delete pushed[key];
-          announce(found, value);
-        }
-      }
-    };
-    const thumb = (key) =>
-      document.querySelector(`.st-key-${CSS.escape(key)} input[type='range']`);
-    // A stop shown without a run (a room's push): false when the page has no such slider.
-    window.__dpPush = (key, stop) => {
-      const input = thumb(key);
-      if (!input || !box(input) || stop > Number(input.max)) return false;
-      pushed[key] = stop;
-      still([input]);
-      return true;
-    };
-    // The page caught up with a pushed stop: its thumb moved there as a key would move it
-    // (the stop beside it set, then one arrow key onto it), so the run that follows is the
-    // one a person's step makes. False when the slider is gone or already there.
-    window.__dpMove = (key) => {
-      const input = thumb(key), stop = pushed[key];
-      if (!input || stop === undefined || Number(input.value) === stop) return false;
-      const last = Number(input.max), beside = stop < last ? stop + 1 : stop - 1;
-      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
-      set.call(input, String(beside));
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-      const key_ = stop < last ? "ArrowLeft" : "ArrowRight";
-      setTimeout(() => input.dispatchEvent(new KeyboardEvent("keydown", { key: key_,
-        bubbles: true })), 0);
-      return true;
-    };
-    new MutationObserver((records) => {
-      for (const { type, target, addedNodes } of records) {
-        if (type === "childList") {
-          for (const node of addedNodes) {
-            texts(node);
-            still(ranges(node));
-          }
-        }
-        else if (type === "attributes" && target.hasAttribute("data-live")) texts(target);
-        else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
-          if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
-          else announce(box(target), -Number(target.value) - 1);
-        }
-      }
-    }).observe(document.body,
-      { subtree: true, childList: true, attributes: true,
-        attributeFilter: ["value", "data-live"] });
-    const app = document.querySelector("[data-testid='stApp']");
-    new MutationObserver(() => {
-      if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
-      still(ranges(document));
-    }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
-    texts(document);
-    still(ranges(document));
-  }
-  // the stops of the sliders this page's charts and sentences follow, and its story
-  window.__dpStops = data.stops;
-  window.__dpStory = data.story;
-}
-
-// A box's icon is hidden from screen readers: the box is read as its sentence.
-const icon = (name) => `<span class="dp-live-icon" aria-hidden="true">${name}</span>`;
-const VALUE = '<div class="dp-live-value"></div>';
-const LAYOUTS = {
-  "": '<p class="dp-live-value"></p>',
-  strong: '<p class="dp-live-value"></p>',
-  caption: '<p class="dp-live-value"></p>',
-  metric: '<div class="dp-live-label"></div>' + VALUE,
-  success: icon("verified_user") + `<div>${VALUE}<div class="dp-live-note"></div></div>`,
-  "success-line": icon("verified_user") + '<span class="dp-live-value"></span>',
-  info: icon("verified_user") + VALUE,
-  notice: VALUE,
-  warning: icon("warning") + VALUE,
-  error: icon("gpp_bad") + VALUE,
-};
-
-// The catalogue's sentences use **bold** and `code` only.
-function markdown(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`(.+?)`/g, "<code>$1</code>")
-    .replace(/\n\n/g, "<br>");
-}
-
-// A sentence, or [style, sentence] for a stop drawn in a box of its own (an error where
-// there is no guarantee); drawn again in full when its style changes or the server sent it.
-function paint(root, said, sent = false) {
-  const [style, text] = Array.isArray(said) ? said : [root.dataset.base, said];
-  if (sent || root.dataset.style !== style) {
-    root.dataset.style = style;
-    root.className = `dp-live-text dp-live-${style || "plain"}`;
-    root.innerHTML = LAYOUTS[style] || LAYOUTS[""];
-    const label = root.querySelector(".dp-live-label");
-    if (label) label.innerHTML = markdown(root.dataset.label);
-    const note = root.querySelector(".dp-live-note");
-    if (note) note.innerHTML = markdown(root.dataset.note);
-    root.title = style === "success-line" ? root.dataset.note : "";
-  }
-  root.querySelector(".dp-live-value").innerHTML = markdown(text);
-}
-"""
+# The dp_live script, beside this module (live.js).
+_SCRIPT = Path(__file__).with_name("live.js").read_text(encoding="utf-8")
 # A live slider and its typed-value box share a row (ui.common.widgets) until the slider would
 # be narrower than 16rem: then the box goes below it (a phone). So do the two downloads
 # (ui.common.export) until a button would be narrower than 18rem, and a row of metrics
 # (ui.common.shell.metric_row, or live sentences in a ``row``) until one would be narrower
 # than 9rem, and controls side by side (ui.common.shell.control_row) until one would be
 # narrower than 14rem.
-_CSS = """
-.st-key-dp_live_relay { display: none; }
-[class*="__typed_row"] > .stElementContainer:first-child { min-width: min(100%, 16rem); }
-[class*="__exports"] > .stElementContainer { min-width: min(100%, 18rem); }
-[class*="__metrics"] > .stElementContainer { min-width: min(100%, 9rem); }
-.dp-live-row { display: flex; flex-wrap: wrap; gap: 1rem; }
-.dp-live-row > .dp-live-text { flex: 1 1 0; min-width: min(100%, 9rem); }
-[class*="__controls_row"] > .stElementContainer { min-width: min(100%, 14rem); }
-.dp-live-text p { margin: 0; font-size: 1rem; line-height: 1.6; }
-.dp-live-strong p { font-weight: 600; }
-.dp-live-caption p { font-size: 0.875rem; opacity: 0.7; }
-.dp-live-label { font-size: 0.875rem; line-height: 1.6; }
-.dp-live-metric .dp-live-value { font-size: 2.25rem; line-height: 1.3; }
-.dp-live-success { display: flex; gap: 0.75rem; padding: 1rem; border-radius: 0.5rem;
-  background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51); line-height: 1.6; }
-.dp-live-success .dp-live-note { margin-top: 1rem; }
-.dp-live-info, .dp-live-notice, .dp-live-warning, .dp-live-error { display: flex;
-  gap: 0.75rem; padding: 1rem; border-radius: 0.5rem; line-height: 1.6; }
-.dp-live-info, .dp-live-notice { background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128); }
-.dp-live-warning { background: rgba(255, 189, 69, 0.2); color: rgb(146, 108, 5); }
-.dp-live-error { background: rgba(255, 43, 43, 0.09); color: rgb(125, 53, 59); }
-.dp-live-success-line { display: flex; gap: 0.5rem; color: rgb(23, 114, 51); line-height: 1.6; }
-.dp-live-icon { font-family: "Material Symbols Rounded"; font-size: 1.2em; line-height: 1.333; }
-.dp-live-text code { font-size: 0.85em; padding: 0.1em 0.25em; border-radius: 0.25rem;
-  background: rgba(128, 128, 128, 0.12); }
-"""
+_CSS = Path(__file__).with_name("live.css").read_text(encoding="utf-8")
 _COMPONENT = st.components.v2.component("dp_live", js=_SCRIPT, css=_CSS, isolate_styles=False)
 
 
