@@ -12,7 +12,8 @@ from apptest_helpers import raw_charts, rerun, still_stop, widget
 from streamlit.testing.v1 import AppTest
 
 from ui.common import live
-from ui.common.live import PICKED, shown
+from ui.common.live import shown
+from ui.common.live_assembly import PICKED
 
 LIVE_TRANSFORMS = 3  # put first in each layer by ui.common.live (_picking)
 
