@@ -10,7 +10,8 @@ from ui.common.i18n import start_language
 from ui.common.shell import navigation_pages, sidebar, use_app_navigation
 from ui.common.turns import follower_turn
 from ui.workshop.asking import ask_button
-from ui.workshop.room import enter, room_bar, url_path
+from ui.workshop.room import enter, url_path
+from ui.workshop.room_strip import room_bar
 
 st.set_page_config(page_icon=":material/shield:", layout="wide")
 below_each_answer(ask_button)  # a trainer leading a room puts an exercise to the room
