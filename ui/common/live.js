@@ -2,7 +2,7 @@ export default function ({ parentElement, data }) {
   if (!window.__dpLive) {
     window.__dpLive = true;
     let pressed = false;
-    // A stop a room pushed (ui.workshop.room), by slider key: it holds until the thumb is
+    // A stop a room pushed (ui.workshop.room_strip), by slider key: it holds until the thumb is
     // there, or until the person takes the thumb.
     const pushed = (window.__dpPushed = {});
     window.__dpStops = {};

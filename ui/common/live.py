@@ -28,7 +28,7 @@ at the stop the thumb is on.
 
 Secure releases are never computed at other stops: that would be a release per stop.
 
-A room's browsers move the same stops without a run (ui.workshop.room): the relay carries,
+A room's browsers move the same stops without a run (ui.workshop.room_strip): the relay carries,
 for every slider this run's charts and sentences follow, its stops as the address writes them,
 so a follower's browser told the trainer's new ε finds its stop and shows it (``__dpPush``);
 that stop holds, whatever the runs in between announce, until the follower's own thumb is on
@@ -211,7 +211,7 @@ _STORY = "live__story"  # session state: the page's story, for the relay
 def note_story(key: str, tabs: str, sections: Sequence[str]) -> None:
     """Keep the page's story for the relay: the address parameter of its open section, the
     key of its tabs and its sections' keys in order (a room's browser opens a section by
-    clicking its tab: the page's own run, ui.workshop.room)."""
+    clicking its tab: the page's own run, ui.workshop.room_strip)."""
     st.session_state[_STORY] = {"key": key, "tabs": tabs, "sections": list(sections)}
 
 
