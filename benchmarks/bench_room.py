@@ -240,7 +240,7 @@ class Relayed(Attendee):
 
 class Follower(Relayed):
     """An attendee whose page follows a room, as its browser does (``dp_room_watch`` in
-    ui.workshop.room): it holds the room's push open (server-sent events from
+    ui.workshop.room_strip): it holds the room's push open (server-sent events from
     ui.workshop.push, through the proxy with the session's cookies) and applies each event
     as the script does: a move of one live slider whose stops the page holds is shown at
     once, without a run (``shown``), and the strip's "moved" trigger sent once the room has

@@ -10,7 +10,7 @@ A follower's page learns of the trainer's move as soon as the store holds it: ea
 looks at the store for all the rooms its browsers follow (one poller a worker, ``POLL_EVERY``)
 and pushes what changed to every one of them (server-sent events: the browser keeps the
 connection and opens it again when it drops). The browser then shows a move of a live slider
-itself (ui.workshop.room) and runs the page later, once per move (``spread``: the window in
+itself (ui.workshop.room_strip) and runs the page later, once per move (``spread``: the window in
 which this worker's followers spread those runs, from how many it holds).
 
 The trainer's browser publishes its view the moment its address (or a live slider's thumb)

@@ -7,7 +7,7 @@ run each second to find out costs its worker a script run per attendee and secon
 6 ms: a hundred followers keep half a core busy while the trainer stays put). So the room's
 versions are also served by this route (serve.py mounts it beside the app, through
 ``st.App``): one read of the store (ui.workshop.store.poll) per request, and the browser
-(ui.workshop.room's watcher) reruns the strip only when a version moved.
+(ui.workshop.room_strip's watcher) reruns the strip only when a version moved.
 """
 
 from __future__ import annotations
