@@ -1,15 +1,25 @@
 """Make the project root importable for tests run from anywhere; the browser tests' shared
 fixtures (a server and a chromium per test module)."""
 
+import functools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from streamlit.components.v2 import manifest_scanner
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# Each new AppTest looks for installed component packages by parsing the metadata of every
+# installed distribution (streamlit.testing.v1.app_test, AppTest._run): 0.3-0.7 s on this
+# machine, more than the page run it precedes. A served app looks once, at its start; the
+# packages installed do not change while the tests run, so each test process looks once.
+manifest_scanner.scan_component_manifests = functools.cache(
+    manifest_scanner.scan_component_manifests
+)
 
 
 @pytest.fixture(scope="module")
