@@ -9,6 +9,7 @@ from dp_core.dp_sgd import SgdSchedule
 from dp_core.guarantee import Guarantee, Part, Read
 from dp_core.model_table import Encoding
 from ui.common.data_picker import DataChoice
+from ui.common.epsilon_delta import EpsilonDelta
 from ui.common.live import Stops
 from ui.common.release import guarantee
 from ui.dp_sgd.training import Problem, Run, Seed, Training, epsilon_of, run, sigma_for
@@ -26,7 +27,7 @@ class Chosen:
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(EpsilonDelta):
     """The page's settings (ε and δ as their sliders' stops) and the problem they train on."""
 
     chosen: Chosen
@@ -40,14 +41,6 @@ class Settings:
     @property
     def data(self) -> DataChoice:
         return self.chosen.data
-
-    @property
-    def epsilon(self) -> float:
-        return self.epsilon_stops.value
-
-    @property
-    def delta(self) -> float:
-        return self.delta_stops.value
 
     @property
     def rows(self) -> int:

@@ -9,6 +9,7 @@ from typing import Literal
 
 from dp_core import gaussian, laplace
 from dp_core.guarantee import Guarantee, Part
+from ui.common.epsilon_delta import EpsilonDelta
 from ui.common.i18n import N_
 from ui.common.live import Stops
 from ui.common.query_picker import QueryChoice
@@ -42,7 +43,7 @@ def proven_classic_sigma(l2: float, epsilon: float, delta: float) -> float | Non
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(EpsilonDelta):
     """What every section of the page depends on (``choice`` None: no query can run yet)."""
 
     choice: QueryChoice | None
@@ -50,14 +51,6 @@ class Settings:
     epsilon_stops: Stops  # ε's slider: its stops and the one in use
     delta_stops: Stops  # δ's slider
     secure: bool
-
-    @property
-    def epsilon(self) -> float:
-        return self.epsilon_stops.value
-
-    @property
-    def delta(self) -> float:
-        return self.delta_stops.value
 
     @property
     def followed(self) -> tuple[Stops, Stops]:

@@ -13,6 +13,7 @@ from dp_core.accountants import zcdp_rho_for
 from dp_core.guarantee import Guarantee, Part
 from dp_core.synthetic import Algorithm
 from ui.common.data_picker import DataChoice
+from ui.common.epsilon_delta import EpsilonDelta
 from ui.common.live import Stops
 from ui.common.release import guarantee
 from ui.synthetic.inputs import Chosen
@@ -24,7 +25,7 @@ _rho_for = functools.lru_cache(maxsize=1024)(zcdp_rho_for)
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(EpsilonDelta):
     """The page's settings, its rows split, and the releases made at them (None: not yet)."""
 
     chosen: Chosen
@@ -40,14 +41,6 @@ class Settings:
     @property
     def data(self) -> DataChoice:
         return self.chosen.data
-
-    @property
-    def epsilon(self) -> float:
-        return self.epsilon_stops.value
-
-    @property
-    def delta(self) -> float:
-        return self.delta_stops.value
 
     @property
     def rho(self) -> float:
