@@ -86,6 +86,19 @@ def pick_data(
         return _own_data(page)
 
 
+def pick_rows(page: str, keys: Sequence[str], needed: str) -> DataChoice | None:
+    """``pick_data`` for a page that learns from rows, one a person or record: None (after
+    ``needed``, a message id, when the data is a data path or a table of counts) while there
+    are none."""
+    data = pick_data(page, keys)
+    if data is None:
+        return None
+    if data.frame is None or data.dataset.is_count_table:
+        st.info(_(needed))
+        return None
+    return data
+
+
 def _descriptions(keys: Sequence[str]) -> str:
     """What each shipped dataset holds, one line each (the picker's help)."""
     return "\n\n".join(

@@ -20,10 +20,10 @@ from dp_core.guarantee import Read
 from dp_core.model_table import Encoding
 from ui.common.address import linked
 from ui.common.categories import pick_categories
-from ui.common.data_picker import DataChoice, pick_data
+from ui.common.data_picker import DataChoice, pick_rows
 from ui.common.errors import translated
 from ui.common.formatting import count, number
-from ui.common.i18n import _
+from ui.common.i18n import N_, _
 from ui.common.presets import preset_buttons
 from ui.common.query_picker import declared_bounds
 from ui.common.shell import page_rng, settings_area
@@ -50,11 +50,8 @@ def data_controls() -> Chosen | None:
     None (after a message) while the model cannot be trained."""
     with settings_area():
         preset_buttons(PAGE, PRESETS)
-        data = pick_data(PAGE, ["census"])
+        data = pick_rows(PAGE, ["census"], N_("dp_sgd.inputs.rows_needed"))
         if data is None:
-            return None
-        if data.frame is None or data.dataset.is_count_table:
-            st.info(_("dp_sgd.inputs.rows_needed"))
             return None
         with st.expander(_("dp_sgd.inputs.title"), expanded=data.own, icon=":material/tune:"):
             return _inputs(data)

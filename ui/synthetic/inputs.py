@@ -22,10 +22,10 @@ from dp_core.model_table import one_per_person
 from dp_core.synthetic import SynthDomain, bin_labels
 from ui.common.address import linked
 from ui.common.categories import pick_categories
-from ui.common.data_picker import DataChoice, pick_data
+from ui.common.data_picker import DataChoice, pick_rows
 from ui.common.errors import translated
 from ui.common.formatting import number_locale, typed_number
-from ui.common.i18n import _
+from ui.common.i18n import N_, _
 from ui.common.presets import preset_buttons
 from ui.common.shell import DEFAULT_SEED, page_rng, settings_area
 from ui.synthetic.declared import (
@@ -57,11 +57,8 @@ def data_controls() -> Chosen | None:
     """The examples, the data, the columns and their domain: settings that rerun the page."""
     with settings_area():
         preset_buttons(PAGE, PRESETS)
-        data = pick_data(PAGE, ["census"])
+        data = pick_rows(PAGE, ["census"], N_("synthetic.inputs.rows_needed"))
         if data is None:
-            return None
-        if data.frame is None or data.dataset.is_count_table:
-            st.info(_("synthetic.inputs.rows_needed"))
             return None
         with st.expander(
             _("synthetic.inputs.title"), expanded=data.own, icon=":material/table_chart:"
