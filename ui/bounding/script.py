@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 from importlib.metadata import version
 
+from ui.common.script_code import CATEGORY_KEYS, READ_DUCKDB_OR_CSV
 from ui.common.script_warning import script_warning
 
 __all__ = ["PipelineSettings", "opendp_script", "script_file_name"]
@@ -126,27 +127,13 @@ PERSONS = dp.user_distance("persons added or removed with all their records")
 
 def read_table(path: str) -> pd.DataFrame:
     # A CSV file, Parquet (a file, a folder or a pattern) or a DuckDB table (file.duckdb:table).
-    head, _, table = path.rpartition(":")
-    if head.lower().endswith((".duckdb", ".ddb", ".db")):
-        import duckdb
-
-        with duckdb.connect(head, read_only=True) as con:
-            return con.table(table).df()
-    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        return pd.read_csv(path, sep="\t" if ".tsv" in path.lower() else ",")
+    {read_duckdb_or_csv}
     return pd.read_parquet(path)
 
 
 def category_keys(values: pd.Series) -> pd.Series:
     # Groups compare as text; whole numbers stored as floats (3.0) as "3".
-    def key(value):
-        if pd.isna(value):
-            return None
-        if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
-            return str(int(value))
-        return str(value).strip()
-
-    return values.map(key)
+    {category_keys}
 
 
 def bound(frame: pd.DataFrame) -> pd.DataFrame:
@@ -321,5 +308,7 @@ def opendp_script(settings: PipelineSettings) -> str:
         scales=pprint.pformat(dict(s.scales), width=88),
         value_type="i64" if s.whole_numbers else "f64",
         data_file=s.file_name,
+        read_duckdb_or_csv=READ_DUCKDB_OR_CSV,
+        category_keys=CATEGORY_KEYS,
     )
     return header + body

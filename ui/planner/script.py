@@ -22,6 +22,7 @@ from datetime import date
 from importlib.metadata import version
 
 from dp_core.planner import Plan
+from ui.common.script_code import CATEGORY_KEYS, READ_DUCKDB_OR_CSV
 from ui.common.script_warning import script_warning
 from ui.planner.script_template import BODY, HEADER
 
@@ -140,5 +141,7 @@ def opendp_script(plan: Plan, data: ScriptData) -> str:
         distance_name=f"persons added or removed with all their rows ({data.unit})",
         data_file=data.file_name,
         read_from_data=bool(data.read_from_data),
+        read_duckdb_or_csv=READ_DUCKDB_OR_CSV,
+        category_keys=CATEGORY_KEYS,
     )
     return header + body

@@ -62,14 +62,7 @@ PERSONS = dp.user_distance({distance_name!r})
 def read_table(path: str) -> pd.DataFrame:
     # A CSV file, Parquet (a file, a folder or a pattern) or a DuckDB table (file.duckdb:table).
     # OpenDP computes on the rows in memory: the whole table is read.
-    head, _, table = path.rpartition(":")
-    if head.lower().endswith((".duckdb", ".ddb", ".db")):
-        import duckdb
-
-        with duckdb.connect(head, read_only=True) as con:
-            return con.table(table).df()
-    if path.lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        return pd.read_csv(path, sep="\t" if ".tsv" in path.lower() else ",")
+    {read_duckdb_or_csv}
     if any(ch in path for ch in "*?["):
         import glob
 
@@ -162,14 +155,7 @@ def seeded_ranks(frame: pd.DataFrame, row: dict) -> np.ndarray:
 
 def category_keys(values: pd.Series) -> pd.Series:
     # Categories compare as text; whole numbers stored as floats (3.0) as "3".
-    def key(value):
-        if pd.isna(value):
-            return None
-        if isinstance(value, float) and value.is_integer() and abs(value) < 2.0**53:
-            return str(int(value))
-        return str(value).strip()
-
-    return values.map(key)
+    {category_keys}
 
 
 def aggregate(frame: pd.DataFrame, row: dict, part: str) -> list[float]:
