@@ -168,6 +168,18 @@ def rule_y(data: str, field: str = "y", text: str = "label", *, color: str = TRU
     ]
 
 
+def foot_label(data: str, x: dict, *, color: str | None = None) -> dict:
+    """A dataset's "label" written at the foot of the plot, right of ``x`` (beside a line or a
+    band that reaches the bottom, while the top holds other labels)."""
+    mark = {"type": "text", "align": "left", "baseline": "bottom", "dx": 4, "y": "height"}
+    return layer(
+        data,
+        {**mark, "dy": -4, **({"color": color} if color else {})},
+        x=x,
+        text={"field": "label"},
+    )
+
+
 def marker(x: float, label: str, **more: Any) -> pd.DataFrame:
     """A one-row dataset for rule_x / rule_y: its position and label (kept out of the spec)."""
     return pd.DataFrame({"x": [x], "y": [x], "label": [label], **{k: [v] for k, v in more.items()}})

@@ -22,6 +22,7 @@ from ui.common.charts import (
     Spec,
     bars,
     chart,
+    foot_label,
     layer,
     lines,
     quantitative,
@@ -228,19 +229,7 @@ def noise_per_statistic(
             {"type": "rule", "strokeDash": DOTTED, "strokeWidth": 2, "color": TRUE_COLOR},
             x=x,
         ),
-        layer(
-            "chosen",
-            {
-                "type": "text",
-                "align": "left",
-                "baseline": "bottom",
-                "dx": 4,
-                "y": "height",
-                "dy": -4,
-            },
-            x=x,
-            text={"field": "label"},
-        ),
+        foot_label("chosen", x),
         datasets={
             "curves": frame,
             "crossover": crossover,

@@ -21,6 +21,7 @@ from ui.common.charts import (
     TRUE_COLOR,
     Spec,
     chart,
+    foot_label,
     layer,
     lines,
     marker,
@@ -478,21 +479,7 @@ def variance_against_domain(
             {"type": "rule", "strokeDash": [2, 3], "strokeWidth": 2, "color": TRUE_COLOR},
             x=at,
         ),
-        _haloed(
-            layer(
-                "domain_crossover",
-                {
-                    "type": "text",
-                    "align": "left",
-                    "baseline": "bottom",
-                    "dx": 4,
-                    "y": "height",
-                    "dy": -4,
-                },
-                x=at,
-                text={"field": "label"},
-            )
-        ),
+        _haloed(foot_label("domain_crossover", at)),
         rule_x("domain_now"),
         datasets={
             "domain_curves": frame,
