@@ -183,36 +183,70 @@ def tradeoff(
     The selection line is left out (``with_selection`` False) when it is 0 everywhere.
     ``caps``: the setting is a cap (whole numbers, a point at each).
     """
-    names = [column for column in PARTS if with_selection or column != "selection_std"]
-    domain = [_(PARTS[part][0]) for part in names]
-    rows = len(summary)  # the table melted: one line per part, its settings in order
-    frame = pd.DataFrame(
-        {
-            "x": np.tile(summary[setting].to_numpy(), len(names)),
-            "part": np.repeat(np.asarray(names, dtype=object), rows),
-            "value": summary[names].to_numpy(dtype=float).T.ravel(),
-            "series": np.repeat(np.asarray(domain, dtype=object), rows),
-        }
-    )
+    parts = [column for column in PARTS if with_selection or column != "selection_std"]
     x = quantitative(
         "x", x_title, **({"axis": WHOLE_NUMBERS, "scale": {"zero": False}} if caps else {})
     )
+    marks = _tradeoff_marks(best, current, pair, private)
+    return chart(
+        *_spread(prefix),
+        _tradeoff_lines(f"{prefix}_lines", parts, x=x, y_title=y_title, points=caps),
+        rule_x(f"{prefix}_now", color=DP_COLOR if private else ACCENT_COLOR),
+        *_best_and_pair(prefix),
+        datasets={
+            f"{prefix}_{name}": data
+            for name, data in {"lines": _parts_frame(summary, setting, parts), **marks}.items()
+        },
+        height=380,
+    )
+
+
+def _parts_frame(summary: pd.DataFrame, setting: str, parts: Sequence[str]) -> pd.DataFrame:
+    """The trade-off table melted: one line per part (its name in the reader's language), its
+    settings in order."""
+    rows = len(summary)
+    return pd.DataFrame(
+        {
+            "x": np.tile(summary[setting].to_numpy(), len(parts)),
+            "part": np.repeat(np.asarray(parts, dtype=object), rows),
+            "value": summary[parts].to_numpy(dtype=float).T.ravel(),
+            "series": np.repeat(np.asarray([_(PARTS[p][0]) for p in parts], dtype=object), rows),
+        }
+    )
+
+
+def _tradeoff_lines(
+    data: str, parts: Sequence[str], *, x: dict, y_title: str, points: bool
+) -> dict:
+    """A line per part on a log axis, each in its colour and dash (one legend for both)."""
+    domain = [_(PARTS[part][0]) for part in parts]
     legend = {"columns": 2, "symbolType": "stroke", "symbolStrokeWidth": 3, "symbolSize": 400}
     line = lines(
-        f"{prefix}_lines",
+        data,
         x=x,
         y=quantitative("value", y_title, log=True),
-        color=series("series", domain, [PARTS[part][1] for part in names], **legend),
-        points=caps,
+        color=series("series", domain, [PARTS[part][1] for part in parts], **legend),
+        points=points,
         strokeDash={
             "field": "series",
             "type": "nominal",
-            "scale": {"domain": domain, "range": [PARTS[part][2] for part in names]},
+            "scale": {"domain": domain, "range": [PARTS[part][2] for part in parts]},
             "legend": {"orient": "top", "title": None, **legend},
         },
     )
     line["transform"] = [{"filter": "datum.value > 0"}]  # a log axis has no 0
-    marks = {
+    return line
+
+
+def _tradeoff_marks(
+    best: tuple[float, float, str],
+    current: tuple[float, str],
+    pair: tuple[float, float, str] | None,
+    private: tuple[float, float, float, str] | None,
+) -> dict[str, pd.DataFrame]:
+    """The marks' datasets (see ``tradeoff``): an empty one for a pair or a DP choice not
+    shown, so the spec stays the same."""
+    return {
         "best": pd.DataFrame({"x": [best[0]], "y": [best[1]], "label": [best[2]]}),
         "pair": pd.DataFrame(
             {"x": [pair[0]], "y": [pair[1]], "label": [pair[2]]}
@@ -226,17 +260,26 @@ def tradeoff(
             else {"low": [], "high": [], "label": []}
         ),
     }
-    point = {"field": "x", "type": "quantitative"}, {"field": "y", "type": "quantitative"}
-    return chart(
+
+
+def _spread(prefix: str) -> list[dict]:
+    """The band that holds the DP choice 90% of the time, labelled at its foot."""
+    low = {"field": "low", "type": "quantitative"}
+    return [
         layer(
             f"{prefix}_spread",
             {"type": "rect", "opacity": 0.14, "color": DP_COLOR},
-            x={"field": "low", "type": "quantitative"},
+            x=low,
             x2={"field": "high"},
         ),
-        foot_label(f"{prefix}_spread", {"field": "low", "type": "quantitative"}, color=DP_COLOR),
-        line,
-        rule_x(f"{prefix}_now", color=DP_COLOR if private else ACCENT_COLOR),
+        foot_label(f"{prefix}_spread", low, color=DP_COLOR),
+    ]
+
+
+def _best_and_pair(prefix: str) -> list[dict]:
+    """The best setting as a labelled star, the best pair as a labelled diamond."""
+    point = {"field": "x", "type": "quantitative"}, {"field": "y", "type": "quantitative"}
+    return [
         layer(
             f"{prefix}_best",
             {"type": "point", "shape": STAR, "size": 420, "filled": True, "color": ACCENT_COLOR},
@@ -257,9 +300,7 @@ def tradeoff(
             y=point[1],
         ),
         _label(f"{prefix}_pair", color="#9a6a12", dy=16, left=True),
-        datasets={f"{prefix}_{name}": data for name, data in {"lines": frame, **marks}.items()},
-        height=380,
-    )
+    ]
 
 
 def budget(rows: list[tuple[str, list[tuple[float, str]], str]], *, x_title: str) -> Spec:
