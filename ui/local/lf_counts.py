@@ -21,7 +21,7 @@ from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.common.turns import fragment
-from ui.local import charts as local_charts
+from ui.local import lf_charts
 from ui.local.guarantee import local_guarantee_text, local_unit
 from ui.local.lf_settings import (
     OWN_EXERCISES,
@@ -74,7 +74,7 @@ def counts(s: Settings) -> None:
 
 def _bars(s: Settings, drawn: Counts) -> charts.Spec:
     """Per category: the true count, the raw sum and the debiased estimate with its interval."""
-    return local_charts.frequency_bars(
+    return lf_charts.frequency_bars(
         shown_labels(s),
         s.true_counts,
         drawn.raw,

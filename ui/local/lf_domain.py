@@ -11,7 +11,7 @@ from dp_core import randomized_response as rr
 from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
-from ui.local import charts as local_charts
+from ui.local import lf_charts
 from ui.local.lf_settings import K_GRID, OWN_EXERCISES, Settings
 
 
@@ -34,7 +34,7 @@ def _chart(s: Settings) -> charts.Spec:
     """Each protocol's standard error against k at the settings' ε, with k* and this k."""
     crossover = unary_encoding.grr_oue_crossover_domain_size(s.epsilon)
     curves = domain_curves(s.n, s.epsilon)
-    return local_charts.variance_against_domain(K_GRID, curves, crossover, s.k)
+    return lf_charts.variance_against_domain(K_GRID, curves, crossover, s.k)
 
 
 def _sentence(s: Settings) -> str:

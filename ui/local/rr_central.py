@@ -14,8 +14,7 @@ from dp_core import laplace, local_estimation
 from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
-from ui.local import charts as local_charts
-from ui.local import estimates
+from ui.local import estimates, rr_charts
 from ui.local.rr_settings import LOCAL_GRID, OWN_EXERCISES, Settings, no_survey
 
 
@@ -69,7 +68,7 @@ def _chart(s: Settings) -> charts.Spec:
     """The local curve (exact, over LOCAL_GRID) against the central error, at this n."""
     c = s.coins
     curve = local_error_curve(c.p, c.q, s.share)
-    return local_charts.local_vs_central(LOCAL_GRID, curve, _central_error(c.epsilon), s.n)
+    return rr_charts.local_vs_central(LOCAL_GRID, curve, _central_error(c.epsilon), s.n)
 
 
 def _sentence(s: Settings) -> str:

@@ -14,7 +14,7 @@ from ui.common import formatting, live
 from ui.common.charts import Spec
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
-from ui.local import charts as local_charts
+from ui.local import rr_tree_chart
 from ui.local.rr_settings import OWN_EXERCISES, Coins, Settings
 
 
@@ -116,4 +116,4 @@ def _said_ratios(c: Coins) -> live.Said:
 
 def _tree(c: Coins) -> Spec:
     """The coin tree of these coins."""
-    return local_charts.coin_tree(c.truth, c.random_yes)
+    return rr_tree_chart.coin_tree(c.truth, c.random_yes)

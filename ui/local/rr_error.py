@@ -13,8 +13,7 @@ from ui.common import charts, formatting, live
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.common.shell import page_rng
-from ui.local import charts as local_charts
-from ui.local import estimates
+from ui.local import estimates, rr_charts
 from ui.local.rr_settings import (
     N_GRID,
     OWN_EXERCISES,
@@ -53,7 +52,7 @@ def _error_chart(s: Settings) -> charts.Spec:
     if c.can_estimate:
         standard_errors = estimates.share_errors(c.p, c.q, s.share, N_GRID)
         rms = _simulated_errors(c, s.share)
-    return local_charts.share_error_against_n(N_GRID, standard_errors, SIMULATED_N, rms, s.n)
+    return rr_charts.share_error_against_n(N_GRID, standard_errors, SIMULATED_N, rms, s.n)
 
 
 def _simulated_errors(c: Coins, share: float) -> np.ndarray:

@@ -15,8 +15,7 @@ from ui.common.export import Export
 from ui.common.i18n import _
 from ui.common.labels import category_label
 from ui.common.shell import page_rng
-from ui.local import charts as local_charts
-from ui.local import estimates
+from ui.local import estimates, rr_charts, rr_tree_chart
 from ui.local.guarantee import local_guarantee_text, local_unit
 from ui.local.rr_settings import DATA, GROUP, MODES, PAGE, URL, WHO, Settings
 
@@ -72,7 +71,7 @@ def survey_data(s: Settings):
 def distribution_chart(s: Settings, result: Result) -> charts.Spec:
     """The exact distribution of the estimate, with the truth and this survey's answer."""
     values, probs = estimates.distribution(s.n_yes, s.n, s.coins.p, s.coins.q)
-    return local_charts.estimate_distribution(
+    return rr_charts.estimate_distribution(
         values, probs, s.n_yes, result.estimate, result.clipped(s.n)
     )
 
@@ -132,7 +131,7 @@ def survey_export(s: Settings, result: Result, distribution: charts.Spec) -> Exp
         ),
         unit=local_unit(data),
         charts=[
-            ("coin_tree", local_charts.coin_tree(c.truth, c.random_yes)),
+            ("coin_tree", rr_tree_chart.coin_tree(c.truth, c.random_yes)),
             ("estimate_distribution", distribution),
         ],
     )
