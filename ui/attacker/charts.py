@@ -118,6 +118,34 @@ def posterior(
     (δ > 0), and their names say so. ``epsilon_upper``, dashed, is the ε bound when it is
     shown only for comparison.
     """
+    x = _share("prior", _("attacker.chart.prior_axis"))
+    curves = _posterior_curves(priors, lower, upper, curve_label, epsilon_upper, epsilon_name)
+    return chart(
+        *_posterior_layers(x),
+        rule_x("prior", "x", "label", color=TRUE_COLOR),
+        datasets={
+            "band": pd.DataFrame({"prior": priors, "low": lower, "high": upper}),
+            "curves": _curves(curves, ("prior", "posterior")),
+            "markers": _posterior_markers(prior_now, lower_now, upper_now, rare=rare),
+            "prior": marker(
+                prior_now, _("attacker.chart.prior_marker", prior=f"{count(prior_now * 100)}%")
+            ),
+        },
+        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+        height=440,
+    )
+
+
+def _posterior_curves(
+    priors: np.ndarray,
+    lower: np.ndarray,
+    upper: np.ndarray,
+    curve_label: str,
+    epsilon_upper: np.ndarray | None,
+    epsilon_name: str,
+) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The diagonal (no output seen), the lowest and highest posterior, and the ε bound when
+    it is shown for comparison: (name, prior, posterior) each."""
     curves = [
         (_("attacker.chart.no_output"), DIAGONAL, DIAGONAL),
         (_("attacker.chart.lowest", curve=curve_label), priors, lower),
@@ -125,7 +153,14 @@ def posterior(
     ]
     if epsilon_upper is not None:
         curves.append((epsilon_name, priors, epsilon_upper))
-    markers = pd.DataFrame(
+    return curves
+
+
+def _posterior_markers(
+    prior_now: float, lower_now: float, upper_now: float, *, rare: bool
+) -> pd.DataFrame:
+    """The highest and lowest posterior at the current prior, named (``_marker_names``)."""
+    return pd.DataFrame(
         {
             "prior": [prior_now, prior_now],
             "posterior": [upper_now, lower_now],
@@ -133,8 +168,11 @@ def posterior(
             "order": [0, 1],
         }
     )
-    x = _share("prior", _("attacker.chart.prior_axis"))
-    return chart(
+
+
+def _posterior_layers(x: dict) -> list[dict]:
+    """The band between the lowest and highest posterior, the curves over it, the markers."""
+    return [
         layer(
             "band",
             {"type": "area", "opacity": 0.12, "color": CEILING_COLOR},
@@ -157,18 +195,7 @@ def posterior(
             color=_named("series", [CEILING_COLOR, NOISY_COLOR]),
             tooltip=[{"field": "series"}],
         ),
-        rule_x("prior", "x", "label", color=TRUE_COLOR),
-        datasets={
-            "band": pd.DataFrame({"prior": priors, "low": lower, "high": upper}),
-            "curves": _curves(curves, ("prior", "posterior")),
-            "markers": markers,
-            "prior": marker(
-                prior_now, _("attacker.chart.prior_marker", prior=f"{count(prior_now * 100)}%")
-            ),
-        },
-        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
-        height=440,
-    )
+    ]
 
 
 def roc(
@@ -303,15 +330,7 @@ def attack_rates(
     over each group, and the coin flip (50%) as a dotted line; the labels then sit at the foot
     of the bars, clear of the ticks. ``data`` names the bars' dataset."""
     names = [numpy_noise(), opendp_noise()]
-    frame = pd.concat(
-        [
-            pd.DataFrame({"epsilon": list(epsilons), "series": name, "rate": list(rates[name])})
-            for name in names
-        ],
-        ignore_index=True,
-    )
     x = nominal("epsilon", _("attacker.chart.epsilon_axis"), sort=None, axis={"labelAngle": 0})
-    offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
     true_laplace, coin_flip = _("attacker.chart.true_laplace"), _("attacker.chart.coin_flip")
     legend = names + ([true_laplace, coin_flip] if best is not None else [])
     colors = series(
@@ -320,13 +339,42 @@ def attack_rates(
         [NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR, TRUE_COLOR][: len(legend)],
         columns=2,
     )
-    inside = best is not None
+    layers = _labelled_bars(data, x, names, colors, title=title, inside=best is not None)
+    datasets = {data: _rates_frame(epsilons, rates, names)}
+    if best is not None:
+        layers += _best_and_coin(x, colors)
+        datasets["best"] = pd.DataFrame(
+            {"epsilon": list(epsilons), "rate": list(best), "series": true_laplace}
+        )
+        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [coin_flip]})
+    return chart(*layers, datasets=datasets, height=400)
+
+
+def _rates_frame(
+    epsilons: Sequence[str], rates: dict[str, Sequence[float]], names: Sequence[str]
+) -> pd.DataFrame:
+    """The bars' rows: each ε's rate by each noise (``names``), one noise after the other."""
+    return pd.concat(
+        [
+            pd.DataFrame({"epsilon": list(epsilons), "series": name, "rate": list(rates[name])})
+            for name in names
+        ],
+        ignore_index=True,
+    )
+
+
+def _labelled_bars(
+    data: str, x: dict, names: Sequence[str], colors: dict, *, title: str, inside: bool
+) -> list:
+    """Grouped bars of ``data`` (a bar per noise in ``names``), each with its share written on
+    it: on top, or (``inside``) in white at its foot."""
+    offset = {"field": "series", "type": "nominal", "scale": {"domain": list(names)}}
     label = (
         {"type": "text", "baseline": "bottom", "dy": -6, "color": "white", "fontWeight": "bold"}
         if inside
         else {"type": "text", "baseline": "bottom", "dy": -3}
     )
-    layers: list = [
+    return [
         bars(
             data,
             x=x,
@@ -344,11 +392,3 @@ def attack_rates(
             text={"field": "rate", "type": "quantitative", "format": ".0%"},
         ),
     ]
-    datasets = {data: frame}
-    if best is not None:
-        layers += _best_and_coin(x, colors)
-        datasets["best"] = pd.DataFrame(
-            {"epsilon": list(epsilons), "rate": list(best), "series": true_laplace}
-        )
-        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [coin_flip]})
-    return chart(*layers, datasets=datasets, height=400)
