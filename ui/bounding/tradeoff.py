@@ -4,6 +4,7 @@ starred (dp_core.bounding.search: exact bias, selection spread and noise, no sam
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -194,29 +195,60 @@ def _side(s: Settings, bound: str) -> tuple[np.ndarray, pd.DataFrame, np.ndarray
 def _bounds_tradeoff(s: Settings, y_title: str) -> None:
     """The expected error of every upper (or lower) bound, the best starred and the best pair
     a diamond, following the ε and δ thumbs."""
-    b, data, nouns = s.bounding, s.data, s.words.nouns()
-    g = formatting.significant
+    data = s.data
     grid = np.linspace(*data.bound_range, 51 if len(s.table.unit_group) <= 20_000 else 21)
-    mean_square = _grid_bias_and_spread(data.key, b, tuple(grid), s.table)
+    mean_square = _grid_bias_and_spread(data.key, s.bounding, tuple(grid), s.table)
     sides = {"upper": _("bounding.tradeoff.side.upper"), "lower": _("bounding.tradeoff.side.lower")}
     bound = linked(
         TRADEOFF_BOUND, st.radio, _("bounding.tradeoff.side"), labels=sides, horizontal=True
     )
     values, parts, scale, current, other = _side(s, bound)
+    at = _bound_errors(s, values, parts, scale, grid, mean_square)
+    chart = _bound_chart(s, bound, at, current, y_title)
+    sentence = _bound_sentence(s, bound, at, other, grid)
+    depends = (s.identity, bound, y_title)
+    live.chart(s.stops, chart, key=f"{PAGE}_bound_tradeoff", depends=depends)
+    live.text(s.stops, sentence, key=f"{PAGE}_best_bound", depends=depends)
+
+
+# A bound's errors at a stop: the side's table, its best value and RMSE, and the best pair
+# (L, U, RMSE).
+_BoundErrors = tuple[pd.DataFrame, float, float, tuple[float, float, float]]
+
+
+def _bound_errors(
+    s: Settings,
+    values: np.ndarray,
+    parts: pd.DataFrame,
+    scale: np.ndarray,
+    grid: np.ndarray,
+    mean_square: np.ndarray,
+) -> Callable[..., _BoundErrors]:
+    """The side's errors at a stop of the ε and δ sliders (``_side``'s values, parts and
+    scale), kept for the chart and the sentence."""
 
     @functools.cache
-    def at(*values_: float) -> tuple[pd.DataFrame, float, float, tuple[float, float, float]]:
+    def at(*values_: float) -> _BoundErrors:
         """The side's errors, its best value and RMSE, and the best pair, at a stop."""
         moved = s.at(*values_)
         summary = _with_noise(parts, _noise_unit(moved) * scale)
         best, best_rmse = bounding_search.best_setting(summary, values)
         return summary, best, best_rmse, _best_pair(moved, grid, mean_square)
 
+    return at
+
+
+def _bound_chart(
+    s: Settings, bound: str, at: Callable[..., _BoundErrors], current: float, y_title: str
+) -> Callable[..., charts.Spec]:
+    """The side's trade-off chart at a stop: the bound in use dashed, the best starred, the
+    best pair a diamond, the DP choice's band."""
+    g = formatting.significant
     marked, private = (current, f"{s.current_label}: {g(current, 4)}"), _spread(s, bound)
     x_title = (
-        _("bounding.tradeoff.upper_axis", column=data.value)
+        _("bounding.tradeoff.upper_axis", column=s.data.value)
         if bound == "upper"
-        else _("bounding.tradeoff.lower_axis", column=data.value)
+        else _("bounding.tradeoff.lower_axis", column=s.data.value)
     )
 
     def chart(*values_: float) -> charts.Spec:
@@ -239,6 +271,15 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
             caps=False,
         )
 
+    return chart
+
+
+def _bound_sentence(
+    s: Settings, bound: str, at: Callable[..., _BoundErrors], other: str, grid: np.ndarray
+) -> Callable[..., str]:
+    """The side's best value and the best pair on the grid, in words, at a stop."""
+    g, nouns = formatting.significant, s.words.nouns()
+
     def sentence(*values_: float) -> str:
         _summary, best, best_rmse, (pair_lower, pair_upper, pair_rmse) = at(*values_)
         best_text = (
@@ -253,7 +294,7 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
                 "bounding.tradeoff.best_bounds",
                 rmse=formatting.readable(best_rmse),
                 other=other,
-                cap=formatting.count(b.max_groups),
+                cap=formatting.count(s.bounding.max_groups),
                 lower=g(pair_lower, 4),
                 upper=g(pair_upper, 4),
                 pair_rmse=formatting.readable(pair_rmse),
@@ -264,9 +305,7 @@ def _bounds_tradeoff(s: Settings, y_title: str) -> None:
             )
         )
 
-    depends = (s.identity, bound, y_title)
-    live.chart(s.stops, chart, key=f"{PAGE}_bound_tradeoff", depends=depends)
-    live.text(s.stops, sentence, key=f"{PAGE}_best_bound", depends=depends)
+    return sentence
 
 
 @fragment
