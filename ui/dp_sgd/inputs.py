@@ -73,75 +73,105 @@ def _categories(data: DataChoice, column: str) -> tuple[tuple[str, ...], bool] |
 
 def _inputs(data: DataChoice) -> Chosen | None:
     """The label and its positive value, the features and their domains, the row count."""
-    dataset, context = data.dataset, data.link_key
-    census = data.source == "census"
+    dataset = data.dataset
     labels = [c for c in dataset.categorical if c != dataset.person_id]
     if not labels:
         st.info(_("dp_sgd.inputs.no_label"))
         return None
+    target = _target(data, labels)
+    if target is None:
+        return None
+    label, positive, reads = target
+    bounded, bounds_read = _numeric_features(data, label)
+    categorical = _categorical_features(data, labels, label)
+    if categorical is None:
+        return None
+    declared, categories_read = categorical
+    try:
+        encoding = Encoding(label, positive, bounded, declared)
+    except CodedError as error:
+        st.error(translated(error))
+        return None
+    rows, rows_read = _rows(data)
+    reads |= bounds_read | categories_read | ({"rows"} if rows_read else set())
+    return Chosen(data, encoding, rows, tuple(sorted(reads)))
+
+
+def _target(data: DataChoice, labels: list[str]) -> tuple[str, str, set[Read]] | None:
+    """The label (a categorical column) and its positive value, and what of its categories
+    was read from the file; None (after a message) while its categories are missing."""
+    census = data.source == "census"
     label = linked(
         replace(LABEL, default=CENSUS_LABEL if census else labels[-1]),  # often the last
         st.selectbox,
         _("dp_sgd.inputs.label"),
         options=labels,
-        context=context,
+        context=data.link_key,
         help=_("dp_sgd.inputs.label_help"),
     )
-    reads: set[Read] = set()
     found = _categories(data, label)
     if found is None:
         return None
     categories, read = found
-    reads |= {"categories"} if read else set()
     positive = linked(
         replace(POSITIVE, default=CENSUS_POSITIVE if census else categories[-1]),
         st.selectbox,
         _("dp_sgd.inputs.positive", column=label),
         options=list(categories),
-        context=(context, label),
+        context=(data.link_key, label),
         help=_("dp_sgd.inputs.positive_help"),
     )
-    numeric_options = [c for c in dataset.numeric if c not in (label, dataset.person_id)]
+    reads: set[Read] = {"categories"} if read else set()
+    return label, positive, reads
+
+
+def _numeric_features(
+    data: DataChoice, label: str
+) -> tuple[tuple[tuple[str, float, float], ...], set[Read]]:
+    """The numeric features and their declared bounds, and whether any was read from the file."""
+    dataset = data.dataset
+    options = [c for c in dataset.numeric if c not in (label, dataset.person_id)]
     numeric = linked(
         replace(
-            NUMERIC, default=CENSUS_NUMERIC if census else tuple(numeric_options[:OWN_FEATURES])
+            NUMERIC,
+            default=CENSUS_NUMERIC if data.source == "census" else tuple(options[:OWN_FEATURES]),
         ),
         st.multiselect,
         _("dp_sgd.inputs.numeric"),
-        options=numeric_options,
-        context=context,
+        options=options,
+        context=data.link_key,
         help=_("dp_sgd.inputs.numeric_help"),
     )
-    bounded = []
+    bounded, reads = [], set()
     for column in numeric:
         st.markdown(_("dp_sgd.inputs.bounds", column=column))
         lower, upper, read = declared_bounds(f"{PAGE}_{column}", data, column)
         reads |= {"bounds"} if read else set()
         bounded.append((column, lower, upper))
-    categorical_options = [c for c in labels if c != label]
+    return tuple(bounded), reads
+
+
+def _categorical_features(
+    data: DataChoice, labels: list[str], label: str
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], set[Read]] | None:
+    """The categorical features (the label's fellow categorical columns) and their categories,
+    and whether any was read from the file; None (after a message) while some are missing."""
     categorical = linked(
-        replace(CATEGORICAL, default=CENSUS_CATEGORICAL if census else ()),
+        replace(CATEGORICAL, default=CENSUS_CATEGORICAL if data.source == "census" else ()),
         st.multiselect,
         _("dp_sgd.inputs.categorical"),
-        options=categorical_options,
-        context=(context, label),
+        options=[c for c in labels if c != label],
+        context=(data.link_key, label),
         help=_("dp_sgd.inputs.categorical_help"),
     )
-    declared = []
+    declared, reads = [], set()
     for column in categorical:
         found = _categories(data, column)
         if found is None:
             return None
         declared.append((column, found[0]))
         reads |= {"categories"} if found[1] else set()
-    try:
-        encoding = Encoding(label, positive, tuple(bounded), tuple(declared))
-    except CodedError as error:
-        st.error(translated(error))
-        return None
-    rows, read = _rows(data)
-    reads |= {"rows"} if read else set()
-    return Chosen(data, encoding, rows, tuple(sorted(reads)))
+    return tuple(declared), reads
 
 
 def _rows(data: DataChoice) -> tuple[int, bool]:
