@@ -9,6 +9,7 @@ use is kept in the page's address (?<key>=...), so a link reproduces it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -81,42 +82,22 @@ def slider_with_typed_value(
     that follows a trainer's shows the slider alone: its value is the trainer's to choose
     (and in a closed settings box, ui.common.folding, nothing at all).
     """
-    state, key = st.session_state, setting.key
-    text_key = f"{key}__text"
-    value = current(setting)
-    options = sorted({*options, setting.default, value})
-
-    def slider() -> Stops:
-        value = linked(
-            setting, st.select_slider, label, options=options, format_func=format_func, help=help
-        )
-        return Stops(key, tuple(options), options.index(value), setting.default)
-
+    key = setting.key
+    options = sorted({*options, setting.default, current(setting)})
+    slider = functools.partial(_slider, setting, label, options, format_func, help)
     if following() or folded() is not None:  # the trainer's value, or a closed box's
         return slider()
-    typed, refusal = str(state.get(text_key) or "").strip(), None
-    if typed:  # left in the box by its callback: a value the page could not use
-        try:
-            parse(typed_number(typed))
-        except ValueError as error:
-            refusal = _("common.typed.refused", typed=typed, error=translated(error))
-
-    def from_text() -> None:
-        try:
-            state[key] = parse(typed_number(state[text_key].strip()))
-        except ValueError:
-            return  # kept in the box, with its message on this run
-        state[text_key] = ""
-
+    refusal = _refusal(f"{key}__text", parse)
     # One row (a wrapping flex box: one element, where columns are three; ui.common.live's
     # stylesheet sends the box below a slider that would be too narrow)
     with st.container(horizontal=True, gap="medium", key=f"{key}__typed_row"):
         stops = slider()
         st.text_input(
             _("common.typed.label", symbol=symbol),
-            key=text_key,
+            key=f"{key}__text",
             placeholder=number(stops.value),
-            on_change=from_text,
+            on_change=_take_typed,
+            args=(key, parse),
             help=text_help,
             persist_state="session",
             width=TYPED_WIDTH,
@@ -126,6 +107,44 @@ def slider_with_typed_value(
             _("common.typed.error", error=refusal, symbol=symbol, value=format_func(stops.value))
         )
     return stops
+
+
+def _slider(
+    setting: Number,
+    label: str,
+    options: list[float],
+    format_func: Callable[[float], str],
+    help: str,
+) -> Stops:
+    """The select_slider over ``options`` (the value in use one of them), as its stops."""
+    value = linked(
+        setting, st.select_slider, label, options=options, format_func=format_func, help=help
+    )
+    return Stops(setting.key, tuple(options), options.index(value), setting.default)
+
+
+def _refusal(text_key: str, parse: Callable[[str], float]) -> str | None:
+    """Why the value left in the box by its callback (``_take_typed``) could not be used, or
+    None when the box is empty."""
+    typed = str(st.session_state.get(text_key) or "").strip()
+    if not typed:
+        return None
+    try:
+        parse(typed_number(typed))
+    except ValueError as error:
+        return _("common.typed.refused", typed=typed, error=translated(error))
+    return None
+
+
+def _take_typed(key: str, parse: Callable[[str], float]) -> None:
+    """The box's callback: a value ``parse`` accepts moves the slider (its key) and empties the
+    box; a bad one stays in the box, with its message on this run."""
+    state = st.session_state
+    try:
+        state[key] = parse(typed_number(state[f"{key}__text"].strip()))
+    except ValueError:
+        return
+    state[f"{key}__text"] = ""
 
 
 def epsilon_slider(
