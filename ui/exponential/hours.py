@@ -145,7 +145,6 @@ def average_hours(s: Settings) -> None:
     names = category_labels(GROUP, result.occupations)
     data = census()
     statement = _guarantee(data, h)
-    best = int(np.argmax(result.scores))
     depends = (h.lower, h.upper, h.min_group)
     live.text(
         [s.stops],
@@ -153,6 +152,24 @@ def average_hours(s: Settings) -> None:
         key=f"{PAGE}_hours",
         depends=depends,
     )
+    _metrics(s, h, result, depends)
+    spec = live.chart(
+        [s.stops],
+        lambda e: exp_charts.score_bars(names, h.at(e).probabilities(result.scores)),
+        key=f"{PAGE}_hours_bars",
+        depends=depends,
+    )
+    st.table(_screen_table(result, names))
+    _small_groups(h, result, names)
+    _trap(result, names)
+    export_buttons(
+        PAGE, data, lambda: _export(data, h, result, names, statement, spec), secure=False
+    )
+    section_exercises(EXERCISES, "hours", h)
+
+
+def _metrics(s: Settings, h: HoursSettings, result: HoursResult, depends: tuple) -> None:
+    """Δ, P(the best is named) following the ε thumb, the best score, and where Δ comes from."""
     cols = st.columns(3)
     cols[0].metric(_("exponential.hours.metric.delta"), formatting.significant(h.sensitivity))
     with cols[1]:
@@ -164,6 +181,7 @@ def average_hours(s: Settings) -> None:
             style="metric",
             label=_("exponential.metric.p_best"),
         )
+    best = int(np.argmax(result.scores))
     cols[2].metric(_("exponential.hours.metric.best"), formatting.fixed(result.scores[best], 2))
     st.caption(
         _(
@@ -174,13 +192,10 @@ def average_hours(s: Settings) -> None:
             delta=formatting.significant(h.sensitivity),
         )
     )
-    spec = live.chart(
-        [s.stops],
-        lambda e: exp_charts.score_bars(names, h.at(e).probabilities(result.scores)),
-        key=f"{PAGE}_hours_bars",
-        depends=depends,
-    )
-    st.table(_screen_table(result, names))
+
+
+def _small_groups(h: HoursSettings, result: HoursResult, names: list[str]) -> None:
+    """The occupations below the floor, whose score is pulled towards the lower bound."""
     small = [names[i] for i in np.flatnonzero(result.persons < h.min_group)]
     if small:
         st.caption(
@@ -191,11 +206,6 @@ def average_hours(s: Settings) -> None:
                 lower=formatting.number(h.lower),
             )
         )
-    _trap(result, names)
-    export_buttons(
-        PAGE, data, lambda: _export(data, h, result, names, statement, spec), secure=False
-    )
-    section_exercises(EXERCISES, "hours", h)
 
 
 def _sentence(h: HoursSettings, scores: np.ndarray, names: list[str]) -> str:
