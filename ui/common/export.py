@@ -250,20 +250,14 @@ def charts_note() -> None:
         st.caption(_("common.export.charts_uninstalled"))
 
 
-def export_buttons(
-    page: str,
-    data: DataChoice | None,
-    build: Callable[[], Export],
-    *,
-    secure: bool,
-    report_button: bool = True,
-) -> None:
-    """Two downloads, built when pressed: the results ZIP and the one-page board report.
-
-    ``report_button=False`` leaves the report to the page (the planner has its own).
-    """
-    seed, draw = st.session_state.get("seed"), st.session_state.get("draw")  # read now: a
-    link = address()  # download is built later, outside the session
+def _run_facts(
+    page: str, data: DataChoice | None, secure: bool
+) -> Callable[[Export], dict[str, object]]:
+    """What a download says besides the export's own settings (the page, the data, the noise,
+    the seed and draw, the address), read now: a download is built later, outside the
+    session."""
+    seed, draw = st.session_state.get("seed"), st.session_state.get("draw")
+    link = address()
     noise = _("common.export.noise_secure") if secure else _("common.export.noise_teaching")
 
     def everything(export: Export) -> dict[str, object]:
@@ -278,6 +272,24 @@ def export_buttons(
             "address": link,
         }
 
+    return everything
+
+
+def export_buttons(
+    page: str,
+    data: DataChoice | None,
+    build: Callable[[], Export],
+    *,
+    secure: bool,
+    report_button: bool = True,
+) -> None:
+    """Two downloads, built when pressed: the results ZIP and the one-page board report.
+
+    ``report_button=False`` leaves the report to the page (the planner has its own).
+    """
+    everything = _run_facts(page, data, secure)
+    stem = file_stem(page, data, {key: values[-1] for key, values in parameters().items()})
+
     def zipped() -> bytes:
         export = build()
         return results_zip(export, everything(export), stem)
@@ -286,7 +298,6 @@ def export_buttons(
         export = build()
         return board_report(export, everything(export))
 
-    stem = file_stem(page, data, {key: values[-1] for key, values in parameters().items()})
     # one row (one element, where columns are three); on a phone it wraps, a button a line
     # (ui.common.live's stylesheet)
     row = st.container(horizontal=True, key=f"{page}__exports")
