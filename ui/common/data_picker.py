@@ -87,9 +87,9 @@ def pick_data(
 
 
 def pick_rows(page: str, keys: Sequence[str], needed: str) -> DataChoice | None:
-    """``pick_data`` for a page that learns from rows, one a person or record: None (after
-    ``needed``, a message id, when the data is a data path or a table of counts) while there
-    are none."""
+    """``pick_data`` for a page that learns from the rows themselves: None while there are
+    none, after the message ``needed`` (an id) when the data is a data path or a table of
+    counts."""
     data = pick_data(page, keys)
     if data is None:
         return None
