@@ -23,7 +23,7 @@ import os
 
 import pytest
 from apptest_helpers import browser_address, open_page, rerun
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -39,6 +39,7 @@ TYPED = ["0.5", "0.37", "2,5", "7", "1e-3", "0", "-1", "abc", "1e9", ""]
 STEPS = 6  # per sequence
 PICK = st.integers(min_value=0, max_value=1_000)
 SEQUENCES = int(os.environ.get("DP_EXPLORER_SESSIONS", 70))  # per page: 210 in all
+PARTS = 5  # each page's sequences in tests of their own, so that the workers share them
 
 
 def _same(one: object, other: object) -> bool:
@@ -203,19 +204,26 @@ class Session(RuleBasedStateMachine):
         assert _numbers_shown(reopened) == _numbers_shown(self.at)
 
 
-def _machine(page: str) -> type[Session]:
-    machine = type(f"Session_{page}", (Session,), {"PAGE": page})
+def _machine(page: str, part: int) -> type[Session]:
+    """The sessions of one part of ``page``'s sequences: the suite's are the same each run
+    (seeded by page and part), the benchmark's new each run (DP_EXPLORER_SESSIONS)."""
+    machine = type(f"Session_{page}_{part}", (Session,), {"PAGE": page})
     machine.TestCase.settings = settings(
-        max_examples=SEQUENCES,
+        max_examples=math.ceil(SEQUENCES / PARTS),
         stateful_step_count=STEPS,
         deadline=None,
-        derandomize="DP_EXPLORER_SESSIONS" not in os.environ,  # the suite's: the same each run
+        database=None,  # nothing kept between runs: the seed replays a failure
         phases=[Phase.explicit, Phase.generate],  # no shrinking: a failure prints its steps
         suppress_health_check=[HealthCheck.too_slow],
     )
-    return machine
+    if "DP_EXPLORER_SESSIONS" in os.environ:
+        return machine
+    return seed(PAGES.index(page) * PARTS + part)(machine)
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("page", PAGES)
-def test_random_sessions_keep_the_thumb_the_page_and_the_address_in_step(page: str) -> None:
-    _machine(page).TestCase().runTest()
+def test_random_sessions_keep_the_thumb_the_page_and_the_address_in_step(
+    page: str, part: int
+) -> None:
+    _machine(page, part).TestCase().runTest()
