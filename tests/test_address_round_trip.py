@@ -83,17 +83,23 @@ def test_a_control_survives_the_address_round_trip(page: str, steps) -> None:
 
 def test_one_module_reads_and_writes_the_address() -> None:
     """ui.common.address alone touches ``st.query_params``, and no widget is bound to the
-    address by Streamlit (a page reads its settings through the settings layer)."""
-    touching = set()
+    address by Streamlit (a page reads its settings through the settings layer). It alone
+    forgets a session's settings too (a room's view): no other module reads the register of
+    declared settings that ui.common.setting fills."""
+    touching, forgetting = set(), set()
     for path in [*ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py",
                  ROOT / "serve.py"]:  # fmt: skip
         text = path.read_text(encoding="utf-8")
+        nodes = list(ast.walk(ast.parse(text)))
+        name = path.relative_to(ROOT).as_posix()
         if 'bind="query-params"' in text or any(
-            isinstance(node, ast.Attribute) and node.attr == "query_params"
-            for node in ast.walk(ast.parse(text))
+            isinstance(node, ast.Attribute) and node.attr == "query_params" for node in nodes
         ):
-            touching.add(path.relative_to(ROOT).as_posix())
+            touching.add(name)
+        if any(isinstance(node, ast.Name) and node.id == "DECLARED" for node in nodes):
+            forgetting.add(name)
     assert touching == {"ui/common/address.py"}
+    assert forgetting == {"ui/common/address.py", "ui/common/setting.py"}
 
 
 def _presets() -> list[tuple[str, tuple]]:

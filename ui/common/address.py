@@ -20,14 +20,14 @@ sends the browser the value with the new labels.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from ui.common.folding import folded
 from ui.common.i18n import _, display, language
-from ui.common.setting import Flag, Setting, Span
+from ui.common.setting import DECLARED, Flag, Setting, Span
 
 _DRAWN_IN = "address__drawn_in"  # session state: a choice's key -> the language it was drawn in
 # Session state: a setting's key -> the context its value is for. One entry, not one per setting:
@@ -36,6 +36,7 @@ _CONTEXTS = "address__for"
 # Session state: a setting's key -> (the setting, the options) it was last published with, so a
 # preset can write the address of a setting whose widget its run does not draw.
 PUBLISHED = "address__published"
+_TABS = "__section"  # the end of a page's tabs' state key (``tabs_key``)
 
 
 def current(setting: Setting, options: Sequence[Any] | None = None, context: object = None) -> Any:
@@ -72,6 +73,24 @@ def forget_contexts(keys: Iterable[str]) -> None:
     contexts = st.session_state.get(_CONTEXTS, {})
     for key in keys:
         contexts.pop(key, None)
+
+
+def tabs_key(page: str) -> str:
+    """The session state key of the tabs of ``page`` (ui.common.sections.story), which hold
+    the open section by its label; ``forget_settings`` drops it with the settings."""
+    return f"{page}{_TABS}"
+
+
+def forget_settings(keep: Container[str] = ()) -> None:
+    """Drop every setting this session holds but ``keep``, with every page's open tab and
+    what each value was for, so that the next run takes each from the address: a room's view,
+    in which a setting the trainer left at its default is not written."""
+    state = st.session_state
+    # one look at the whole state (list(state) would take two: its length, then its keys)
+    dropped = [key for key in state if (key in DECLARED and key not in keep) or key.endswith(_TABS)]
+    for key in dropped:
+        del state[key]
+    forget_contexts(key for key in DECLARED if key not in keep)
 
 
 def from_address(setting: Setting, options: Sequence[Any] | None = None) -> Any | None:

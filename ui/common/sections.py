@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.address import from_address, publish
+from ui.common.address import from_address, publish, tabs_key
 from ui.common.i18n import _
 from ui.common.live import note_story
 from ui.common.setting import Choice
@@ -46,7 +46,7 @@ def address_key(page: str) -> str:
 def open_section(page: str, key: str) -> None:
     """In a callback (a preset's): open the section ``key`` of ``page`` on this run, as a link
     to it would."""
-    st.session_state.pop(f"{page}__section", None)
+    st.session_state.pop(tabs_key(page), None)
     publish(Choice(address_key(page)), key)
 
 
@@ -61,7 +61,7 @@ def story(page: str, sections: Sequence[Section], *args: Any) -> Section:
     it by key. A label this run does not show (the language changed, or the page's sections
     did) is found again by the key in the address, so a new language keeps the section open.
     """
-    state_key, linked_key = f"{page}__section", address_key(page)
+    state_key, linked_key = tabs_key(page), address_key(page)
     labels = _labels(sections)
     by_key = {section.key: label for section, label in zip(sections, labels, strict=True)}
     setting = Choice(linked_key, sections[0].key, options=tuple(by_key))

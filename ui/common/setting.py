@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 Encoded = str | list[str]  # one parameter, or a parameter repeated (?k=a&k=b)
-DECLARED: set[str] = set()  # the key of every setting declared in this process (ui.workshop.room)
+DECLARED: set[str] = set()  # every setting key declared in this process (address.forget_settings)
 
 
 def number_code(value: float) -> str:

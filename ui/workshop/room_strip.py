@@ -22,11 +22,10 @@ from typing import Any
 
 import streamlit as st
 
-from ui.common.address import forget_contexts, parameters
+from ui.common.address import forget_settings, parameters
 from ui.common.catalog import entry
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.i18n import _, language
-from ui.common.setting import DECLARED
 from ui.common.turns import fragment
 from ui.workshop.push import served
 from ui.workshop.room import (
@@ -234,7 +233,7 @@ def _catch_up(code: str, room: Room, page: str, asked_to_open: bool) -> None:
     step (a live stop, a tab), and nothing is done here."""
     state = st.session_state
     if room.view == View.of(page, parameters()):
-        _drop_settings()
+        forget_settings(keep=OWN)
     elif asked_to_open:
         state[SEEN] = room.version
         _open(code, room.view)
@@ -279,22 +278,9 @@ def _asked_to_open() -> None:
         st.session_state[OPEN] = True
 
 
-def _drop_settings() -> None:
-    """Drop every setting this session holds (a setting the trainer left at its default is
-    not in the address), so that the page takes each from the address."""
-    state = st.session_state
-    # one look at the whole state (list(state) would take two: its length, then its keys)
-    dropped = [
-        key for key in state if (key in DECLARED and key not in OWN) or key.endswith("__section")
-    ]
-    for key in dropped:
-        del state[key]
-    forget_contexts(key for key in DECLARED if key not in OWN)
-
-
 def _open(code: str, view: View) -> None:
     """Open the trainer's view: the session's settings dropped, the page at that address."""
-    _drop_settings()
+    forget_settings(keep=OWN)
     query = view.query()
     query[ROOM_KEY] = [code]
     query[LANGUAGE_KEY] = [language()]
