@@ -1,8 +1,10 @@
-"""The app's pages: file, icon, section and url; titles and questions in the catalogues.
+"""The app's one list of pages: file, icon, section, url, address prefix and exercises; titles
+and questions in the catalogues.
 
-`app.py` builds the navigation from this list and the home page draws a card per entry,
-so a new page is added in one place (its title and question: ``common.page.<url>.title`` and
-``common.page.<url>.question`` in the catalogues).
+The navigation (ui.common.shell), the home page's cards, the Workshop's listing and the room
+read this list, and each page's ``Page`` (ui.common.page) and widget keys find their entry by
+url path, so a new page is added in one place (its title and question:
+``common.page.<url>.title`` and ``common.page.<url>.question`` in the catalogues).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class PageEntry:
     url_path: str  # equals the file stem, so a first-visit deep link resolves (ui.common.shell)
     title_id: str
     question_id: str  # the question the page answers, for the home card
+    exercises: str | None = None  # the module whose EXERCISES hold the page's (ui.workshop)
+    own_prefix: str = ""  # the prefix of the page's keys, when not its url path
 
     @property
     def title(self) -> str:
@@ -40,6 +44,12 @@ class PageEntry:
         return _(self.section_id)
 
     @property
+    def prefix(self) -> str:
+        """The prefix of the page's widget keys, random streams and open section in the address
+        (ui.common.sections.address_key): ?rr_section=survey, ?laplace_section=noise."""
+        return self.own_prefix or self.url_path
+
+    @property
     def exists(self) -> bool:
         return (ROOT / self.path).is_file()
 
@@ -52,6 +62,7 @@ PAGES: tuple[PageEntry, ...] = (
         "home",
         N_("common.page.home.title"),
         N_("common.page.home.question"),
+        exercises="ui.home_exercises",
     ),
     PageEntry(
         "pages/workshop.py",
@@ -68,6 +79,7 @@ PAGES: tuple[PageEntry, ...] = (
         "laplace",
         N_("common.page.laplace.title"),
         N_("common.page.laplace.question"),
+        exercises="ui.laplace.exercises",
     ),
     PageEntry(
         "pages/gaussian.py",
@@ -76,6 +88,7 @@ PAGES: tuple[PageEntry, ...] = (
         "gaussian",
         N_("common.page.gaussian.title"),
         N_("common.page.gaussian.question"),
+        exercises="ui.gaussian.exercises",
     ),
     PageEntry(
         "pages/exponential.py",
@@ -84,6 +97,7 @@ PAGES: tuple[PageEntry, ...] = (
         "exponential",
         N_("common.page.exponential.title"),
         N_("common.page.exponential.question"),
+        exercises="ui.exponential.exercises",
     ),
     PageEntry(
         "pages/randomized_response.py",
@@ -92,6 +106,8 @@ PAGES: tuple[PageEntry, ...] = (
         "randomized_response",
         N_("common.page.randomized_response.title"),
         N_("common.page.randomized_response.question"),
+        exercises="ui.local.exercises",
+        own_prefix="rr",
     ),
     PageEntry(
         "pages/local_frequencies.py",
@@ -100,6 +116,8 @@ PAGES: tuple[PageEntry, ...] = (
         "local_frequencies",
         N_("common.page.local_frequencies.title"),
         N_("common.page.local_frequencies.question"),
+        exercises="ui.local.exercises",
+        own_prefix="lf",
     ),
     PageEntry(
         "pages/bounding.py",
@@ -108,6 +126,7 @@ PAGES: tuple[PageEntry, ...] = (
         "bounding",
         N_("common.page.bounding.title"),
         N_("common.page.bounding.question"),
+        exercises="ui.bounding.exercises",
     ),
     PageEntry(
         "pages/attacker.py",
@@ -116,6 +135,7 @@ PAGES: tuple[PageEntry, ...] = (
         "attacker",
         N_("common.page.attacker.title"),
         N_("common.page.attacker.question"),
+        exercises="ui.attacker.exercises",
     ),
     PageEntry(
         "pages/planner.py",
@@ -124,6 +144,7 @@ PAGES: tuple[PageEntry, ...] = (
         "planner",
         N_("common.page.planner.title"),
         N_("common.page.planner.question"),
+        exercises="ui.planner.exercises",
     ),
     PageEntry(
         "pages/dp_sgd.py",
@@ -132,6 +153,7 @@ PAGES: tuple[PageEntry, ...] = (
         "dp_sgd",
         N_("common.page.dp_sgd.title"),
         N_("common.page.dp_sgd.question"),
+        exercises="ui.dp_sgd.exercises",
     ),
     PageEntry(
         "pages/synthetic.py",
@@ -140,6 +162,7 @@ PAGES: tuple[PageEntry, ...] = (
         "synthetic",
         N_("common.page.synthetic.title"),
         N_("common.page.synthetic.question"),
+        exercises="ui.synthetic.exercises",
     ),
 )
 
