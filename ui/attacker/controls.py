@@ -12,6 +12,7 @@ import streamlit as st
 
 from ui.attacker.settings import PRIOR, PURE, Settings
 from ui.common.address import linked
+from ui.common.catalog import entry
 from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import presenter_row
@@ -39,4 +40,4 @@ def explore(sections: list[Section]) -> None:
         step=0.01,
         format="%.2f",
     )
-    story("attacker", sections, Settings.chosen(epsilon, delta, prior))
+    story(entry("attacker").prefix, sections, Settings.chosen(epsilon, delta, prior))

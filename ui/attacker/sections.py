@@ -1,8 +1,8 @@
 """The attacker page's story: its four sections in order, each in a module of its own (the
 guess, the best membership test, many releases, the floating-point attack).
 
-This is the module ui.workshop.listing reads for the page's story (the address keeps the open
-section under the page's url path, ?attacker_section=guess: it defines no PAGE).
+The address keeps the open section under the page's catalogue prefix (ui.common.catalog),
+?attacker_section=guess.
 """
 
 from __future__ import annotations

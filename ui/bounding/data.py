@@ -18,6 +18,7 @@ import streamlit as st
 from data import sources
 from dp_core.bounding.table import ContributionTable
 from ui.bounding.words import Words
+from ui.common.catalog import entry
 from ui.common.categories import Categories
 from ui.common.data_picker import DataChoice
 from ui.common.i18n import _
@@ -25,7 +26,7 @@ from ui.common.labels import category_labels
 from ui.common.shell import DEFAULT_SEED
 
 T = TypeVar("T")
-PAGE = "bounding"
+PAGE = entry("bounding").prefix
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,14 @@
 """The bounding page's sections, in the order its story tells them (ui.common.sections.story,
 drawn in the page's fragment, ui.bounding.controls): the noisy answers (ui.bounding.answers), the
 contributions per person (ui.bounding.contributions), bias against noise (ui.bounding.tradeoff)
-and what the week costs (ui.bounding.budget).
-
-``PAGE`` is the prefix story() keeps the open section under (read by ui.workshop.listing)."""
+and what the week costs (ui.bounding.budget)."""
 
 from __future__ import annotations
 
 from ui.bounding import answers, budget, contributions, tradeoff
-from ui.bounding.data import PAGE
 from ui.bounding.words import Words
 from ui.common.i18n import _
 from ui.common.sections import Section
-
-__all__ = ["PAGE", "story_sections"]
 
 
 def story_sections(words: Words) -> list[Section]:

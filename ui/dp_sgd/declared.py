@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from data.registry import ADULT_MARITAL_STATUS, ADULT_OCCUPATIONS, DATASETS
 from dp_core.model_table import Encoding
+from ui.common.catalog import entry
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Many, Number
 from ui.dp_sgd.training import Training
 
-PAGE = "dp_sgd"
+PAGE = entry("dp_sgd").prefix
 EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.01, 20.0, 1.0  # the curve goes down to 0.01
 DELTA_DEFAULT = 1e-5
 

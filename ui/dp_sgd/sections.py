@@ -1,7 +1,7 @@
 """The DP-SGD page's story: its four sections in order, each in a module of its own.
 
-This is the module ui.workshop.listing reads for the page's story (the address keeps the open
-section under the page's url path, ?dp_sgd_section=membership).
+The address keeps the open section under the page's catalogue prefix (ui.common.catalog),
+?dp_sgd_section=membership.
 """
 
 from __future__ import annotations

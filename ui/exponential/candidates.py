@@ -23,6 +23,7 @@ import streamlit as st
 
 from dp_core import domains
 from ui.common.address import linked
+from ui.common.catalog import entry
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
@@ -33,7 +34,7 @@ from ui.common.labels import category_labels
 from ui.common.shell import page_rng
 from ui.exponential.declared import COLUMN, SOURCE, SOURCES, TYPED
 
-PAGE = "exponential"
+PAGE = entry("exponential").prefix
 DATASETS = ("diseases", "census", "industry_groups", "restaurant", "tips")
 PREFERRED_COLUMN = {"census": "occupation"}  # the teaching material's question
 

@@ -1,22 +1,19 @@
 """The exponential-mechanism page's story: its five sections in order, each in a module of its
 own (table, epsilons, curves, pitfall, hours); ui.exponential.controls.explore tabs them.
 
-This is the module ui.workshop.listing reads for the page's story: its PAGE prefixes the open
-section in the address (?exponential_section=hours).
+The address keeps the open section under the page's catalogue prefix (ui.common.catalog),
+?exponential_section=hours.
 """
 
 from __future__ import annotations
 
 from ui.common.i18n import _
 from ui.common.sections import Section
-from ui.exponential.candidates import PAGE
 from ui.exponential.curves import how_often_right
 from ui.exponential.epsilons import several_epsilons
 from ui.exponential.hours import average_hours
 from ui.exponential.pitfall import sensitivity_pitfall
 from ui.exponential.table import probability_table
-
-__all__ = ["PAGE", "story_sections"]
 
 
 def story_sections() -> list[Section]:

@@ -11,6 +11,7 @@ from dp_core.guarantee import Guarantee
 from dp_core.release import noise_name
 from ui.common import formatting
 from ui.common.address import linked
+from ui.common.catalog import entry
 from ui.common.i18n import _
 from ui.common.presets import preset_buttons
 from ui.common.query_picker import QueryChoice, pick_query
@@ -56,7 +57,7 @@ def explore(chosen: tuple[QueryChoice | None, bool], sections: Sequence[Section]
     )
     settings = Settings(choice, mechanism, epsilon, delta, secure)
     _guarantee(settings)
-    story("gaussian", sections, settings)
+    story(entry("gaussian").prefix, sections, settings)
 
 
 def _guarantee(s: Settings) -> None:

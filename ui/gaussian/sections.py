@@ -1,7 +1,7 @@
 """The Gaussian page's story: its five sections in order, each in a module of its own.
 
-This is the module ui.workshop.listing reads for the page's story (the address keeps the open
-section under the page's url path, ?gaussian_section=sigma: it defines no PAGE).
+The address keeps the open section under the page's catalogue prefix (ui.common.catalog),
+?gaussian_section=sigma.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from dp_core.guarantee import Guarantee, Part
 from dp_core.release import noise_name
+from ui.common.catalog import entry
 from ui.common.presets import preset_buttons
 from ui.common.query_picker import QueryChoice, pick_query
 from ui.common.release import draws_caption, guarantee, guarantee_box, secure_toggle
@@ -50,4 +51,4 @@ def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> No
         noise=draws_caption(secure, noise_name("laplace")),
         follows=([stops], total),
     )
-    story("laplace", sections, settings)
+    story(entry("laplace").prefix, sections, settings)

@@ -1,8 +1,8 @@
 """The Laplace page's story: its four sections in order, each in a module of its own (noisy
 vs true answers, the noise itself, error against ε, the averaging attack).
 
-This is the module ui.workshop.listing reads for the page's story (the address keeps the open
-section under the page's url path, ?laplace_section=averaging: it defines no PAGE).
+The address keeps the open section under the page's catalogue prefix (ui.common.catalog),
+?laplace_section=averaging.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ open section), its story and its closing words.
 The page's pieces, one module each (prefix ``lf_``, as the page's widget keys): lf_settings
 (constants, Settings), lf_presets (the teaching material's example), lf_controls (its button,
 the data and column, the protocol, ε or p and q), one module per section named by its key:
-lf_reports, lf_counts, lf_domain. This module calls story(), so its PAGE is the prefix the
-Workshop's links put the open section under.
+lf_reports, lf_counts, lf_domain. This module calls story() with the page's
+catalogue prefix, which the Workshop's links put the open section under.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ui.local.lf_domain import domain_size
 from ui.local.lf_reports import reports
 from ui.local.lf_settings import PAGE, Settings, answers
 
-__all__ = ["PAGE", "closing", "data_controls", "explore", "sections"]
+__all__ = ["closing", "data_controls", "explore", "sections"]
 
 
 @fragment

@@ -11,6 +11,7 @@ import numpy as np
 
 from dp_core import randomized_response as rr
 from dp_core import unary_encoding
+from ui.common.catalog import entry
 from ui.common.i18n import N_, _
 from ui.common.labels import category_labels
 from ui.common.live import Stops
@@ -19,8 +20,8 @@ from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
 from ui.local.inputs import Respondents
 
-PAGE = "lf"  # the prefix of the page's widget keys and random streams
 URL = "local_frequencies"
+PAGE = entry(URL).prefix  # of the page's widget keys and random streams ("lf")
 OWN_EXERCISES = tuple(e for e in EXERCISES if e.page == URL)  # this page's, by section
 OUE, SUE, MANUAL, GRR = "oue", "sue", "manual", "grr"
 PROTOCOLS = {

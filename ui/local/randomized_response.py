@@ -5,8 +5,8 @@ The page's pieces, one module each (prefix ``rr_``, as the page's widget keys):
 rr_settings (constants, Coins, Survey, Settings), rr_presets (the teaching material's
 examples), rr_controls (the examples' buttons, who answers, the coins or ε, the sample size),
 one module per section named by its key: rr_coins, rr_survey (with rr_result, the drawn survey
-and its export), rr_error, rr_central. This module calls story(), so its PAGE is the prefix the
-Workshop's links put the open section under.
+and its export), rr_error, rr_central. This module calls story() with the page's
+catalogue prefix, which the Workshop's links put the open section under.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ui.local.rr_error import error_against_n
 from ui.local.rr_settings import PAGE, Settings, Survey
 from ui.local.rr_survey import survey
 
-__all__ = ["PAGE", "closing", "explore", "sections", "survey_controls"]
+__all__ = ["closing", "explore", "sections", "survey_controls"]
 
 
 @fragment

@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 from dp_core import randomized_response as rr
+from ui.common.catalog import entry
 from ui.common.i18n import N_, _
 from ui.common.live import Stops
 from ui.common.setting import Choice, Number
@@ -19,8 +20,8 @@ from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
 from ui.local.inputs import Respondents
 
-PAGE = "rr"  # the prefix of the page's widget keys and random streams
 URL = "randomized_response"
+PAGE = entry(URL).prefix  # of the page's widget keys and random streams ("rr")
 OWN_EXERCISES = tuple(e for e in EXERCISES if e.page == URL)  # this page's, by section
 COINS_MODE, EPSILON_MODE = "coins", "epsilon"
 MODES = {COINS_MODE: N_("local.rr.mode.coins"), EPSILON_MODE: N_("local.rr.mode.epsilon")}

@@ -1,6 +1,6 @@
 """The planner page's story: ε (and δ) and the guarantee in a fragment, then the open one of
 its five sections, each in its own module (plan, release, cost, wild, downloads). Its PAGE
-prefixes the open section in the address (ui.workshop.listing links to it)."""
+(the catalogue's prefix) prefixes the open section in the address."""
 
 from __future__ import annotations
 

@@ -10,11 +10,12 @@ from dataclasses import dataclass, replace
 from dp_core import accountants, planner
 from dp_core.guarantee import Guarantee, Part
 from ui.common import formatting
+from ui.common.catalog import entry
 from ui.common.data_picker import DataChoice
 from ui.common.i18n import n_
 from ui.common.live import Stops
 
-PAGE = "planner"
+PAGE = entry("planner").prefix
 READ_DELTA = 1e-6  # the δ the accountants' totals are read at, unless moved
 
 

@@ -14,10 +14,9 @@ from ui.common.i18n import N_, _, n_
 from ui.common.labels import category_label
 from ui.common.shell import page_rng
 from ui.planner import charts as planner_charts
-from ui.planner.settings import Settings
+from ui.planner.settings import PAGE, Settings
 from ui.planner.table import MECHANISMS
 
-PAGE = "planner"
 MODES = {  # key -> message id
     "equal": N_("planner.mode.equal"),
     "weight": N_("planner.mode.weight"),

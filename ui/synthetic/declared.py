@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from data.registry import DATASETS
 from dp_core.synthetic import SynthDomain
+from ui.common.catalog import entry
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Many, Number, Text
 
-PAGE = "synthetic"
+PAGE = entry("synthetic").prefix
 EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.1, 20.0, 1.0
 DELTA_DEFAULT = 1e-5
 EPSILONS = (0.5, 1.0, 4.0, 10.0)  # the fidelity curve's points (precomputed for the census)
