@@ -16,8 +16,8 @@ A question is answered by moving the page's own controls. ``solve`` reads the pa
 that quotes the number the chart shows; so the stated answer is always the page's own. A
 numeric answer can be typed and checked (within a relative tolerance); a choice (true/false,
 "which mechanism") is picked and checked; the answer is revealed on request. Every page lists
-its exercises in ``EXERCISES`` (ui/<page>/exercises.py); the Workshop page lists them all in
-teaching order with a link to each page and section.
+its exercises in ``EXERCISES`` (ui/<page>/exercises.py, named by its ui.common.catalog entry);
+the Workshop page lists them all in teaching order with a link to each page and section.
 """
 
 from __future__ import annotations
