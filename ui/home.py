@@ -10,15 +10,17 @@ from ui.common.exercises import exercise_box
 from ui.common.i18n import _
 from ui.common.shell import page_rng
 from ui.common.turns import fragment
-from ui.common.widgets import epsilon_slider
+from ui.common.widgets import epsilon_setting, epsilon_slider
 from ui.home_exercises import EXERCISES, TRUE_COUNT, Example
+
+EPSILON = epsilon_setting("home_epsilon", 1.0)
 
 
 @fragment
 def tiny_example() -> None:
     """How many of 65 patients have HIV, released with Laplace noise at the chosen ε."""
     st.subheader(_("home.example.title"))
-    stops = epsilon_slider("home_epsilon", default=1.0)
+    stops = epsilon_slider(EPSILON)
     epsilon = stops.value
     # One standard draw Z, shown as 5 + Z/ε: moving ε rescales it, so the answer moves smoothly.
     example = Example(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.attacker.settings import PRIOR, PURE, Settings
+from ui.attacker.settings import DELTA, EPSILON, PRIOR, PURE, Settings
 from ui.common.address import linked
 from ui.common.catalog import entry
 from ui.common.i18n import _
@@ -25,12 +25,12 @@ def explore(sections: list[Section]) -> None:
     """ε, pure or not, δ, the prior, and the open section: an ε step reruns only this."""
     left, middle, right = presenter_row(1, 1, 1)
     with left:
-        epsilon = epsilon_slider("attacker_epsilon", default=1.0)
+        epsilon = epsilon_slider(EPSILON)
     with middle:
         pure = linked(
             PURE, st.toggle, _("attacker.controls.pure"), help=_("attacker.controls.pure.help")
         )
-        delta = None if pure else delta_slider("attacker_delta", default=1e-5)
+        delta = None if pure else delta_slider(DELTA)
     prior = linked(
         PRIOR,
         right.slider,

@@ -11,13 +11,16 @@ from ui.common.formatting import number
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.live import Stops
 from ui.common.setting import Choice, Flag, Number
+from ui.common.widgets import delta_setting, epsilon_setting
 
 # (ε, δ)-DP: the privacy loss exceeds ε + ln(10/9) with chance at most 10 δ.
 SLACK = math.log(10 / 9)
 
-# The page's own settings (ε and δ are attacker_epsilon and attacker_delta, ui.common.widgets).
+# The page's own settings.
 K_OPTIONS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000)
 DELTA_PRIMES = tuple(10.0**-e for e in range(12, 2, -1))
+EPSILON = epsilon_setting("attacker_epsilon", 1.0)
+DELTA = delta_setting("attacker_delta", 1e-5)
 PURE = Flag("attacker_pure")  # pure ε-DP: no δ
 PRIOR = Number("attacker_prior", 0.5, minimum=0.0, maximum=1.0)  # the attacker's prior
 K = Choice("attacker_k", 10, options=K_OPTIONS)  # section 3: the number of releases

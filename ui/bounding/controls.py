@@ -14,6 +14,7 @@ from ui.bounding import pipeline
 from ui.bounding.caps import bounds_controls
 from ui.bounding.choices import Choices
 from ui.bounding.data import PAGE, BoundingData
+from ui.bounding.declared import DELTA, EPSILON
 from ui.bounding.settings import Settings
 from ui.common import formatting
 from ui.common.errors import translated
@@ -40,18 +41,10 @@ def explore(chosen: tuple[BoundingData, Choices], sections: Sequence[Section]) -
     nouns = data.words.nouns()
     budget, caps = presenter_row(1, 1)
     with budget:
-        stops = (
-            epsilon_slider(
-                f"{PAGE}_epsilon",
-                label=_("bounding.epsilon", **nouns),
-                default=0.5,
-                minimum=0.01,
-                maximum=10.0,
-            ),
-        )
+        stops = (epsilon_slider(EPSILON, label=_("bounding.epsilon", **nouns)),)
         if choices.mechanism == "gaussian":
             label = _("bounding.delta", **nouns)
-            stops += (delta_slider(f"{PAGE}_delta", label=label, default=1e-6),)
+            stops += (delta_slider(DELTA, label=label),)
     with caps:
         bounds, private, reads = bounds_controls(data, choices)
     if bounds is None:

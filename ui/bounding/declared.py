@@ -1,8 +1,7 @@
 """Every setting the bounding page keeps (its widgets and its address), declared once.
 
 The dataset, the person column and the released groups are ui.common's (data_picker,
-categories); ε and δ are epsilon_input's and delta_input's (``bounding_epsilon``,
-``bounding_delta``, ``bounding_cap_epsilon``, ``bounding_bounds_epsilon``).
+categories).
 
 Settings that depend on the data have a stable key and are drawn with a ``context`` (the
 data, the column) instead: the columns (the dataset's), the caps (the dataset; for the
@@ -15,6 +14,7 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Number, Span
+from ui.common.widgets import delta_setting, epsilon_setting
 
 NOISES = {  # message ids
     "laplace": N_("bounding.noise.laplace"),
@@ -29,6 +29,12 @@ PLANS = ("day by day", "whole week at once")
 SELECTIONS = ("random", "first")
 CAP_QUANTILES = (0.5, 0.75, 0.8, 0.9, 0.95, 0.99)
 BOUND_QUANTILES = (0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99)
+
+# The budget (ui.bounding.controls) and the DP choice of the caps and bounds (ui.bounding.private).
+EPSILON = epsilon_setting("bounding_epsilon", 0.5)
+DELTA = delta_setting("bounding_delta", 1e-6)
+CAP_EPSILON = epsilon_setting("bounding_cap_epsilon", 0.1)
+BOUNDS_EPSILON = epsilon_setting("bounding_bounds_epsilon", 0.2)
 
 # The data (ui.bounding.data_controls): options and start from the dataset.
 GROUP = Choice("bounding_group")  # the group column

@@ -14,7 +14,14 @@ from dp_core import bounding, private_quantile
 from dp_core.bounding.table import ContributionTable
 from ui.bounding.choices import Choices
 from ui.bounding.data import PAGE, BoundingData, remembered, seed_and_draw
-from ui.bounding.declared import BOUND_QUANTILES, BOUNDS_QUANTILES, CAP_QUANTILE, CAP_QUANTILES
+from ui.bounding.declared import (
+    BOUND_QUANTILES,
+    BOUNDS_EPSILON,
+    BOUNDS_QUANTILES,
+    CAP_EPSILON,
+    CAP_QUANTILE,
+    CAP_QUANTILES,
+)
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.i18n import _
@@ -146,9 +153,7 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
     cap_epsilon = bounds_epsilon = 0.0
     if data.person is not None:
         with cols[0]:
-            cap_epsilon = epsilon_input(
-                f"{PAGE}_cap_epsilon", label=_("bounding.private.cap_epsilon"), default=0.1
-            )
+            cap_epsilon = epsilon_input(CAP_EPSILON, label=_("bounding.private.cap_epsilon"))
             cap_alpha = linked(
                 CAP_QUANTILE,
                 st.select_slider,
@@ -160,7 +165,7 @@ def _ask(data: BoundingData, choices: Choices, max_per_group: int) -> _Asked | N
     elif data.value is not None:
         with cols[1]:
             bounds_epsilon = epsilon_input(
-                f"{PAGE}_bounds_epsilon", label=_("bounding.private.bounds_epsilon"), default=0.2
+                BOUNDS_EPSILON, label=_("bounding.private.bounds_epsilon")
             )
             bound_alphas = linked(
                 BOUNDS_QUANTILES,

@@ -31,7 +31,7 @@ from ui.common.formatting import count, fixed, number, power_of_ten
 from ui.common.i18n import N_, _
 from ui.common.setting import Choice, Flag, Text
 from ui.common.shell import DEFAULT_SEED
-from ui.common.widgets import delta_input, epsilon_input
+from ui.common.widgets import delta_input, delta_setting, epsilon_input, epsilon_setting
 
 Mode = Literal["public", "declared", "selected"]
 MODES = {  # message ids
@@ -188,11 +188,11 @@ def _selected(
     cols = folding.columns(2)
     with cols[0]:
         epsilon = epsilon_input(
-            f"{key}_eps", label=_("common.categories.selection.epsilon"), default=0.5
+            epsilon_setting(f"{key}_eps", 0.5), label=_("common.categories.selection.epsilon")
         )
     with cols[1]:
         delta = delta_input(
-            f"{key}_delta", label=_("common.categories.selection.delta"), default=1e-6
+            delta_setting(f"{key}_delta", 1e-6), label=_("common.categories.selection.delta")
         )
     l0 = cap if person is not None else 1
     try:

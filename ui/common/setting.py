@@ -108,6 +108,15 @@ class Number(Setting):
 
 
 @dataclass(frozen=True)
+class Stepped(Number):
+    """A number whose slider moves over ``stops`` (ε over nice values, δ over powers of ten),
+    declared with it so a chart over the slider's range reads the same stops; a typed value
+    may lie between them or beyond, within [minimum, maximum]."""
+
+    stops: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
 class Flag(Setting):
     """On or off: ``on`` ("true", or "1" for ?present=1) or "false" in the address."""
 

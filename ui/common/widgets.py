@@ -4,7 +4,9 @@ Epsilon moves over "nice" values on a log scale (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
 decade), delta over powers of ten, so the arrow keys step evenly; the box beside it takes any
 value and shows the value in use as its placeholder. A bad typed value (0, negative, text)
 shows the validation message while the page keeps using the last good value; the value in
-use is kept in the page's address (?<key>=...), so a link reproduces it.
+use is kept in the page's address (?<key>=...), so a link reproduces it. A page declares
+each ε and δ once (``epsilon_setting``, ``delta_setting``): its key, default and the slider's
+stops, which a chart over the slider's range reads too.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ui.common.folding import folded
 from ui.common.formatting import number, power_of_ten, typed_number
 from ui.common.i18n import _
 from ui.common.live import Stops
-from ui.common.setting import Number
+from ui.common.setting import Stepped
 from ui.common.shell import following
 
 _MANTISSAS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
@@ -44,46 +46,66 @@ def log_grid(minimum: float, maximum: float) -> list[float]:
     return values
 
 
-def epsilon_setting(key: str, default: float, *, allow_zero: bool = False) -> Number:
-    """An ε: the typed range, and 0 where the mechanism defines it."""
+def epsilon_setting(
+    key: str,
+    default: float,
+    *,
+    minimum: float = 0.01,
+    maximum: float = 10.0,
+    allow_zero: bool = False,
+) -> Stepped:
+    """An ε: its slider's stops (``log_grid(minimum, maximum)``, after 0 where the mechanism
+    defines it) and the typed range (from 0 with ``allow_zero``)."""
     low, high = TYPED_EPSILON_RANGE
-    return Number(key, default, always=True, minimum=0.0 if allow_zero else low, maximum=high)
+    return Stepped(
+        key,
+        default,
+        always=True,
+        minimum=0.0 if allow_zero else low,
+        maximum=high,
+        stops=((0.0,) if allow_zero else ()) + tuple(log_grid(minimum, maximum)),
+    )
 
 
-def delta_setting(key: str, default: float) -> Number:
-    """A δ in (0, 1)."""
-    return Number(
-        key, default, always=True, minimum=math.ulp(0.0), maximum=math.nextafter(1.0, 0.0)
+def delta_setting(key: str, default: float) -> Stepped:
+    """A δ in (0, 1); its slider's stops are 10⁻¹² … 10⁻²."""
+    return Stepped(
+        key,
+        default,
+        always=True,
+        minimum=math.ulp(0.0),
+        maximum=math.nextafter(1.0, 0.0),
+        stops=tuple(10.0**k for k in range(-12, -1)),
     )
 
 
 def slider_with_typed_value(
-    setting: Number,
+    setting: Stepped,
     *,
     label: str,
     symbol: str,
-    options: list[float],
     parse: Callable[[str], float],
     format_func: Callable[[float], str],
     help: str,
     text_help: str | None = None,
 ) -> Stops:
-    """A select_slider over ``options`` beside a box for any value ``parse`` accepts; returns
-    its stops and the one in use (ui.common.live draws charts that follow them).
+    """A select_slider over the ``setting``'s stops beside a box for any value ``parse``
+    accepts; returns its stops and the one in use (ui.common.live draws charts that follow
+    them).
 
     The slider's state (the setting's key) is the value in use, its one copy. The box
     (``key__text``) is for typing: it shows the value in use as its placeholder, and a typed
     value it accepts moves the slider and empties the box. Nothing assigns the box while the
     slider moves: a value the server wrote into it on each step would come back with the
     browser's next step and undo the thumb (the ε-thumb race). The slider's stops are
-    ``options``, the default and the value in use, so a typed value between stops or beyond
+    the setting's, its default and the value in use, so a typed value between stops or beyond
     the ends is a stop of its own (ln 3 reads 1.099; 50 extends the track). A bad typed value
     stays in the box beside its message while the page uses the last good value. A page
     that follows a trainer's shows the slider alone: its value is the trainer's to choose
     (and in a closed settings box, ui.common.folding, nothing at all).
     """
     key = setting.key
-    options = sorted({*options, setting.default, current(setting)})
+    options = sorted({*setting.stops, setting.default, current(setting)})
     slider = functools.partial(_slider, setting, label, options, format_func, help)
     if following() or folded() is not None:  # the trainer's value, or a closed box's
         return slider()
@@ -110,7 +132,7 @@ def slider_with_typed_value(
 
 
 def _slider(
-    setting: Number,
+    setting: Stepped,
     label: str,
     options: list[float],
     format_func: Callable[[float], str],
@@ -148,19 +170,14 @@ def _take_typed(key: str, parse: Callable[[str], float]) -> None:
 
 
 def epsilon_slider(
-    key: str = "epsilon",
+    setting: Stepped,
     *,
     label: str | None = None,
-    default: float = 1.0,
-    minimum: float = 0.01,
-    maximum: float = 10.0,
-    allow_zero: bool = False,
     help: str | None = None,
 ) -> Stops:
-    """A log slider for epsilon with a typed-value box; returns its stops and the one in use.
-
-    With ``allow_zero`` the slider starts at 0 (for mechanisms that define epsilon = 0).
-    """
+    """A log slider over the ε ``setting``'s stops with a typed-value box; returns its stops
+    and the one in use. An ε declared with ``allow_zero`` takes 0 (typed or its first stop)."""
+    allow_zero = setting.minimum == 0
 
     def parse(raw: str) -> float:
         value = check_epsilon(raw, allow_zero=allow_zero)
@@ -170,10 +187,9 @@ def epsilon_slider(
         return value
 
     return slider_with_typed_value(
-        epsilon_setting(key, default, allow_zero=allow_zero),
+        setting,
         label=label or _("common.epsilon.label"),
         symbol="ε",
-        options=([0.0] if allow_zero else []) + log_grid(minimum, maximum),
         parse=parse,
         format_func=number,
         help=help or _("common.epsilon.help"),
@@ -181,21 +197,20 @@ def epsilon_slider(
 
 
 def delta_slider(
-    key: str = "delta",
+    setting: Stepped,
     *,
     label: str | None = None,
-    default: float = 1e-5,
     help: str | None = None,
 ) -> Stops:
-    """A slider over 10⁻¹² … 10⁻² with a typed-value box; returns its stops and the one in use.
+    """A slider over the δ ``setting``'s stops with a typed-value box; returns its stops and
+    the one in use.
 
     delta = 0 (pure DP needs Laplace) and delta >= 1 are refused with a message.
     """
     return slider_with_typed_value(
-        delta_setting(key, default),
+        setting,
         label=label or _("common.delta.label"),
         symbol="δ",
-        options=[10.0**k for k in range(-12, -1)],
         parse=lambda raw: check_delta(raw, allow_zero=False),
         format_func=power_of_ten,
         help=help or _("common.delta.help"),
@@ -203,11 +218,11 @@ def delta_slider(
     )
 
 
-def epsilon_input(key: str = "epsilon", **options: Any) -> float:
-    """The epsilon in use from ``epsilon_slider(key, **options)``."""
-    return float(epsilon_slider(key, **options).value)
+def epsilon_input(setting: Stepped, **options: Any) -> float:
+    """The epsilon in use from ``epsilon_slider(setting, **options)``."""
+    return float(epsilon_slider(setting, **options).value)
 
 
-def delta_input(key: str = "delta", **options: Any) -> float:
-    """The delta in use from ``delta_slider(key, **options)``."""
-    return float(delta_slider(key, **options).value)
+def delta_input(setting: Stepped, **options: Any) -> float:
+    """The delta in use from ``delta_slider(setting, **options)``."""
+    return float(delta_slider(setting, **options).value)

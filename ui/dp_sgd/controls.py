@@ -24,11 +24,9 @@ from ui.dp_sgd.declared import (
     ACCOUNTANTS,
     BATCH,
     CLIP,
-    DELTA_DEFAULT,
+    DELTA,
     EPOCHS,
-    EPSILON_DEFAULT,
-    EPSILON_HIGH,
-    EPSILON_LOW,
+    EPSILON,
     PAGE,
     RATE,
     SHARE,
@@ -97,11 +95,9 @@ def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
     """ε, δ, the training, the guarantee and the open section: a step reruns only this."""
     left, right = presenter_row(1, 1)
     with left:
-        epsilon = epsilon_slider(
-            "dp_sgd_epsilon", default=EPSILON_DEFAULT, minimum=EPSILON_LOW, maximum=EPSILON_HIGH
-        )
+        epsilon = epsilon_slider(EPSILON)
     with right:
-        delta = delta_slider("dp_sgd_delta", default=DELTA_DEFAULT)
+        delta = delta_slider(DELTA)
     training, share = _training(delta.value)
     data = chosen.data
     seed = page_seed(PAGE)[:2]

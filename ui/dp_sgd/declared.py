@@ -11,11 +11,12 @@ from dp_core.model_table import Encoding
 from ui.common.catalog import entry
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Many, Number
+from ui.common.widgets import delta_setting, epsilon_setting
 from ui.dp_sgd.training import Training
 
 PAGE = entry("dp_sgd").prefix
-EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.01, 20.0, 1.0  # the curve goes down to 0.01
-DELTA_DEFAULT = 1e-5
+EPSILON = epsilon_setting("dp_sgd_epsilon", 1.0, maximum=20.0)  # the curve goes down to 0.01
+DELTA = delta_setting("dp_sgd_delta", 1e-5)
 
 # The training (the explore fragment): Poisson batches of B expected rows, E passes, norm C.
 BATCH = Choice("dp_sgd_batch", 256, options=(32, 64, 128, 256, 512, 1024, 2048, 4096))
@@ -53,5 +54,5 @@ CENSUS_ENCODING = Encoding(
     ),
 )
 DEFAULT_TRAINING = Training(
-    BATCH.default, EPOCHS.default, CLIP.default, RATE.default, DELTA_DEFAULT, ACCOUNTANT.default
+    BATCH.default, EPOCHS.default, CLIP.default, RATE.default, DELTA.default, ACCOUNTANT.default
 )

@@ -26,7 +26,7 @@ from ui.common.shell import settings_area
 from ui.common.turns import fragment
 from ui.common.widgets import epsilon_slider
 from ui.exponential.candidates import PAGE, Candidates, pick_candidates
-from ui.exponential.declared import EPSILON_HIGH, EPSILON_LOW, MONOTONIC
+from ui.exponential.declared import EPSILON, MONOTONIC
 from ui.exponential.presets import PRESETS
 from ui.exponential.settings import Settings
 
@@ -58,14 +58,7 @@ def candidate_controls() -> Candidates | None:
 @fragment(key=f"{PAGE}_explore")
 def explore(candidates: Candidates, sections: list[Section]) -> None:
     """ε, the monotonic switch, the guarantee and the open section: an ε step reruns only this."""
-    stops = epsilon_slider(
-        f"{PAGE}_epsilon",
-        default=1.0,
-        minimum=EPSILON_LOW,
-        maximum=EPSILON_HIGH,
-        allow_zero=True,
-        help=_("exponential.epsilon.help"),
-    )
+    stops = epsilon_slider(EPSILON, help=_("exponential.epsilon.help"))
     monotonic = linked(
         MONOTONIC, st.toggle, _("exponential.monotonic.label"), help=_("exponential.monotonic.help")
     )

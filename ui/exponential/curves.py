@@ -23,16 +23,14 @@ from ui.common import formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
 from ui.common.turns import fragment
-from ui.common.widgets import log_grid
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
-from ui.exponential.declared import AXES, AXIS, EPSILON_HIGH, EPSILON_LOW
+from ui.exponential.declared import AXES, AXIS, EPSILON
 from ui.exponential.settings import Settings
 
 # The ε slider's own stops among the curves' points: P(best) at a stop is read off the curves,
 # so the three numbers that follow the ε thumb cost nothing beyond the curves themselves.
-SLIDER_STOPS = (0.0, *log_grid(EPSILON_LOW, EPSILON_HIGH))
-CURVE_EPSILONS = np.union1d(np.geomspace(1e-3, EPSILON_HIGH, 56), SLIDER_STOPS)
+CURVE_EPSILONS = np.union1d(np.geomspace(1e-3, EPSILON.stops[-1], 56), EPSILON.stops)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -57,7 +55,7 @@ def best_answer_now(
 ) -> tuple[float, float, float]:
     """P(a true best answer) at one ε for the three mechanisms, exactly: the curves' values
     at a stop of the slider, else (a typed ε) computed at that ε."""
-    if epsilon in SLIDER_STOPS:
+    if epsilon in EPSILON.stops:
         index = int(np.searchsorted(CURVE_EPSILONS, epsilon))
         curves = best_answer_curves(scores, sensitivity, monotonic)
         return tuple(float(curve[index]) for curve in curves)

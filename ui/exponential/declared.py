@@ -7,9 +7,10 @@ from __future__ import annotations
 from data.registry import DATASETS
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Number, Span, Text
+from ui.common.widgets import epsilon_setting
 
-# ε: a slider from 0 over ui.common.widgets.log_grid(EPSILON_LOW, EPSILON_HIGH).
-EPSILON_LOW, EPSILON_HIGH = 0.01, 20.0
+# ε: a slider from 0 over nice values up to 20 (its stops are among the curves' points).
+EPSILON = epsilon_setting("exponential_epsilon", 1.0, maximum=20.0, allow_zero=True)
 
 # Where the candidates come from: a dataset's category column, or counts typed in.
 SOURCES = {

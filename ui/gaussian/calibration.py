@@ -4,6 +4,7 @@ need at this ε and δ, beside Laplace's, and σ against δ."""
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import streamlit as st
@@ -14,10 +15,11 @@ from ui.common.exercises import section_exercises
 from ui.common.i18n import _, language
 from ui.gaussian import charts as gaussian_charts
 from ui.gaussian.exercises import EXERCISES
-from ui.gaussian.settings import Settings, proven_classic_sigma
+from ui.gaussian.settings import DELTA, Settings, proven_classic_sigma
 from ui.gaussian.words import sigma_sentence
 
-DELTAS = np.logspace(-12, -2, 41)
+# The δ slider's range, in 41 points.
+DELTAS = np.logspace(math.log10(DELTA.stops[0]), math.log10(DELTA.stops[-1]), 41)
 
 
 @functools.lru_cache(maxsize=256)

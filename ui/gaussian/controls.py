@@ -21,7 +21,7 @@ from ui.common.shell import page_rng, presenter_row, settings_area
 from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.gaussian.presets import PRESETS
-from ui.gaussian.settings import MECHANISM, MECHANISMS, Settings
+from ui.gaussian.settings import DELTA, EPSILON, MECHANISM, MECHANISMS, Settings
 from ui.gaussian.words import outputs, sigma_sentence
 
 
@@ -45,9 +45,9 @@ def explore(chosen: tuple[QueryChoice | None, bool], sections: Sequence[Section]
     choice, secure = chosen
     left, right = presenter_row(1, 1)
     with left:
-        epsilon = epsilon_slider("gaussian_epsilon", default=1.0)
+        epsilon = epsilon_slider(EPSILON)
     with right:
-        delta = delta_slider("gaussian_delta", default=1e-5)
+        delta = delta_slider(DELTA)
     mechanism = linked(
         MECHANISM,
         st.radio,

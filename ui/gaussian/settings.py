@@ -15,6 +15,7 @@ from ui.common.live import Stops
 from ui.common.query_picker import QueryChoice
 from ui.common.release import guarantee
 from ui.common.setting import Choice, Flag, Number
+from ui.common.widgets import delta_setting, epsilon_setting
 
 Mechanism = Literal["laplace", "classic", "analytic"]
 # Message ids: the choice's label, and the mechanism's name inside a sentence.
@@ -23,6 +24,8 @@ MECHANISMS = {
     "classic": N_("gaussian.mechanism.classic"),
     "analytic": N_("gaussian.mechanism.analytic"),
 }
+EPSILON = epsilon_setting("gaussian_epsilon", 1.0)
+DELTA = delta_setting("gaussian_delta", 1e-5)  # its stops span the calibration chart
 MECHANISM = Choice("gaussian_mechanism", "analytic", options=tuple(MECHANISMS))
 K = Number("gaussian_k", 10, minimum=1, maximum=100, integer=True)  # statistics released
 TABLE = Flag("gaussian_table")  # the results table open

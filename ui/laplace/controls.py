@@ -16,7 +16,7 @@ from ui.common.shell import page_rng, settings_area
 from ui.common.turns import fragment
 from ui.common.widgets import epsilon_slider
 from ui.laplace.presets import PRESETS
-from ui.laplace.settings import Settings
+from ui.laplace.settings import EPSILON, Settings
 from ui.laplace.words import outputs
 
 
@@ -34,7 +34,7 @@ def data_controls() -> tuple[QueryChoice, bool] | None:
 def explore(chosen: tuple[QueryChoice, bool], sections: Sequence[Section]) -> None:
     """ε, the guarantee and the open section: a fragment, so an ε step reruns only this."""
     choice, secure = chosen
-    stops = epsilon_slider("laplace_epsilon", default=1.0)
+    stops = epsilon_slider(EPSILON)
 
     def total(epsilon: float) -> Guarantee:
         """The guarantee at ε: the values' budget, and the categories' when chosen with DP."""

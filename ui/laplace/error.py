@@ -9,12 +9,11 @@ import streamlit as st
 from ui.common import live
 from ui.common.i18n import _
 from ui.common.shell import page_rng
-from ui.common.widgets import log_grid
 from ui.laplace import charts as laplace_charts
-from ui.laplace.settings import Settings
+from ui.laplace.settings import EPSILON, Settings
 from ui.laplace.words import display_labels
 
-GRID = np.array(log_grid(0.01, 10))
+GRID = np.array(EPSILON.stops)
 
 Curves = dict[str, np.ndarray]
 

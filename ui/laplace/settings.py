@@ -10,8 +10,10 @@ from dp_core.guarantee import Guarantee
 from ui.common.live import Stops
 from ui.common.query_picker import QueryChoice
 from ui.common.setting import Choice, Flag
+from ui.common.widgets import epsilon_setting
 
-# The page's own settings (the query's are ui.common.query_picker's, ε is laplace_epsilon).
+# The page's own settings (the query's are ui.common.query_picker's).
+EPSILON = epsilon_setting("laplace_epsilon", 1.0)  # its stops are the error chart's grid
 REPEATS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000)
 REPEATS_SETTING = Choice("laplace_repeats", 100, options=REPEATS)  # the averaging attack's k
 ATTACKED = Choice("laplace_attacked")  # the category attacked (options: the query's)

@@ -93,5 +93,5 @@ def probabilities(protocol: str, k: int) -> tuple[float, float, float, tuple[Sto
         return unary_encoding.unary_encoding_epsilon(p, q), p, q, ()
     for chosen in (P, Q):  # ε sets them here: they leave the address
         publish(chosen, chosen.default)
-    stops = epsilon_slider(EPSILON.key, default=EPSILON.default)
+    stops = epsilon_slider(EPSILON)
     return stops.value, *report_probabilities(protocol, stops.value, k), (stops,)

@@ -159,10 +159,7 @@ def coin_controls(left: DeltaGenerator, right: DeltaGenerator) -> Coins:
     target, coins = None, (TRUTH, RANDOM_YES)
     if mode == EPSILON_MODE:
         target = epsilon_slider(
-            EPSILON.key,
-            label=_("local.input.epsilon.label"),
-            default=EPSILON.default,
-            help=_("local.input.epsilon.help"),
+            EPSILON, label=_("local.input.epsilon.label"), help=_("local.input.epsilon.help")
         )
         # The coins follow ε (disabled sliders: no thumb of the reader's to overwrite), and
         # leave the address: ε says them.

@@ -15,9 +15,10 @@ from ui.common.turns import fragment
 from ui.common.widgets import delta_input
 from ui.planner import charts as planner_charts
 from ui.planner import summary
+from ui.planner.declared import READ
 from ui.planner.exercises import EXERCISES
 from ui.planner.messages import planner_error
-from ui.planner.settings import PAGE, READ_DELTA, Costs, Settings
+from ui.planner.settings import PAGE, Costs, Settings
 
 
 @functools.lru_cache(maxsize=64)
@@ -31,12 +32,7 @@ def totals(
 @fragment(key=f"{PAGE}_costs_section")
 def what_it_costs(s: Settings) -> None:
     """Section 3: the plan's total by basic, optimal, zCDP and PLD accounting, side by side."""
-    delta = delta_input(
-        f"{PAGE}_read_delta",
-        label=_("planner.cost.delta"),
-        default=READ_DELTA,
-        help=_("planner.cost.delta.help"),
-    )
+    delta = delta_input(READ, label=_("planner.cost.delta"), help=_("planner.cost.delta.help"))
     try:
         with st.spinner(_("planner.cost.spinner")):
             found = totals(s.plan.releases, delta)

@@ -15,6 +15,7 @@ from ui.common.shell import presenter_row
 from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.planner.cost import what_it_costs
+from ui.planner.declared import DELTA, EPSILON
 from ui.planner.downloads import for_the_board
 from ui.planner.messages import planner_error
 from ui.planner.plan import the_plan
@@ -42,12 +43,10 @@ def explore(chosen: tuple[Controls, str, str], sections: Sequence[Section]) -> N
     left, right = presenter_row(1, 1)
     if mode != "targets":
         with left:
-            epsilon = epsilon_slider(
-                f"{PAGE}_epsilon", label=_("planner.epsilon.label"), default=1.0
-            )
+            epsilon = epsilon_slider(EPSILON, label=_("planner.epsilon.label"))
     if controls.gaussian:
         with right:
-            delta = delta_slider(f"{PAGE}_delta", label=_("planner.delta.label"), default=1e-6)
+            delta = delta_slider(DELTA, label=_("planner.delta.label"))
     try:
         plan = make_plan(
             controls.statistics,

@@ -24,10 +24,9 @@ from ui.synthetic.declared import (
     ALGORITHM,
     ALGORITHMS,
     CENSUS_DOMAIN,
+    DELTA,
     DELTA_DEFAULT,
-    EPSILON_DEFAULT,
-    EPSILON_HIGH,
-    EPSILON_LOW,
+    EPSILON,
     EPSILONS,
     EXPECTED,
     PAGE,
@@ -79,12 +78,9 @@ def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
     """ε, δ, the algorithm, the guarantee, the release and the open section."""
     left, right = presenter_row(1, 1)
     with left:
-        epsilon = epsilon_slider(
-            "synthetic_epsilon", default=EPSILON_DEFAULT, minimum=EPSILON_LOW,
-            maximum=EPSILON_HIGH,
-        )  # fmt: skip
+        epsilon = epsilon_slider(EPSILON)
     with right:
-        delta = delta_slider("synthetic_delta", default=DELTA_DEFAULT)
+        delta = delta_slider(DELTA)
     algorithm = linked(
         ALGORITHM,
         st.radio,

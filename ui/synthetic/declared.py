@@ -1,9 +1,9 @@
 """The synthetic-data page's settings, declared once (ui.common.setting): each is a widget's key
-and a parameter of the page's address. ε is ``synthetic_epsilon`` and δ ``synthetic_delta``
-(ui.common.widgets); the data's are ui.common.data_picker's; an own table's categories are
-``synthetic_<column>_cats`` (ui.common.categories) and its numeric columns' cut points
-``synthetic_<column>_cuts`` and ``synthetic_<column>_whole`` (declared whole numbers), made per
-column."""
+and a parameter of the page's address. ε is ``synthetic_epsilon`` and δ ``synthetic_delta``,
+with their sliders' stops (ui.common.widgets); the data's are ui.common.data_picker's; an own
+table's categories are ``synthetic_<column>_cats`` (ui.common.categories) and its numeric
+columns' cut points ``synthetic_<column>_cuts`` and ``synthetic_<column>_whole`` (declared
+whole numbers), made per column."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from dp_core.synthetic import SynthDomain
 from ui.common.catalog import entry
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Many, Number, Text
+from ui.common.widgets import delta_setting, epsilon_setting
 
 PAGE = entry("synthetic").prefix
-EPSILON_LOW, EPSILON_HIGH, EPSILON_DEFAULT = 0.1, 20.0, 1.0
-DELTA_DEFAULT = 1e-5
+DELTA_DEFAULT = 1e-5  # the stored census releases' (scripts/precompute_synthetic.py)
+EPSILON = epsilon_setting("synthetic_epsilon", 1.0, minimum=0.1, maximum=20.0)
+DELTA = delta_setting("synthetic_delta", DELTA_DEFAULT)
 EPSILONS = (0.5, 1.0, 4.0, 10.0)  # the fidelity curve's points (precomputed for the census)
 
 ALGORITHMS = {"mst": N_("synthetic.algorithm.mst"), "aim": N_("synthetic.algorithm.aim")}
