@@ -17,7 +17,7 @@ from dp_core import bounding, domains
 from dp_core.bounding.table import ContributionTable, contribution_table
 from ui.bounding.choices import Choices, page_choices
 from ui.bounding.data import OWN_WORDS, PAGE, PRESETS, BoundingData, Preset, remembered
-from ui.bounding.declared import GROUP, VALUE
+from ui.bounding.declared import DATASET, GROUP, VALUE
 from ui.bounding.paths import path_data
 from ui.bounding.presets import PRESETS as EXAMPLES
 from ui.bounding.words import Words
@@ -161,7 +161,7 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
     whole page. An example sets ε, the caps and the bounds too, drawn in the page's fragment."""
     preset_buttons(PAGE, EXAMPLES)
     secure = secure_toggle(PAGE)
-    data = pick_data(PAGE, list(PRESETS), paths=True)
+    data = pick_data(PAGE, DATASET)
     if data is None:
         return None
     about(data)

@@ -1,7 +1,6 @@
 """Every setting the bounding page keeps (its widgets and its address), declared once.
 
-The dataset, the person column and the released groups are ui.common's (data_picker,
-categories).
+The person column and the released groups are ui.common's (data_picker, categories).
 
 Settings that depend on the data have a stable key and are drawn with a ``context`` (the
 data, the column) instead: the columns (the dataset's), the caps (the dataset; for the
@@ -12,6 +11,8 @@ where they are drawn (``dataclasses.replace`` of the declaration).
 
 from __future__ import annotations
 
+from ui.bounding.data import PRESETS
+from ui.common.data_picker import dataset_setting
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Number, Span
 from ui.common.widgets import delta_setting, epsilon_setting
@@ -37,6 +38,7 @@ CAP_EPSILON = epsilon_setting("bounding_cap_epsilon", 0.1)
 BOUNDS_EPSILON = epsilon_setting("bounding_bounds_epsilon", 0.2)
 
 # The data (ui.bounding.data_controls): options and start from the dataset.
+DATASET = dataset_setting("bounding", tuple(PRESETS), paths=True)
 GROUP = Choice("bounding_group")  # the group column
 VALUE = Choice("bounding_value")  # the column summed
 

@@ -52,6 +52,12 @@ def _capped(source: str, person: str, cap: int, _frame: pd.DataFrame) -> tuple[p
     return kept, len(_frame) - len(kept)
 
 
+def cap_setting(page: str, start: int | None = None) -> Number:
+    """The cap on rows per person (``?<page>_cap=3``), from ``start`` (a public rule's; None:
+    an empty box)."""
+    return Number(f"{page}_cap", start, minimum=1, maximum=10_000, integer=True)
+
+
 def _cap_input(
     page: str, data: DataChoice, person: str, start: int, *, public: bool
 ) -> tuple[int, bool]:
@@ -64,7 +70,7 @@ def _cap_input(
     Returns the cap and whether it was read from the data.
     """
     typed = linked(
-        Number(f"{page}_cap", start if public else None, minimum=1, maximum=10_000, integer=True),
+        cap_setting(page, start if public else None),
         st.number_input,
         _("common.cap.label"),
         min_value=1,

@@ -1,7 +1,8 @@
 """The one dataset picker: a shipped dataset, the user's own CSV or a data path
 (ui.common.data_path), and who a person is (ui.common.person_column).
 
-    data = pick_data("laplace", ["census", "diseases", "tips"], paths=True)
+    DATASET = dataset_setting("laplace", ["census", "diseases", "tips"], paths=True)
+    data = pick_data("laplace", DATASET)
     data.dataset.person_id   # the column that identifies a person; None: each row is one
     data.frame, data.source  # the rows (None for a data path), and a key naming them
     data.origin              # a data.sources.Source: ask it for statistics
@@ -47,25 +48,27 @@ def dataset_title(key: str) -> str:
     return labels.dataset_title(DATASETS[key])
 
 
-def pick_data(
-    page: str,
-    keys: Sequence[str],
-    *,
-    label: str | None = None,
-    own: bool = True,
-    paths: bool = False,
-) -> DataChoice | None:
-    """A dataset selectbox (and the upload widgets for an own file, the path widgets for a
-    data path when ``paths``); None while unusable.
-
-    The choice is kept in the address (``?<page>_dataset=census``), and so are the upload's
-    and the path's settings: a link naming an own file asks for the file again and keeps the
-    rest, to be applied once the file is there.
-    """
+def dataset_setting(
+    page: str, keys: Sequence[str], *, own: bool = True, paths: bool = False
+) -> Choice:
+    """The page's dataset (``?<page>_dataset=census``): one of the shipped ``keys``, the
+    user's own file (``own``) or a data path (``paths``, with ``own``); the first by default."""
     options = [*keys, OWN] if own else list(keys)
     if own and paths:
         options.append(PATH)
-    setting = Choice(f"{page}_dataset", options[0], options=tuple(options))
+    return Choice(f"{page}_dataset", options[0], options=tuple(options))
+
+
+def pick_data(page: str, setting: Choice, *, label: str | None = None) -> DataChoice | None:
+    """A selectbox for the dataset ``setting`` (``dataset_setting``), with the upload widgets
+    for an own file and the path widgets for a data path; None while unusable.
+
+    The choice is kept in the address, and so are the upload's and the path's settings: a
+    link naming an own file asks for the file again and keeps the rest, to be applied once
+    the file is there.
+    """
+    options = setting.options
+    keys = [option for option in options if option not in (OWN, PATH)]
     if setting.key not in st.session_state and from_address(setting) == OWN:
         st.session_state[f"{page}__linked_own"] = True  # opened from a link: ask again
     choice = linked(
@@ -86,11 +89,11 @@ def pick_data(
         return _own_data(page)
 
 
-def pick_rows(page: str, keys: Sequence[str], needed: str) -> DataChoice | None:
+def pick_rows(page: str, setting: Choice, needed: str) -> DataChoice | None:
     """``pick_data`` for a page that learns from the rows themselves: None while there are
     none, after the message ``needed`` (an id) when the data is a data path or a table of
     counts."""
-    data = pick_data(page, keys)
+    data = pick_data(page, setting)
     if data is None:
         return None
     if data.frame is None or data.dataset.is_count_table:

@@ -21,7 +21,7 @@ from ui.common import folding
 from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import Capped, contribution_cap
-from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
 from ui.common.errors import translated
 from ui.common.folding import note
 from ui.common.formatting import count, number
@@ -39,6 +39,36 @@ QUERY_KINDS = {  # message ids
 SHIPPED = [k for k, d in DATASETS.items() if not d.is_count_table] + [
     k for k, d in DATASETS.items() if d.is_count_table
 ]
+
+
+def query_dataset(page: str) -> Choice:
+    """The page's dataset: a shipped one, the user's own file or a data path."""
+    return dataset_setting(page, SHIPPED, paths=True)
+
+
+def kind_setting(page: str) -> Choice:
+    """The query's kind (its options this run: those the data allow, a count first)."""
+    return Choice(f"{page}_kind", "count", options=tuple(QUERY_KINDS))
+
+
+def category_setting(page: str) -> Choice:
+    """The category column the query groups by (options: the data's)."""
+    return Choice(f"{page}_category")
+
+
+def predicate_column(page: str) -> Choice:
+    """The column a predicate tests (options: the data's)."""
+    return Choice(f"{page}_pred_column")
+
+
+def predicate_op(page: str) -> Choice:
+    """A numeric predicate's comparison."""
+    return Choice(f"{page}_pred_op", PREDICATE_OPS[0], options=tuple(PREDICATE_OPS))
+
+
+def predicate_number(page: str, start: float | None = None) -> Number:
+    """A numeric predicate's value, from ``start`` (the middle of the column's range)."""
+    return Number(f"{page}_pred_number", start)
 
 
 @dataclass(frozen=True)
@@ -70,25 +100,21 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
     column_col, op_col, value_col = folding.columns([2, 1, 2])
     link = data.link_key
     column = linked(
-        Choice(f"{page}_pred_column"),
+        predicate_column(page),
         column_col.selectbox,
         _("common.query.column"),
         options=columns,
         context=link,
     )
     if column in dataset.numeric:
-        ops = list(PREDICATE_OPS)
         op = linked(
-            Choice(f"{page}_pred_op", ops[0], options=tuple(ops)),
-            op_col.selectbox,
-            _("common.query.is"),
-            options=ops,
+            predicate_op(page), op_col.selectbox, _("common.query.is"), options=list(PREDICATE_OPS)
         )
         # the middle of a shipped column's public range; an own file's range is its data's,
         # so its box starts at 0, which reads nothing from the file
         lower, upper = (0.0, 0.0) if data.own else dataset.numeric[column]
         value: object = linked(
-            Number(f"{page}_pred_number", float((lower + upper) / 2)),
+            predicate_number(page, float((lower + upper) / 2)),
             value_col.number_input,
             _("common.query.value"),
             context=(link, column),
@@ -187,12 +213,12 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
     """Dataset and query widgets; the QueryChoice, or None after showing why it cannot run."""
     dataset_col, kind_col = folding.columns(2)
     with dataset_col:
-        data = pick_data(page, SHIPPED, paths=True)
+        data = pick_data(page, query_dataset(page))
     if data is None:
         return None
     kinds = _kinds(data)
     kind = linked(
-        Choice(f"{page}_kind", kinds[0]),
+        kind_setting(page),
         kind_col.radio,
         _("common.query.label"),
         labels={option: _(QUERY_KINDS[option]) for option in kinds},
@@ -259,7 +285,7 @@ def _grouped_query(
     dataset, frame, cap = data.dataset, capped.frame, capped.cap
     row = control_row(f"{page}_query")
     category = linked(
-        Choice(f"{page}_category"),
+        category_setting(page),
         row.selectbox,
         _("common.query.category"),
         options=list(dataset.categorical),

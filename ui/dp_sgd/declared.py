@@ -9,6 +9,7 @@ from __future__ import annotations
 from data.registry import ADULT_MARITAL_STATUS, ADULT_OCCUPATIONS, DATASETS
 from dp_core.model_table import Encoding
 from ui.common.catalog import entry
+from ui.common.data_picker import dataset_setting
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Many, Number
 from ui.common.widgets import delta_setting, epsilon_setting
@@ -26,7 +27,9 @@ RATE = Choice("dp_sgd_rate", 2.0, options=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0))
 ACCOUNTANTS = {"rdp": N_("dp_sgd.accountant.rdp"), "pld": N_("dp_sgd.accountant.pld")}
 ACCOUNTANT = Choice("dp_sgd_accountant", "rdp", options=tuple(ACCOUNTANTS))
 
-# The model's inputs (the data controls): the label, its positive value, the features.
+# The model's inputs (the data controls): the data (the census or the user's own), the label,
+# its positive value, the features.
+DATASET = dataset_setting(PAGE, ("census",))
 LABEL = Choice("dp_sgd_label")  # options: the data's categorical columns
 POSITIVE = Choice("dp_sgd_positive")  # options: the label's public or declared categories
 NUMERIC = Many("dp_sgd_numeric")  # options: the data's numeric columns

@@ -33,6 +33,7 @@ from ui.dp_sgd.declared import (
     CENSUS_LABEL,
     CENSUS_NUMERIC,
     CENSUS_POSITIVE,
+    DATASET,
     LABEL,
     NUMERIC,
     PAGE,
@@ -50,7 +51,7 @@ def data_controls() -> Chosen | None:
     None (after a message) while the model cannot be trained."""
     with settings_area():
         preset_buttons(PAGE, PRESETS)
-        data = pick_rows(PAGE, ["census"], N_("dp_sgd.inputs.rows_needed"))
+        data = pick_rows(PAGE, DATASET, N_("dp_sgd.inputs.rows_needed"))
         if data is None:
             return None
         with st.expander(_("dp_sgd.inputs.title"), expanded=data.own, icon=":material/tune:"):

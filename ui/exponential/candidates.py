@@ -32,10 +32,9 @@ from ui.common.formatting import count, number, power_of_ten
 from ui.common.i18n import _
 from ui.common.labels import category_labels
 from ui.common.shell import page_rng
-from ui.exponential.declared import COLUMN, SOURCE, SOURCES, TYPED
+from ui.exponential.declared import COLUMN, DATASET, SOURCE, SOURCES, TYPED
 
 PAGE = entry("exponential").prefix
-DATASETS = ("diseases", "census", "industry_groups", "restaurant", "tips")
 PREFERRED_COLUMN = {"census": "occupation"}  # the teaching material's question
 
 
@@ -125,7 +124,7 @@ def pick_candidates() -> Candidates | None:
     )
     if source == "typed":
         return _typed()
-    data = pick_data(PAGE, DATASETS)
+    data = pick_data(PAGE, DATASET)
     if data is None:
         return None
     about(data)

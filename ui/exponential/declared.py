@@ -1,10 +1,11 @@
 """The exponential-mechanism page's settings, declared once (ui.common.setting): each is a
-widget's key and a parameter of the page's address (ε is ``exponential_epsilon``, the data's
-settings are ui.common.data_picker's, contributions' and categories')."""
+widget's key and a parameter of the page's address (the data's upload, path and
+person settings are ui.common.data_picker's, the cap and categories' ui.common's)."""
 
 from __future__ import annotations
 
 from data.registry import DATASETS
+from ui.common.data_picker import dataset_setting
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Number, Span, Text
 from ui.common.widgets import epsilon_setting
@@ -18,6 +19,10 @@ SOURCES = {
     "typed": N_("exponential.source.typed"),
 }
 SOURCE = Choice("exponential_source", "data", options=tuple(SOURCES))
+# Where the source is "data": a dataset with a category column, or the user's own file.
+DATASET = dataset_setting(
+    "exponential", ("diseases", "census", "industry_groups", "restaurant", "tips")
+)
 TYPED = Text("exponential_typed", "A=10, B=10, C=5")
 # The category column: its options and its default (a dataset's preferred column) come from
 # the data, and it starts afresh when the data changes (``context``).

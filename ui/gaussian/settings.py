@@ -12,7 +12,7 @@ from dp_core.guarantee import Guarantee, Part
 from ui.common.epsilon_delta import EpsilonDelta
 from ui.common.i18n import N_
 from ui.common.live import Stops
-from ui.common.query_picker import QueryChoice
+from ui.common.query_picker import QueryChoice, category_setting, kind_setting, query_dataset
 from ui.common.release import guarantee
 from ui.common.setting import Choice, Flag, Number
 from ui.common.widgets import delta_setting, epsilon_setting
@@ -24,6 +24,10 @@ MECHANISMS = {
     "classic": N_("gaussian.mechanism.classic"),
     "analytic": N_("gaussian.mechanism.analytic"),
 }
+# The query's settings (drawn by ui.common.query_picker, named here for the presets).
+DATASET = query_dataset("gaussian")
+KIND = kind_setting("gaussian")
+CATEGORY = category_setting("gaussian")
 EPSILON = epsilon_setting("gaussian_epsilon", 1.0)
 DELTA = delta_setting("gaussian_delta", 1e-5)  # its stops span the calibration chart
 MECHANISM = Choice("gaussian_mechanism", "analytic", options=tuple(MECHANISMS))

@@ -7,12 +7,29 @@ from dataclasses import dataclass, replace
 
 from dp_core import laplace
 from dp_core.guarantee import Guarantee
+from ui.common.contributions import cap_setting
 from ui.common.live import Stops
-from ui.common.query_picker import QueryChoice
+from ui.common.query_picker import (
+    QueryChoice,
+    category_setting,
+    kind_setting,
+    predicate_column,
+    predicate_number,
+    predicate_op,
+    query_dataset,
+)
 from ui.common.setting import Choice, Flag
 from ui.common.widgets import epsilon_setting
 
-# The page's own settings (the query's are ui.common.query_picker's).
+# The query's settings (drawn by ui.common.query_picker, named here for the presets).
+DATASET = query_dataset("laplace")
+KIND = kind_setting("laplace")
+CATEGORY = category_setting("laplace")
+PRED_COLUMN = predicate_column("laplace")
+PRED_OP = predicate_op("laplace")
+PRED_NUMBER = predicate_number("laplace")
+CAP = cap_setting("laplace")
+# The page's own settings.
 EPSILON = epsilon_setting("laplace_epsilon", 1.0)  # its stops are the error chart's grid
 REPEATS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000)
 REPEATS_SETTING = Choice("laplace_repeats", 100, options=REPEATS)  # the averaging attack's k

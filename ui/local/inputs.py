@@ -28,7 +28,7 @@ from dp_core import domains
 from dp_core.bounding import cap_contributions
 from ui.common.address import linked
 from ui.common.categories import pick_categories
-from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
 from ui.common.formatting import count
 from ui.common.i18n import _, n_
 from ui.common.setting import Choice
@@ -112,6 +112,11 @@ def _one_answer_each(data: DataChoice, area: Any) -> pd.DataFrame:
     return kept
 
 
+def respondents_dataset(page: str) -> Choice:
+    """The page's dataset: one with a row per person, or the user's own file."""
+    return dataset_setting(page, PERSON_DATASETS)
+
+
 def pick_respondents(
     page: str, column_setting: Choice, column_label: str, areas: Sequence[Any]
 ) -> Respondents | None:
@@ -122,7 +127,7 @@ def pick_respondents(
     dataset's, then the column's.
     """
     with areas[0]:
-        data = pick_data(page, PERSON_DATASETS, label=_("local.input.data"))
+        data = pick_data(page, respondents_dataset(page), label=_("local.input.data"))
     if data is None:
         return None
     dataset = data.dataset

@@ -18,7 +18,7 @@ from ui.common.live import Stops
 from ui.common.setting import Choice, Number
 from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
-from ui.local.inputs import Respondents
+from ui.local.inputs import Respondents, respondents_dataset
 
 URL = "local_frequencies"
 PAGE = entry(URL).prefix  # of the page's widget keys and random streams ("lf")
@@ -33,6 +33,7 @@ PROTOCOLS = {
 
 # The page's settings. The address holds ε while it sets the protocol, p and q while they do
 # ("choose p and q"); there ε is their consequence, written with in_address=False.
+DATASET = respondents_dataset(PAGE)  # drawn by ui.local.inputs
 COLUMN = Choice("lf_column", "occupation")  # options: the dataset's category columns
 PROTOCOL = Choice("lf_protocol", OUE, options=tuple(PROTOCOLS))
 EPSILON = epsilon_setting("lf_epsilon", 1.0)

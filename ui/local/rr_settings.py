@@ -18,7 +18,7 @@ from ui.common.live import Stops
 from ui.common.setting import Choice, Number
 from ui.common.widgets import epsilon_setting
 from ui.local.exercises import EXERCISES
-from ui.local.inputs import Respondents
+from ui.local.inputs import Respondents, respondents_dataset
 
 URL = "randomized_response"
 PAGE = entry(URL).prefix  # of the page's widget keys and random streams ("rr")
@@ -41,6 +41,7 @@ COIN_STOPS = tuple(i / 20 for i in range(21))  # a coin's slider: 0, 0.05, ..., 
 # dataset's column, question and sample size stay in it while the fixed group answers, and the
 # group's size and yes count while the dataset's persons do: a setting whose widget is not
 # drawn is left as it is, so a link reopens on everything it held.
+DATASET = respondents_dataset(PAGE)  # drawn by ui.local.inputs
 ANSWERING = Choice("rr_who", DATA, options=tuple(WHO))
 MODE = Choice("rr_mode", COINS_MODE, options=tuple(MODES))
 # As many as the Chinese notebook's sales staff (all yes there).

@@ -11,7 +11,7 @@ from ui.common import formatting
 from ui.common.address import current, from_address, linked, publish
 from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
-from ui.common.data_picker import DataChoice, about, pick_data
+from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
 from ui.common.errors import translated
 from ui.common.i18n import _, n_
 from ui.common.release import sentences
@@ -149,7 +149,7 @@ def _rows_outside(statistics: tuple[planner.Statistic, ...], modes: list[tuple[s
 
 def data_controls() -> Controls | None:
     """The data, the cap, the table of statistics and their categories (rerun the page)."""
-    data = pick_data(PAGE, SHIPPED, paths=True)
+    data = pick_data(PAGE, dataset_setting(PAGE, SHIPPED, paths=True))
     if data is None:
         return None
     about(data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from data.registry import DATASETS
 from dp_core.synthetic import SynthDomain
 from ui.common.catalog import entry
+from ui.common.data_picker import dataset_setting
 from ui.common.i18n import N_
 from ui.common.setting import Choice, Flag, Many, Number, Text
 from ui.common.widgets import delta_setting, epsilon_setting
@@ -19,6 +20,7 @@ DELTA_DEFAULT = 1e-5  # the stored census releases' (scripts/precompute_syntheti
 EPSILON = epsilon_setting("synthetic_epsilon", 1.0, minimum=0.1, maximum=20.0)
 DELTA = delta_setting("synthetic_delta", DELTA_DEFAULT)
 EPSILONS = (0.5, 1.0, 4.0, 10.0)  # the fidelity curve's points (precomputed for the census)
+DATASET = dataset_setting(PAGE, ("census",))  # or the user's own file
 
 ALGORITHMS = {"mst": N_("synthetic.algorithm.mst"), "aim": N_("synthetic.algorithm.aim")}
 ALGORITHM = Choice("synthetic_algorithm", "mst", options=tuple(ALGORITHMS))

@@ -33,6 +33,7 @@ from ui.synthetic.declared import (
     CENSUS_COLUMNS,
     CENSUS_CUTS,
     COLUMNS,
+    DATASET,
     PAGE,
     cuts_setting,
     whole_setting,
@@ -57,7 +58,7 @@ def data_controls() -> Chosen | None:
     """The examples, the data, the columns and their domain: settings that rerun the page."""
     with settings_area():
         preset_buttons(PAGE, PRESETS)
-        data = pick_rows(PAGE, ["census"], N_("synthetic.inputs.rows_needed"))
+        data = pick_rows(PAGE, DATASET, N_("synthetic.inputs.rows_needed"))
         if data is None:
             return None
         with st.expander(
