@@ -144,7 +144,7 @@ def test_after_each_preset_its_link_opens_with_its_values(page: str, presets) ->
         button.click()
         rerun(at)
         reopened = open_page(page, query=browser_address(at))
-        for key, value in preset.values.items():
-            found = _value_in_some_section(reopened, prefix, key)
+        for setting, value in preset.values.items():
+            found = _value_in_some_section(reopened, prefix, setting.key)
             found = tuple(found) if isinstance(found, list) else found
-            assert found == value, (preset.key, key, found, value)
+            assert found == value, (preset.key, setting.key, found, value)

@@ -14,9 +14,10 @@ Not to be confused with ui.bounding.data's PRESETS: the shipped datasets' column
 
 from __future__ import annotations
 
-from ui.bounding.data import PAGE
 from ui.bounding.declared import (
     BOUNDS,
+    DATASET,
+    EPSILON,
     GROUP,
     MAX_GROUPS,
     MAX_PER_GROUP,
@@ -33,28 +34,28 @@ EPSILON_PER_DAY = 0.5
 CONTRIBUTIONS = 4  # visits a visitor may add to one day (and days a visitor may add to)
 
 RESTAURANT_WEEK = {
-    f"{PAGE}_dataset": "restaurant",
-    GROUP.key: "day",
-    VALUE.key: "money_spent",
-    MECHANISM.key: "laplace",
-    PLAN.key: "day by day",
-    PRIVATE.key: False,  # the caps and bounds as set, not chosen with DP
-    f"{PAGE}_epsilon": EPSILON_PER_DAY,
-    MAX_GROUPS.key: CONTRIBUTIONS,
-    MAX_PER_GROUP.key: CONTRIBUTIONS,
+    DATASET: "restaurant",
+    GROUP: "day",
+    VALUE: "money_spent",
+    MECHANISM: "laplace",
+    PLAN: "day by day",
+    PRIVATE: False,  # the caps and bounds as set, not chosen with DP
+    EPSILON: EPSILON_PER_DAY,
+    MAX_GROUPS: CONTRIBUTIONS,
+    MAX_PER_GROUP: CONTRIBUTIONS,
 }
 
 PRESETS = (
     Preset(
         "restaurant",
         N_("bounding.preset.restaurant"),
-        {**RESTAURANT_WEEK, PRE_AGGREGATE.key: False, BOUNDS.key: (0.0, 50.0)},
+        {**RESTAURANT_WEEK, PRE_AGGREGATE: False, BOUNDS: (0.0, 50.0)},
         section="answers",
     ),
     Preset(
         "pre_aggregated",
         N_("bounding.preset.pre_aggregated"),
-        {**RESTAURANT_WEEK, PRE_AGGREGATE.key: True, BOUNDS.key: (0.0, 65.0)},
+        {**RESTAURANT_WEEK, PRE_AGGREGATE: True, BOUNDS: (0.0, 65.0)},
         section="answers",
     ),
 )

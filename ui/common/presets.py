@@ -1,14 +1,15 @@
 """Named settings from the teaching material, chosen in one click.
 
     RESTAURANT = Preset("restaurant", N_("bounding.preset.restaurant"),
-                        {"bounding_dataset": "restaurant", "bounding_epsilon": 0.5, ...})
+                        {DATASET: "restaurant", EPSILON: 0.5, ...})
     preset_buttons("bounding", [RESTAURANT, ...])
 
-A preset is a set of values for declared settings (ui.common.setting), by their keys, and the
-section that shows them. A click assigns them (before the widgets are drawn, so each widget
-shows its new value), opens the section, and the page publishes the values to the address
-like any other change: a link keeps the view. Nothing keeps "which preset" apart from the
-settings, so no button claims to be in use once a control has moved on.
+A preset is a set of values for the settings a page declares (ui.common.setting), keyed by
+the settings themselves (a test checks that each accepts its value), and the section that
+shows them. A click assigns them (before the widgets are drawn, so each widget shows its new
+value), opens the section, and the page publishes the values to the address like any other
+change: a link keeps the view. Nothing keeps "which preset" apart from the settings, so no
+button claims to be in use once a control has moved on.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ui.common.address import assign, forget_contexts
 from ui.common.folding import folded
 from ui.common.i18n import _
 from ui.common.sections import open_section
+from ui.common.setting import Setting
 from ui.common.shell import following
 
 
@@ -32,15 +34,16 @@ class Preset:
 
     key: str
     title: str
-    values: Mapping[str, Any]
+    values: Mapping[Setting, Any]
     section: str | None = None  # the section that shows the example (its key)
 
 
 def apply(page: str, preset: Preset) -> None:
     """Assign the preset's values and open its section; settings tied to the data (a column,
     a cap) take them as given, not as left over from the dataset before."""
-    forget_contexts(preset.values)
-    assign(preset.values)
+    values = {setting.key: value for setting, value in preset.values.items()}
+    forget_contexts(values)
+    assign(values)
     if preset.section is not None:
         open_section(page, preset.section)
 

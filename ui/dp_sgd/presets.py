@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
+from ui.dp_sgd.declared import BATCH, CLIP, DATASET, DELTA, EPOCHS, EPSILON, SHARE
 
 PRESETS = (
     Preset(
         "tf_privacy",
         N_("dp_sgd.preset.tf_privacy"),
         {
-            "dp_sgd_dataset": "census",
-            "dp_sgd_epsilon": 3.0,
-            "dp_sgd_delta": 1e-5,
-            "dp_sgd_batch": 256,
-            "dp_sgd_epochs": 60,
-            "dp_sgd_clip": 1.0,
-            "dp_sgd_share": 1.0,
+            DATASET: "census",
+            EPSILON: 3.0,
+            DELTA: 1e-5,
+            BATCH: 256,
+            EPOCHS: 60,
+            CLIP: 1.0,
+            SHARE: 1.0,
         },
         section="accounting",
     ),
@@ -29,11 +30,11 @@ PRESETS = (
         "small_table",
         N_("dp_sgd.preset.small_table"),
         {
-            "dp_sgd_dataset": "census",
-            "dp_sgd_epsilon": 1.0,
-            "dp_sgd_share": 0.03,
-            "dp_sgd_batch": 64,
-            "dp_sgd_epochs": 10,
+            DATASET: "census",
+            EPSILON: 1.0,
+            SHARE: 0.03,
+            BATCH: 64,
+            EPOCHS: 10,
         },
         section="accuracy",
     ),
@@ -41,11 +42,11 @@ PRESETS = (
         "large_batches",
         N_("dp_sgd.preset.large_batches"),
         {
-            "dp_sgd_dataset": "census",
-            "dp_sgd_epsilon": 0.1,
-            "dp_sgd_batch": 2048,
-            "dp_sgd_epochs": 20,
-            "dp_sgd_share": 1.0,
+            DATASET: "census",
+            EPSILON: 0.1,
+            BATCH: 2048,
+            EPOCHS: 20,
+            SHARE: 1.0,
         },
         section="accuracy",
     ),

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
+from ui.exponential.declared import COLUMN, DATASET, EPSILON, MONOTONIC, SAMPLED, SOURCE
 
 PRESETS = (
     Preset(
         "diseases",
         N_("exponential.preset.diseases"),
         {
-            "exponential_source": "data",
-            "exponential_dataset": "diseases",
-            "exponential_column": "disease",
-            "exponential_epsilon": 0.1,
-            "exponential_monotonic": False,
-            "exponential_draws": 10,
+            SOURCE: "data",
+            DATASET: "diseases",
+            COLUMN: "disease",
+            EPSILON: 0.1,
+            MONOTONIC: False,
+            SAMPLED: 10,
         },
         section="table",
     ),
@@ -27,12 +28,12 @@ PRESETS = (
         "industry_groups",
         N_("exponential.preset.industry_groups"),
         {
-            "exponential_source": "data",
-            "exponential_dataset": "industry_groups",
-            "exponential_column": "industry_group",
-            "exponential_epsilon": 0.1,
-            "exponential_monotonic": False,
-            "exponential_draws": 1_000,
+            SOURCE: "data",
+            DATASET: "industry_groups",
+            COLUMN: "industry_group",
+            EPSILON: 0.1,
+            MONOTONIC: False,
+            SAMPLED: 1_000,
         },
         section="right",
     ),

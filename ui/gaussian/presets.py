@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
+from ui.gaussian.settings import CATEGORY, DATASET, DELTA, EPSILON, KIND, MECHANISM, K
 
 PRESETS = (
     Preset(
         "classic",
         N_("gaussian.preset.classic"),
         {
-            "gaussian_dataset": "diseases",
-            "gaussian_kind": "count",
-            "gaussian_category": "disease",
-            "gaussian_epsilon": 0.1,
-            "gaussian_delta": 1e-4,
-            "gaussian_mechanism": "classic",
+            DATASET: "diseases",
+            KIND: "count",
+            CATEGORY: "disease",
+            EPSILON: 0.1,
+            DELTA: 1e-4,
+            MECHANISM: "classic",
         },
         section="answers",
     ),
@@ -27,10 +28,10 @@ PRESETS = (
         "laplace_or_gauss",
         N_("gaussian.preset.laplace_or_gauss"),
         {
-            "gaussian_epsilon": 1.0,
-            "gaussian_delta": 1e-5,
-            "gaussian_mechanism": "analytic",
-            "gaussian_k": 7,
+            EPSILON: 1.0,
+            DELTA: 1e-5,
+            MECHANISM: "analytic",
+            K: 7,
         },
         section="k",
     ),

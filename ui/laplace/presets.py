@@ -9,33 +9,44 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
+from ui.laplace.settings import (
+    CAP,
+    CATEGORY,
+    DATASET,
+    EPSILON,
+    KIND,
+    PRED_COLUMN,
+    PRED_NUMBER,
+    PRED_OP,
+    REPEATS_SETTING,
+)
 
-DISEASES = {"laplace_dataset": "diseases", "laplace_kind": "count", "laplace_category": "disease"}
+DISEASES = {DATASET: "diseases", KIND: "count", CATEGORY: "disease"}
 
 PRESETS = (
     Preset(
         "diseases_0_1",
         N_("laplace.preset.diseases_0_1"),
-        {**DISEASES, "laplace_epsilon": 0.1},
+        {**DISEASES, EPSILON: 0.1},
         "answers",
     ),
     Preset(
         "diseases_0_9",
         N_("laplace.preset.diseases_0_9"),
-        {**DISEASES, "laplace_epsilon": 0.9},
+        {**DISEASES, EPSILON: 0.9},
         "answers",
     ),
     Preset(
         "averaging",
         N_("laplace.preset.averaging"),
         {
-            "laplace_dataset": "tips",
-            "laplace_kind": "predicate",
-            "laplace_pred_column": "tip",
-            "laplace_pred_op": "≥",
-            "laplace_pred_number": 7.0,
-            "laplace_epsilon": 0.1,
-            "laplace_repeats": 100_000,
+            DATASET: "tips",
+            KIND: "predicate",
+            PRED_COLUMN: "tip",
+            PRED_OP: "≥",
+            PRED_NUMBER: 7.0,
+            EPSILON: 0.1,
+            REPEATS_SETTING: 100_000,
         },
         section="averaging",
     ),
@@ -43,11 +54,11 @@ PRESETS = (
         "restaurant",
         N_("laplace.preset.restaurant"),
         {
-            "laplace_dataset": "restaurant",
-            "laplace_kind": "count",
-            "laplace_category": "day",
-            "laplace_cap": 4,
-            "laplace_epsilon": 0.5,
+            DATASET: "restaurant",
+            KIND: "count",
+            CATEGORY: "day",
+            CAP: 4,
+            EPSILON: 0.5,
         },
         section="answers",
     ),

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
-from ui.local.lf_settings import COLUMN, MANUAL, PAGE, PROTOCOL, P, Q
+from ui.local.lf_settings import COLUMN, DATASET, MANUAL, PROTOCOL, P, Q
 
 PRESETS = (
     Preset(
         "unary",
         N_("local.lf.preset.unary"),
         {
-            f"{PAGE}_dataset": "census",
-            COLUMN.key: "occupation",
-            PROTOCOL.key: MANUAL,
-            P.key: 0.75,
-            Q.key: 0.25,
+            DATASET: "census",
+            COLUMN: "occupation",
+            PROTOCOL: MANUAL,
+            P: 0.75,
+            Q: 0.25,
         },
         section="counts",
     ),

@@ -22,6 +22,7 @@ from ui.local.rr_settings import (
     COINS_MODE,
     COLUMN,
     DATA,
+    DATASET,
     EPSILON,
     EPSILON_MODE,
     FAIR,
@@ -29,7 +30,6 @@ from ui.local.rr_settings import (
     GROUP_N,
     GROUP_YES,
     MODE,
-    PAGE,
     QUESTION,
     RANDOM_YES,
     SAMPLE,
@@ -40,18 +40,18 @@ CENSUS_PERSONS = 32_561  # UCI Adult: everyone is asked (those with no occupatio
 SALES_STAFF = 200  # the Chinese notebook's group, every one of them truly a yes
 GAMMA = 0.25  # the Spanish tutorial's: the truth with probability ½ + γ = 0.75
 
-FAIR_COINS = {MODE.key: COINS_MODE, TRUTH.key: FAIR, RANDOM_YES.key: FAIR}
+FAIR_COINS = {MODE: COINS_MODE, TRUTH: FAIR, RANDOM_YES: FAIR}
 
 PRESETS = (
     Preset(
         "coin_game",
         N_("local.rr.preset.coin_game"),
         {
-            ANSWERING.key: DATA,
-            f"{PAGE}_dataset": "census",
-            COLUMN.key: "occupation",
-            QUESTION.key: "Sales",
-            SAMPLE.key: CENSUS_PERSONS,
+            ANSWERING: DATA,
+            DATASET: "census",
+            COLUMN: "occupation",
+            QUESTION: "Sales",
+            SAMPLE: CENSUS_PERSONS,
             **FAIR_COINS,
         },
         section="survey",
@@ -60,9 +60,9 @@ PRESETS = (
         "sales_staff",
         N_("local.rr.preset.sales_staff"),
         {
-            ANSWERING.key: GROUP,
-            GROUP_N.key: SALES_STAFF,
-            GROUP_YES.key: SALES_STAFF,
+            ANSWERING: GROUP,
+            GROUP_N: SALES_STAFF,
+            GROUP_YES: SALES_STAFF,
             **FAIR_COINS,
         },
         section="survey",
@@ -70,7 +70,7 @@ PRESETS = (
     Preset(
         "gamma",
         N_("local.rr.preset.gamma"),
-        {MODE.key: EPSILON_MODE, EPSILON.key: rr.gamma_epsilon(GAMMA)},
+        {MODE: EPSILON_MODE, EPSILON: rr.gamma_epsilon(GAMMA)},
         section="coins",
     ),
 )

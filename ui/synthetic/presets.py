@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from ui.common.i18n import N_
 from ui.common.presets import Preset
+from ui.synthetic.declared import ALGORITHM, COLUMN, DATASET, DELTA, EPSILON, RARE, ROW
 
 PRESETS = (
     Preset(
         "board",
         N_("synthetic.preset.board"),
         {
-            "synthetic_dataset": "census",
-            "synthetic_epsilon": 1.0,
-            "synthetic_delta": 1e-5,
-            "synthetic_algorithm": "mst",
+            DATASET: "census",
+            EPSILON: 1.0,
+            DELTA: 1e-5,
+            ALGORITHM: "mst",
         },
         section="fidelity",
     ),
@@ -24,19 +25,19 @@ PRESETS = (
         "rare",
         N_("synthetic.preset.rare"),
         {
-            "synthetic_dataset": "census",
-            "synthetic_epsilon": 1.0,
-            "synthetic_algorithm": "mst",
-            "synthetic_row": "occupation",
-            "synthetic_column": "marital_status",
-            "synthetic_rare": 5,
+            DATASET: "census",
+            EPSILON: 1.0,
+            ALGORITHM: "mst",
+            ROW: "occupation",
+            COLUMN: "marital_status",
+            RARE: 5,
         },
         section="pitfalls",
     ),
     Preset(
         "loose",
         N_("synthetic.preset.loose"),
-        {"synthetic_dataset": "census", "synthetic_epsilon": 10.0, "synthetic_algorithm": "mst"},
+        {DATASET: "census", EPSILON: 10.0, ALGORITHM: "mst"},
         section="downstream",
     ),
 )
