@@ -41,4 +41,6 @@ export PATH="$PATH:/usr/sbin"
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
-python3 -m pytest -q -n auto --dist load "$@"
+# One worker more than cores: a browser test mostly waits on its server and chromium (the suite
+# used 1.13 of 2 cores with a worker per core), so a third keeps both cores busy.
+python3 -m pytest -q -n "$(( $(nproc) + 1 ))" --dist load "$@"
