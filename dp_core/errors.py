@@ -6,6 +6,11 @@ its catalogue; no sentence is ever parsed back).
     str(error) -> "epsilon must be greater than 0 (got 0): epsilon = 0 would need infinite noise."
     error.code -> "epsilon_positive", error.params -> {"got": "0"}
 
+An engine's own words (DuckDB's, Spark's, pandas') are never part of the sentence: they go in
+``detail``, which the app shows folded below it, as the engine wrote them.
+
+    raise CodedError("path_unreadable", detail=str(engine_error), title="sales")
+
 ``ENGLISH`` holds each code's sentence, with the parameters as {placeholders}; the app's
 English catalogue holds the same sentences (a test compares them).
 """
@@ -34,6 +39,7 @@ ENGLISH = {
     "probability_closed": "{name} must lie between 0 and 1 (got {got}).",
     "whole": "{name} must be a whole number (got {got}).",
     "minimum": "{name} must be at least {minimum} (got {got}).",
+    "choice": "{name} must be one of {choices} (got {got}).",
     # a user's own CSV file and table (data.own_csv, data.registry)
     "csv_empty": "“{name}” is empty: a CSV needs a header row and at least one row.",
     "csv_size": "“{name}” is {size} MB; files up to {limit} MB can be explored here.",
@@ -114,9 +120,12 @@ ENGLISH = {
 
 class CodedError(ValueError):
     """A ValueError whose sentence is ``ENGLISH[code]`` filled with ``params`` (text, or
-    numbers that the app writes in the reader's format)."""
+    numbers that the app writes in the reader's format), and ``detail``, an engine's own text
+    (or None), after it on a line of its own."""
 
-    def __init__(self, code: str, **params: object) -> None:
+    def __init__(self, code: str, *, detail: str | None = None, **params: object) -> None:
         self.code = code
         self.params = params
-        super().__init__(ENGLISH[code].format(**params))
+        self.detail = detail.strip() if detail and detail.strip() else None
+        sentence = ENGLISH[code].format(**params)
+        super().__init__(sentence if self.detail is None else f"{sentence}\n{self.detail}")

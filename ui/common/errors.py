@@ -3,10 +3,13 @@
 dp_core and data raise ``dp_core.errors.CodedError`` for the sentences a user meets most (the
 argument checks of dp_core.validation and the checks of an own CSV file in data.own_csv and
 data.registry): a code and its parameters, written here from the catalogue by code. Any other
-error is shown as its English sentence.
+error is shown as its English sentence. An engine's own text (``CodedError.detail``) is shown
+folded below the sentence, as the engine wrote it.
 """
 
 from __future__ import annotations
+
+import streamlit as st
 
 from dp_core.errors import CodedError
 from ui.common.i18n import N_, _
@@ -25,6 +28,7 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "probability_closed": N_("common.error.probability_closed"),
     "whole": N_("common.error.whole"),
     "minimum": N_("common.error.minimum"),
+    "choice": N_("common.error.choice"),
     "csv_empty": N_("common.error.csv_empty"),
     "csv_size": N_("common.error.csv_size"),
     "csv_binary": N_("common.error.csv_binary"),
@@ -56,3 +60,13 @@ def translated(error: Exception | str) -> str:
     if isinstance(error, CodedError) and error.code in MESSAGES:
         return _(MESSAGES[error.code], **error.params)
     return str(error)
+
+
+def show_error(text: str, error: Exception, **box: object) -> None:
+    """``st.error(text)`` (a sentence that holds ``translated(error)``), then the engine's own
+    text of ``error``, if it has one, folded below it."""
+    st.error(text, **box)
+    detail = getattr(error, "detail", None)
+    if detail:
+        with st.expander(_("common.error.detail"), icon=":material/terminal:"):
+            st.code(detail, language=None, wrap_lines=True)
