@@ -115,6 +115,29 @@ ENGLISH = {
     ),
     "histogram_categories": "“{name}”: a histogram needs its public categories.",
     "count_table_values": "“{name}”: a count table has no values to sum or average.",
+    # private quantiles, partition selection, local estimation, randomized response, unary
+    # encoding, selection (dp_core.private_quantile, partition_selection, local_estimation,
+    # randomized_response, unary_encoding, selection, selection_scores, noisy_max, exponential)
+    "quantile_candidates_numbers": "the candidates must be numbers.",
+    "quantile_candidates_empty": "give at least one candidate, as a flat list of numbers.",
+    "quantile_candidates_many": (
+        "at most {limit} candidates are allowed (got {got}); use a coarser grid."
+    ),
+    "quantile_candidates_finite": "every candidate must be a finite number.",
+    "quantile_candidates_sorted": (
+        "the candidates must be sorted from smallest to largest, each once."
+    ),
+    "quantile_values_numbers": "the values must be numbers.",
+    "quantile_values_flat": "the values must be a flat list of numbers.",
+    "quantile_no_values": "there are no values: a quantile needs data.",
+    "quantile_values_missing": "the values have missing entries: drop them first.",
+    "quantile_weights_count": "give one weight per value ({weights} weights for {values} values).",
+    "quantile_weights_range": "the weights must be finite numbers of at least 0.",
+    "quantile_alpha_order": "the lower bound's alpha must be below the upper bound's alpha.",
+    "quantile_bounds_candidates": "clipping bounds need at least two candidates.",
+    "quantile_contributions_whole": (
+        "the contributions per person must be whole numbers of at least 0."
+    ),
 }
 
 

@@ -31,6 +31,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.exponential import exponential_probabilities
 from dp_core.permute_and_flip import permute_and_flip_probabilities
 from dp_core.validation import check_epsilon, check_positive_int, check_probability
@@ -61,18 +62,17 @@ def check_candidates(candidates: ArrayLike) -> np.ndarray:
     try:
         grid = np.array(candidates, dtype=float)  # a copy: results mark it read-only
     except (TypeError, ValueError):
-        raise ValueError("the candidates must be numbers.") from None
+        raise CodedError("quantile_candidates_numbers") from None
     if grid.ndim != 1 or grid.size == 0:
-        raise ValueError("give at least one candidate, as a flat list of numbers.")
+        raise CodedError("quantile_candidates_empty")
     if grid.size > MAX_CANDIDATES:
-        raise ValueError(
-            f"at most {MAX_CANDIDATES:,} candidates are allowed (got {grid.size:,}); "
-            "use a coarser grid."
+        raise CodedError(
+            "quantile_candidates_many", limit=f"{MAX_CANDIDATES:,}", got=f"{grid.size:,}"
         )
     if not np.all(np.isfinite(grid)):
-        raise ValueError("every candidate must be a finite number.")
+        raise CodedError("quantile_candidates_finite")
     if np.any(np.diff(grid) <= 0):
-        raise ValueError("the candidates must be sorted from smallest to largest, each once.")
+        raise CodedError("quantile_candidates_sorted")
     return grid
 
 
@@ -80,13 +80,13 @@ def _check_values(values: ArrayLike) -> np.ndarray:
     try:
         x = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("the values must be numbers.") from None
+        raise CodedError("quantile_values_numbers") from None
     if x.ndim != 1:
-        raise ValueError("the values must be a flat list of numbers.")
+        raise CodedError("quantile_values_flat")
     if x.size == 0:
-        raise ValueError("there are no values: a quantile needs data.")
+        raise CodedError("quantile_no_values")
     if np.isnan(x).any():
-        raise ValueError("the values have missing entries: drop them first.")
+        raise CodedError("quantile_values_missing")
     return x
 
 
@@ -95,18 +95,21 @@ def _check_weights(weights: ArrayLike | None, size: int) -> np.ndarray | None:
         return None
     w = np.asarray(weights, dtype=float)
     if w.shape != (size,):
-        raise ValueError(f"give one weight per value ({w.size:,} weights for {size:,} values).")
+        raise CodedError("quantile_weights_count", weights=f"{w.size:,}", values=f"{size:,}")
     if not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("the weights must be finite numbers of at least 0.")
+        raise CodedError("quantile_weights_range")
     if w.sum() <= 0:
-        raise ValueError("there are no values: a quantile needs data.")
+        raise CodedError("quantile_no_values")
     return w
 
 
 def _check_mechanism(mechanism: str) -> Mechanism:
     if mechanism not in ("exponential", "permute_and_flip"):
-        raise ValueError(
-            f"mechanism must be 'exponential' or 'permute_and_flip' (got {mechanism!r})."
+        raise CodedError(
+            "choice",
+            name="mechanism",
+            choices="'exponential', 'permute_and_flip'",
+            got=repr(mechanism),
         )
     return mechanism  # type: ignore[return-value]
 
@@ -245,10 +248,10 @@ def private_bounds(
     lo_a = check_probability(lower_alpha, "the lower bound's alpha")
     hi_a = check_probability(upper_alpha, "the upper bound's alpha")
     if lo_a >= hi_a:
-        raise ValueError("the lower bound's alpha must be below the upper bound's alpha.")
+        raise CodedError("quantile_alpha_order")
     grid = check_candidates(candidates)
     if grid.size < 2:
-        raise ValueError("clipping bounds need at least two candidates.")
+        raise CodedError("quantile_bounds_candidates")
     settings = {"epsilon": eps / 2, "max_rows_per_person": max_rows_per_person, "weights": weights}
     p_lo = quantile_probabilities(values, grid, alpha=lo_a, mechanism=mechanism, **settings)
     p_hi = quantile_probabilities(values, grid, alpha=hi_a, mechanism=mechanism, **settings)
@@ -307,7 +310,7 @@ def private_cap(
     """
     counts = _check_values(contributions)
     if np.any(counts < 0) or np.any(counts != np.round(counts)):
-        raise ValueError("the contributions per person must be whole numbers of at least 0.")
+        raise CodedError("quantile_contributions_whole")
     top = check_positive_int(max_cap, "the largest cap offered")
     grid = np.arange(1, top + 1, dtype=float)
     p = quantile_probabilities(

@@ -51,6 +51,21 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "memory_duckdb": N_("common.error.memory_duckdb"),
     "memory_pandas": N_("common.error.memory_pandas"),
     "memory_spark": N_("common.error.memory_spark"),
+    # private quantiles, partition selection, local estimation, selection (dp_core)
+    "quantile_candidates_numbers": N_("common.error.quantile_candidates_numbers"),
+    "quantile_candidates_empty": N_("common.error.quantile_candidates_empty"),
+    "quantile_candidates_many": N_("common.error.quantile_candidates_many"),
+    "quantile_candidates_finite": N_("common.error.quantile_candidates_finite"),
+    "quantile_candidates_sorted": N_("common.error.quantile_candidates_sorted"),
+    "quantile_values_numbers": N_("common.error.quantile_values_numbers"),
+    "quantile_values_flat": N_("common.error.quantile_values_flat"),
+    "quantile_no_values": N_("common.error.quantile_no_values"),
+    "quantile_values_missing": N_("common.error.quantile_values_missing"),
+    "quantile_weights_count": N_("common.error.quantile_weights_count"),
+    "quantile_weights_range": N_("common.error.quantile_weights_range"),
+    "quantile_alpha_order": N_("common.error.quantile_alpha_order"),
+    "quantile_bounds_candidates": N_("common.error.quantile_bounds_candidates"),
+    "quantile_contributions_whole": N_("common.error.quantile_contributions_whole"),
 }
 
 
