@@ -138,6 +138,27 @@ ENGLISH = {
     "quantile_contributions_whole": (
         "the contributions per person must be whole numbers of at least 0."
     ),
+    "partition_delta_positive": (
+        "partition selection needs delta greater than 0: with delta = 0 a category found only "
+        "in the data could never be released. Declare the categories instead."
+    ),
+    "partition_delta_max": (
+        "delta must be at most {top} for partition selection with up to {max_partitions} "
+        "categories per person (got {got}); useful values are tiny, e.g. 1e-6."
+    ),
+    "partition_threshold": "the threshold must be a finite number of at least 1 (got {got}).",
+    "partition_counts_numbers": "the person counts must be numbers, one per category.",
+    "partition_counts_flat": "the person counts must be a flat list, one number per category.",
+    "partition_counts_whole": "the person counts must be whole numbers of at least 0.",
+    "partition_column_missing": "the category column '{column}' is not in the table.",
+    "partition_persons_over_cap": (
+        "some persons are in more than {l0} categories: cap each person at {l0} categories "
+        "before selecting (contribution bounding), or raise l0."
+    ),
+    "partition_labels_count": (
+        "there must be one person count per label ({counts} counts, {labels} labels)."
+    ),
+    "partition_label_twice": "a label appears twice: each category must be one candidate.",
 }
 
 

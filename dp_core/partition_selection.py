@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike
 
 from dp_core.bounding import check_bounding_frame
 from dp_core.domains import category_keys
+from dp_core.errors import CodedError
 from dp_core.validation import check_epsilon, check_positive_int
 
 __all__ = [
@@ -54,20 +55,15 @@ def _check_delta(delta: object, max_partitions: int) -> float:
     try:
         d = float(delta)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ValueError(f"delta must be a number (got {delta!r}).") from None
+        raise CodedError("number", name="delta", got=repr(delta)) from None
     if isinstance(delta, bool) or math.isnan(d):
-        raise ValueError(f"delta must be a number (got {delta!r}).")
+        raise CodedError("number", name="delta", got=repr(delta))
     if d <= 0:
-        raise ValueError(
-            "partition selection needs delta greater than 0: with delta = 0 a category found "
-            "only in the data could never be released. Declare the categories instead."
-        )
+        raise CodedError("partition_delta_positive")
     top = 1.0 - 2.0**-max_partitions
     if d > top:
-        raise ValueError(
-            f"delta must be at most {top:g} for partition selection with up to "
-            f"{max_partitions} categories per person (got {d:g}); useful values are tiny, "
-            "e.g. 1e-6."
+        raise CodedError(
+            "partition_delta_max", top=f"{top:g}", max_partitions=f"{max_partitions}", got=f"{d:g}"
         )
     return d
 
@@ -105,7 +101,7 @@ def threshold_delta(*, threshold: float, epsilon: float, max_partitions: int) ->
     l0 = check_positive_int(max_partitions, "the cap on categories per person (l0)")
     tau = float(threshold)
     if not math.isfinite(tau) or tau < 1:
-        raise ValueError(f"the threshold must be a finite number of at least 1 (got {tau:g}).")
+        raise CodedError("partition_threshold", got=f"{tau:g}")
     p = 0.5 * math.exp(-(tau - 1.0) * eps / l0)
     return -math.expm1(l0 * math.log1p(-p))
 
@@ -129,11 +125,11 @@ def _check_counts(person_counts: ArrayLike) -> np.ndarray:
     try:
         counts = np.asarray(person_counts, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("the person counts must be numbers, one per category.") from None
+        raise CodedError("partition_counts_numbers") from None
     if counts.ndim != 1:
-        raise ValueError("the person counts must be a flat list, one number per category.")
+        raise CodedError("partition_counts_flat")
     if not np.all(np.isfinite(counts)) or np.any(counts < 0) or np.any(counts != np.round(counts)):
-        raise ValueError("the person counts must be whole numbers of at least 0.")
+        raise CodedError("partition_counts_whole")
     return counts
 
 
@@ -152,7 +148,7 @@ def distinct_person_counts(
     dp_core.bounding.cap_contributions(..., max_groups_per_id=l0), or the guarantee fails.
     """
     if category_column not in frame.columns:
-        raise ValueError(f"the category column '{category_column}' is not in the table.")
+        raise CodedError("partition_column_missing", column=category_column)
     check_bounding_frame(frame, person_column)
     keys = category_keys(frame[category_column])
     present = keys.notna().to_numpy()
@@ -171,10 +167,7 @@ def distinct_person_counts(
     if max_partitions is not None:
         l0 = check_positive_int(max_partitions, "the cap on categories per person (l0)")
         if most > l0:
-            raise ValueError(
-                f"some persons are in more than {l0} categories: cap each person at {l0} "
-                "categories before selecting (contribution bounding), or raise l0."
-            )
+            raise CodedError("partition_persons_over_cap", l0=f"{l0}")
     counts = counts.sort_index().astype(np.int64)
     counts.index.name, counts.name = category_column, "persons"
     return counts
@@ -231,11 +224,9 @@ def select_partitions(
     names = labels.tolist() if hasattr(labels, "tolist") else list(labels)
     counts = _check_counts(person_counts)
     if len(names) != counts.size:
-        raise ValueError(
-            f"there must be one person count per label ({counts.size} counts, {len(names)} labels)."
-        )
+        raise CodedError("partition_labels_count", counts=f"{counts.size}", labels=f"{len(names)}")
     if len(set(names)) != len(names):
-        raise ValueError("a label appears twice: each category must be one candidate.")
+        raise CodedError("partition_label_twice")
     tau = laplace_threshold(epsilon=eps, delta=d, max_partitions=l0)
     b = l0 / eps
     noisy = counts + rng.laplace(0.0, b, counts.size)

@@ -66,6 +66,16 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "quantile_alpha_order": N_("common.error.quantile_alpha_order"),
     "quantile_bounds_candidates": N_("common.error.quantile_bounds_candidates"),
     "quantile_contributions_whole": N_("common.error.quantile_contributions_whole"),
+    "partition_delta_positive": N_("common.error.partition_delta_positive"),
+    "partition_delta_max": N_("common.error.partition_delta_max"),
+    "partition_threshold": N_("common.error.partition_threshold"),
+    "partition_counts_numbers": N_("common.error.partition_counts_numbers"),
+    "partition_counts_flat": N_("common.error.partition_counts_flat"),
+    "partition_counts_whole": N_("common.error.partition_counts_whole"),
+    "partition_column_missing": N_("common.error.partition_column_missing"),
+    "partition_persons_over_cap": N_("common.error.partition_persons_over_cap"),
+    "partition_labels_count": N_("common.error.partition_labels_count"),
+    "partition_label_twice": N_("common.error.partition_label_twice"),
 }
 
 
