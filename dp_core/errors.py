@@ -159,6 +159,28 @@ ENGLISH = {
         "there must be one person count per label ({counts} counts, {labels} labels)."
     ),
     "partition_label_twice": "a label appears twice: each category must be one candidate.",
+    "local_p_not_above_q": (
+        "p (the chance of reporting a value you hold) must be greater than q (the chance of "
+        "reporting one you do not hold); with p <= q the reports say nothing about the truth, "
+        "or say it backwards (got p = {p}, q = {q})."
+    ),
+    "local_category_codes": "category codes must lie between {lowest} and {highest}.",
+    "local_categories_two": (
+        "frequency estimation needs at least 2 categories: with a single category every person "
+        "holds it and there is nothing to estimate."
+    ),
+    "local_counts_negative": "counts per category must be whole numbers of at least 0.",
+    "local_counts_total": "counts per category must be whole numbers adding up to at least 1.",
+    "local_true_count": "a true count must lie between 0 and the number of respondents.",
+    "local_reported_count": "a reported count must lie between 0 and the number of respondents.",
+    "rr_answers_sum": "P(yes | answer) and P(no | answer) must add up to 1 for each answer.",
+    "rr_gamma": "gamma must lie between -1/2 and 1/2 (got {got}).",
+    "rr_answer_count": "a categorical question needs a whole number of at least 2 answers.",
+    "rr_population": "a sample or a yes count cannot exceed the population ({population}).",
+    "unary_reports": (
+        "{reports} reports cannot come from the {persons} persons holding a category: every "
+        "person sends one report."
+    ),
 }
 
 

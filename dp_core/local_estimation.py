@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import signal, stats
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_positive_int, check_probability
 
 __all__ = [
@@ -44,13 +45,9 @@ def check_report_probabilities(p: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, 
     q_arr = np.asarray(q, dtype=float)
     for name, arr in (("p", p_arr), ("q", q_arr)):
         if np.any(np.isnan(arr)) or np.any((arr < 0) | (arr > 1)):
-            raise ValueError(f"{name} must be a probability between 0 and 1 (got {arr}).")
+            raise CodedError("probability_closed", name=name, got=f"{arr}")
     if np.any(p_arr <= q_arr):
-        raise ValueError(
-            "p (the chance of reporting a value you hold) must be greater than q (the chance "
-            "of reporting one you do not hold); with p <= q the reports say nothing about "
-            f"the truth, or say it backwards (got p = {p_arr}, q = {q_arr})."
-        )
+        raise CodedError("local_p_not_above_q", p=f"{p_arr}", q=f"{q_arr}")
     return p_arr, q_arr
 
 
@@ -65,7 +62,7 @@ def check_category_codes(
     codes = np.asarray(values, dtype=np.int64)
     lowest = -1 if none_allowed else 0
     if codes.size and (codes.min() < lowest or codes.max() >= k):
-        raise ValueError(f"category codes must lie between {lowest} and {k - 1}.")
+        raise CodedError("local_category_codes", lowest=f"{lowest}", highest=f"{k - 1}")
     return codes, k
 
 
@@ -73,14 +70,11 @@ def check_category_counts(true_counts: ArrayLike) -> np.ndarray:
     """Counts per category: whole numbers >= 0, at least 2 categories, at least 1 person."""
     counts = np.asarray(true_counts)
     if counts.ndim != 1 or counts.size < 2:
-        raise ValueError(
-            "frequency estimation needs at least 2 categories: with a single category every "
-            "person holds it and there is nothing to estimate."
-        )
+        raise CodedError("local_categories_two")
     if not np.issubdtype(counts.dtype, np.number) or np.any(counts < 0):
-        raise ValueError("counts per category must be whole numbers of at least 0.")
+        raise CodedError("local_counts_negative")
     if np.any(counts != np.round(counts)) or counts.sum() < 1:
-        raise ValueError("counts per category must be whole numbers adding up to at least 1.")
+        raise CodedError("local_counts_total")
     return counts.astype(np.int64)
 
 
@@ -88,9 +82,9 @@ def _check_counts(true_count: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.n
     n_arr = np.asarray(n, dtype=float)
     c_arr = np.asarray(true_count, dtype=float)
     if np.any(n_arr < 1):
-        raise ValueError(f"the number of respondents must be at least 1 (got {n_arr}).")
+        raise CodedError("minimum", name="the number of respondents", minimum=1, got=f"{n_arr}")
     if np.any((c_arr < 0) | (c_arr > n_arr)):
-        raise ValueError("a true count must lie between 0 and the number of respondents.")
+        raise CodedError("local_true_count")
     return c_arr, n_arr
 
 
@@ -159,7 +153,7 @@ def exact_count_interval(
     n = check_positive_int(n, "the number of respondents")
     count = check_positive_int(count, "the reported count", minimum=0)
     if count > n:
-        raise ValueError("a reported count must lie between 0 and the number of respondents.")
+        raise CodedError("local_reported_count")
     p_arr, q_arr = check_report_probabilities(p, q)
     half_alpha = (1 - check_probability(confidence, "confidence")) / 2
     accepted = []

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from dp_core.errors import CodedError
 from dp_core.local_estimation import (
     check_category_codes,
     check_category_counts,
@@ -83,7 +84,7 @@ def report_probabilities_epsilon(
     if no_given_no is not None:
         not_q = check_probability(no_given_no, "P(no | no)", open_interval=False)
     if abs(p + not_p - 1) > 1e-12 or abs(q + not_q - 1) > 1e-12:
-        raise ValueError("P(yes | answer) and P(no | answer) must add up to 1 for each answer.")
+        raise CodedError("rr_answers_sum")
     ratios = (
         _log_ratio(p, q),
         _log_ratio(q, p),
@@ -152,7 +153,7 @@ def gamma_epsilon(gamma: float) -> float:
     gamma = 1/4 gives ln 3, gamma = 1/2 (always the truth) infinity, gamma = 0 zero.
     """
     if math.isnan(gamma) or abs(gamma) > 0.5:
-        raise ValueError(f"gamma must lie between -1/2 and 1/2 (got {gamma}).")
+        raise CodedError("rr_gamma", got=f"{gamma}")
     return abs(_log_ratio(0.5 + gamma, 0.5 - gamma))
 
 
@@ -179,7 +180,7 @@ def grr_probabilities(epsilon: float, k: ArrayLike) -> tuple[np.ndarray, np.ndar
     eps = check_epsilon(epsilon)
     k_arr = np.asarray(k, dtype=float)
     if np.any(k_arr < 2) or np.any(k_arr != np.round(k_arr)):
-        raise ValueError("a categorical question needs a whole number of at least 2 answers.")
+        raise CodedError("rr_answer_count")
     p = 1.0 / (1.0 + (k_arr - 1) * math.exp(-eps))  # divided through by e^eps: no overflow
     return p, p * math.exp(-eps)
 
@@ -210,7 +211,7 @@ def sample_yes_count(rng: np.random.Generator, n_yes: int, population: int, n: i
     n_yes = check_positive_int(n_yes, "the number of true yes answers", minimum=0)
     n = check_positive_int(n, "the number of respondents")
     if n_yes > population or n > population:
-        raise ValueError(f"a sample or a yes count cannot exceed the population ({population:,}).")
+        raise CodedError("rr_population", population=f"{population:,}")
     return int(rng.hypergeometric(n_yes, population - n_yes, n))
 
 

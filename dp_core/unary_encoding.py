@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from dp_core.errors import CodedError
 from dp_core.local_estimation import (
     check_category_codes,
     check_category_counts,
@@ -106,10 +107,7 @@ def unary_report_counts(
     counts = check_category_counts(true_counts)
     reports = int(counts.sum()) if n is None else check_positive_int(n, "the number of reports")
     if reports < counts.sum():
-        raise ValueError(
-            f"{reports:,} reports cannot come from the {int(counts.sum()):,} persons holding a "
-            "category: every person sends one report."
-        )
+        raise CodedError("unary_reports", reports=f"{reports:,}", persons=f"{int(counts.sum()):,}")
     size = None if repeats is None else (check_positive_int(repeats, "repeats"), counts.size)
     return rng.binomial(counts, p, size) + rng.binomial(reports - counts, q, size)
 

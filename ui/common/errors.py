@@ -76,6 +76,18 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "partition_persons_over_cap": N_("common.error.partition_persons_over_cap"),
     "partition_labels_count": N_("common.error.partition_labels_count"),
     "partition_label_twice": N_("common.error.partition_label_twice"),
+    "local_p_not_above_q": N_("common.error.local_p_not_above_q"),
+    "local_category_codes": N_("common.error.local_category_codes"),
+    "local_categories_two": N_("common.error.local_categories_two"),
+    "local_counts_negative": N_("common.error.local_counts_negative"),
+    "local_counts_total": N_("common.error.local_counts_total"),
+    "local_true_count": N_("common.error.local_true_count"),
+    "local_reported_count": N_("common.error.local_reported_count"),
+    "rr_answers_sum": N_("common.error.rr_answers_sum"),
+    "rr_gamma": N_("common.error.rr_gamma"),
+    "rr_answer_count": N_("common.error.rr_answer_count"),
+    "rr_population": N_("common.error.rr_population"),
+    "unary_reports": N_("common.error.unary_reports"),
 }
 
 
