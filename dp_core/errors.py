@@ -181,6 +181,16 @@ ENGLISH = {
         "{reports} reports cannot come from the {persons} persons holding a category: every "
         "person sends one report."
     ),
+    "selection_scores_numbers": "scores must be numbers, one per candidate.",
+    "selection_scores_flat": "scores must be a flat list with one number per candidate.",
+    "selection_no_candidates": "there are no candidates to choose from (the column is empty).",
+    "selection_scores_finite": "every score must be a finite number.",
+    "selection_no_record": "count / largest count needs at least one record.",
+    "selection_columns_length": "values and groups must be two columns of the same length.",
+    "selection_values_missing": (
+        "every value must be a number (fill or drop the empty ones first)."
+    ),
+    "selection_best_count": "there cannot be more best candidates than candidates.",
 }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.selection import check_scores, scaled_gaps, selection_rate
 from dp_core.validation import check_positive_int
 
@@ -124,7 +125,7 @@ def exponential_score_shortfall_bound(
     n = check_positive_int(n_candidates, "the number of candidates")
     best = check_positive_int(n_best, "the number of best candidates")
     if best > n:
-        raise ValueError("there cannot be more best candidates than candidates.")
+        raise CodedError("selection_best_count")
     rate = selection_rate(epsilon, sensitivity, monotonic=monotonic)
     if rate == 0:
         return float("inf")

@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.selection import check_scores, leave_one_out_polynomial_integral, selection_rate
 from dp_core.validation import check_positive_int
 
@@ -52,7 +53,9 @@ def report_noisy_max(
         return rng.integers(values.size, size=n_draws)
     draw = {"gumbel": rng.gumbel, "exponential": rng.exponential, "laplace": rng.laplace}
     if noise not in draw:
-        raise ValueError(f"noise must be 'gumbel', 'exponential' or 'laplace' (got {noise!r}).")
+        raise CodedError(
+            "choice", name="noise", choices="'gumbel', 'exponential', 'laplace'", got=repr(noise)
+        )
     rows = max(1, 2_000_000 // values.size)  # bound memory: about 16 MB of noise at a time
     chunks = [
         np.argmax(

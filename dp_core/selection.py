@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_epsilon, check_positive_int, check_sensitivity
 
 
@@ -21,13 +22,13 @@ def check_scores(scores: ArrayLike) -> np.ndarray:
     try:
         values = np.asarray(scores, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("scores must be numbers, one per candidate.") from None
+        raise CodedError("selection_scores_numbers") from None
     if values.ndim != 1:
-        raise ValueError("scores must be a flat list with one number per candidate.")
+        raise CodedError("selection_scores_flat")
     if values.size == 0:
-        raise ValueError("there are no candidates to choose from (the column is empty).")
+        raise CodedError("selection_no_candidates")
     if not np.all(np.isfinite(values)):
-        raise ValueError("every score must be a finite number.")
+        raise CodedError("selection_scores_finite")
     return values
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_bounds, check_positive_int
 
 COUNT_SENSITIVITY = 1.0  # adding or removing one record moves one count by 1
@@ -36,7 +37,7 @@ def share_of_largest_scores(counts: ArrayLike) -> np.ndarray:
     """s_r = c_r / max_j c_j, in [0, 1]; needs at least one record."""
     c = np.asarray(counts, dtype=float)
     if c.size == 0 or c.max() <= 0:
-        raise ValueError("count / largest count needs at least one record.")
+        raise CodedError("selection_no_record")
     return c / c.max()
 
 
@@ -47,7 +48,7 @@ def share_of_largest_local_sensitivity(counts: ArrayLike) -> float:
     """
     c = np.asarray(counts, dtype=float)
     if c.size == 0 or c.max() <= 0:
-        raise ValueError("count / largest count needs at least one record.")
+        raise CodedError("selection_no_record")
     return float(1.0 / c.max())
 
 
@@ -80,9 +81,9 @@ def floored_clipped_means(
     x = np.asarray(values, dtype=float)
     g = np.asarray(groups)
     if x.shape != g.shape or x.ndim != 1:
-        raise ValueError("values and groups must be two columns of the same length.")
+        raise CodedError("selection_columns_length")
     if np.isnan(x).any():
-        raise ValueError("every value must be a number (fill or drop the empty ones first).")
+        raise CodedError("selection_values_missing")
     lifted = np.clip(x, lo, hi) - lo
     scores = []
     for candidate in np.asarray(candidates):

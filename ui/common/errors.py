@@ -88,6 +88,14 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "rr_answer_count": N_("common.error.rr_answer_count"),
     "rr_population": N_("common.error.rr_population"),
     "unary_reports": N_("common.error.unary_reports"),
+    "selection_scores_numbers": N_("common.error.selection_scores_numbers"),
+    "selection_scores_flat": N_("common.error.selection_scores_flat"),
+    "selection_no_candidates": N_("common.error.selection_no_candidates"),
+    "selection_scores_finite": N_("common.error.selection_scores_finite"),
+    "selection_no_record": N_("common.error.selection_no_record"),
+    "selection_columns_length": N_("common.error.selection_columns_length"),
+    "selection_values_missing": N_("common.error.selection_values_missing"),
+    "selection_best_count": N_("common.error.selection_best_count"),
 }
 
 
