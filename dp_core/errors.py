@@ -191,6 +191,83 @@ ENGLISH = {
         "every value must be a number (fill or drop the empty ones first)."
     ),
     "selection_best_count": "there cannot be more best candidates than candidates.",
+    # bounding, queries, releases, declared domains (dp_core.bounding, queries, release, domains)
+    "bounding_table_empty": "the table is empty: there is nothing to bound.",
+    "bounding_person_column_missing": "the person column '{column}' is not in the table.",
+    "bounding_group_column_missing": "the group column '{column}' is not in the table.",
+    "bounding_person_column_gaps": (
+        "the person column '{column}' has {count} missing value(s): every record needs a person, "
+        "or its contribution cannot be bounded."
+    ),
+    "bounding_group_column_gaps": (
+        "the group column '{column}' has {count} missing value(s): every record needs a group, "
+        "or its contribution cannot be bounded."
+    ),
+    "bounding_value_column_missing": "the value column '{column}' is not in the table.",
+    "bounding_value_column_type": (
+        "the value column '{column}' is not numeric (type {dtype}): only numbers can be clipped "
+        "and summed."
+    ),
+    "bounding_value_column_gaps": "the value column '{column}' has missing values.",
+    "bounding_value_column_infinite": (
+        "the value column '{column}' has infinite values: clip or drop them first."
+    ),
+    "bounding_order_column_missing": "the order column '{column}' is not in the table.",
+    "bounding_order_column_gaps": "the order column '{column}' has missing values.",
+    "bounding_bounds_pair": "give both clipping bounds [L, U], or neither (counts only).",
+    "bounding_group_column_needed": "a cap per group needs a group column.",
+    "bounding_cap_minimum": "a cap must be at least 1.",
+    "bounding_group_caps": "the cap on groups per person must be at least 1.",
+    "bounding_sum_bounds": "a sum needs clipping bounds [L, U]: its sensitivity depends on them.",
+    "bounding_no_values": "a sum needs a value column.",
+    "bounding_lowers_order": "the lower bounds to compare must be increasing.",
+    "bounding_uppers_order": "the upper bounds to compare must be increasing.",
+    "bounding_first_only": 'a random choice is drawn from the rows: only "first" is exact here.',
+    "bounding_groups_outside": (
+        "{rows} rows hold a group outside the {groups} released groups: drop them before "
+        "bounding (their values are never shown)."
+    ),
+    "bounding_units_empty": "a contribution table needs at least one unit of at least one record.",
+    "bounding_unit_values": "give one value per record: the units' sizes add up to the values.",
+    "laplace_pure_delta": "Laplace noise is pure ε-DP: its δ must be 0.",
+    "bounding_joint_delta": (
+        "one release of all {groups} groups gets δ = {groups} × {delta} = {total}, which must be "
+        "below 1 (and should be far below 1 / the number of persons): lower δ."
+    ),
+    "query_column_numeric": "column “{column}” is not numeric, so it cannot be summed.",
+    "query_predicate_parts": "a predicate query needs a column, a comparison and a value.",
+    "query_category_parts": "a query per category needs a category column and its categories.",
+    "query_sum_parts": "a clipped sum or mean needs a value column and bounds [L, U].",
+    "query_counts_length": "give one count per released category.",
+    "release_values_numbers": "the values to release must be numbers.",
+    "release_values_flat": (
+        "the values to release must be a flat list of numbers (got {dimensions} dimensions)."
+    ),
+    "release_values_empty": "there are no values to release: the vector is empty.",
+    "release_values_finite": "the values to release must be finite numbers (no NaN or infinity).",
+    "release_counts_length": "there must be one person count per category.",
+    "domain_text": "the declared categories must be text (got {got}).",
+    "domain_list": (
+        "the declared categories must be a list of names, not one piece of text "
+        "(parse_declared_categories splits text)."
+    ),
+    "domain_empty": (
+        "no categories were declared: type the possible categories, one per line or separated by "
+        "commas."
+    ),
+    "domain_size": (
+        "{count} categories were declared; at most {limit} are allowed. Declare the categories "
+        "the question is about, not the data's values."
+    ),
+    "domain_labels": "every declared category must be non-empty text without outer spaces.",
+    "domain_duplicate": "a category is declared twice: each category must appear once.",
+    "domain_weights_length": (
+        "there must be one weight per row ({weights} weights for {rows} rows)."
+    ),
+    "domain_weights_numbers": "the count column must hold numbers.",
+    "domain_weights_range": "the count column must hold finite numbers of at least 0.",
+    "domain_rows_mismatch": "the category and value columns must have the same number of rows.",
+    "domain_values_numeric": "the value column is not numeric, so it cannot be clipped and summed.",
 }
 
 
