@@ -640,7 +640,7 @@ def test_gaussian_noise_refuses_bad_deltas():
     with pytest.raises(ValueError, match="must be below 1"):
         plan = NoisePlan(1.0, joint=True, mechanism="gaussian", delta=0.01)
         group_noise(sensitivity, plan, max_groups=2, n_groups=200)
-    with pytest.raises(ValueError, match="'laplace' or 'gaussian'"):
+    with pytest.raises(ValueError, match="mechanism must be one of 'laplace', 'gaussian'"):
         NoisePlan(1.0, mechanism="uniform")
     with pytest.raises(ValueError, match="pure ε-DP"):
         NoisePlan(1.0, delta=1e-6)
@@ -653,7 +653,7 @@ def test_bad_settings_are_refused_when_made():
         Bounding(lower=0.0)
     with pytest.raises(ValueError, match="lower bound must be below"):
         Bounding(lower=5.0, upper=5.0)
-    with pytest.raises(ValueError, match="'random' or 'first'"):
+    with pytest.raises(ValueError, match="selection must be one of 'random', 'first'"):
         Bounding(selection="last")
     with pytest.raises(ValueError, match="greater than 0"):
         NoisePlan(0.0)

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 
 from dp_core.bounding.caps import Bounding, Statistic, _check_statistic, clip_values
 from dp_core.bounding.table import ContributionTable
+from dp_core.errors import CodedError
 from dp_core.validation import check_bounds
 
 __all__ = [
@@ -31,7 +32,7 @@ def check_caps(caps: ArrayLike) -> np.ndarray:
     """Caps on groups per person to compare: whole numbers of at least 1, at least one."""
     caps = np.asarray(caps, dtype=np.int64)
     if caps.size == 0 or caps.min() < 1:
-        raise ValueError("the cap on groups per person must be at least 1.")
+        raise CodedError("bounding_group_caps")
     return caps
 
 
@@ -39,7 +40,7 @@ def check_increasing(bounds: ArrayLike, name: str) -> np.ndarray:
     """Bounds to compare (``name``: "lower" or "upper"): at least one, strictly increasing."""
     bounds = np.asarray(bounds, dtype=float)
     if bounds.size == 0 or not np.all(np.diff(bounds) > 0):
-        raise ValueError(f"the {name} bounds to compare must be increasing.")
+        raise CodedError("bounding_lowers_order" if name == "lower" else "bounding_uppers_order")
     return bounds
 
 
@@ -99,7 +100,7 @@ def first_answers(table: ContributionTable, bounding: Bounding, *, sums: bool) -
     from the units: the columns caps.bounded_answers computes from the rows, for a table
     whose rows are not at hand (a data path's unit profiles)."""
     if bounding.selection != "first":
-        raise ValueError('a random choice is drawn from the rows: only "first" is exact here.')
+        raise CodedError("bounding_first_only")
     caps = [bounding.max_groups]
     answers = pd.DataFrame(
         {
@@ -155,7 +156,7 @@ def clipped_power_sums(
     puts each in a bin by how many U lie below a_i; suffix sums give every U at once.
     """
     if values is None:
-        raise ValueError("a sum needs a value column.")
+        raise CodedError("bounding_no_values")
     raised = np.maximum(values, lower)
     n_uppers = len(uppers)
     above = np.searchsorted(uppers, raised, side="left")  # number of U below each value

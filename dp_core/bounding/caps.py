@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_bounds, check_positive_int
 
 Selection = Literal["random", "first"]
@@ -56,38 +57,38 @@ def check_bounding_frame(
 ) -> None:
     """Raise ValueError with a readable sentence if the columns cannot be bounded."""
     if len(frame) == 0:
-        raise ValueError("the table is empty: there is nothing to bound.")
-    for role, column in (("person", id_column), ("group", group_column)):
+        raise CodedError("bounding_table_empty")
+    roles = (
+        (id_column, "bounding_person_column_missing", "bounding_person_column_gaps"),
+        (group_column, "bounding_group_column_missing", "bounding_group_column_gaps"),
+    )
+    for column, absent, gaps in roles:
         if column is None:
             continue
         if column not in frame.columns:
-            raise ValueError(f"the {role} column '{column}' is not in the table.")
+            raise CodedError(absent, column=column)
         missing = int(frame[column].isna().sum())
         if missing:
-            raise ValueError(
-                f"the {role} column '{column}' has {missing:,} missing value(s): every record "
-                f"needs a {role}, or its contribution cannot be bounded."
-            )
+            raise CodedError(gaps, column=column, count=f"{missing:,}")
     if value_column is not None:
         if value_column not in frame.columns:
-            raise ValueError(f"the value column '{value_column}' is not in the table.")
+            raise CodedError("bounding_value_column_missing", column=value_column)
         values = frame[value_column]
         if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
-            raise ValueError(
-                f"the value column '{value_column}' is not numeric (type {values.dtype}): "
-                "only numbers can be clipped and summed."
+            raise CodedError(
+                "bounding_value_column_type", column=value_column, dtype=str(values.dtype)
             )
         if values.isna().any():
-            raise ValueError(f"the value column '{value_column}' has missing values.")
+            raise CodedError("bounding_value_column_gaps", column=value_column)
         if not np.isfinite(values.to_numpy(dtype=float)).all():
-            raise ValueError(
-                f"the value column '{value_column}' has infinite values: clip or drop them first."
-            )
+            raise CodedError("bounding_value_column_infinite", column=value_column)
 
 
 def _check_selection(selection: str) -> Selection:
     if selection not in ("random", "first"):
-        raise ValueError(f"selection must be 'random' or 'first' (got {selection!r}).")
+        raise CodedError(
+            "choice", name="selection", choices="'random', 'first'", got=repr(selection)
+        )
     return selection  # type: ignore[return-value]
 
 
@@ -127,7 +128,7 @@ class Bounding:
             check_positive_int(self.max_per_group, "the cap on records per person per group"),
         )
         if (self.lower is None) != (self.upper is None):
-            raise ValueError("give both clipping bounds [L, U], or neither (counts only).")
+            raise CodedError("bounding_bounds_pair")
         if self.lower is not None:
             lower, upper = check_bounds(self.lower, self.upper)
             set_(self, "lower", lower)
@@ -277,9 +278,9 @@ def _record_sequence(
     if order_column is None:
         return None
     if order_column not in frame.columns:
-        raise ValueError(f"the order column '{order_column}' is not in the table.")
+        raise CodedError("bounding_order_column_missing", column=order_column)
     if frame[order_column].isna().any():
-        raise ValueError(f"the order column '{order_column}' has missing values.")
+        raise CodedError("bounding_order_column_gaps", column=order_column)
     return _radix_argsort(pd.factorize(frame[order_column], sort=True)[0])
 
 
@@ -304,7 +305,7 @@ def cap_contributions(
     """
     check_bounding_frame(frame, id_column, group_column)
     if (max_groups_per_id or max_per_id_per_group) and group_column is None:
-        raise ValueError("a cap per group needs a group column.")
+        raise CodedError("bounding_group_column_needed")
     max_per_id, max_groups_per_id, max_per_id_per_group = _checked_caps(
         max_per_id, max_groups_per_id, max_per_id_per_group
     )
@@ -436,7 +437,7 @@ def cap_summary(histogram: pd.Series, caps: ArrayLike | None = None) -> pd.DataF
     n_k = histogram.to_numpy(dtype=np.int64)
     caps = np.arange(1, int(k.max()) + 1) if caps is None else np.asarray(caps, dtype=np.int64)
     if caps.size and caps.min() < 1:
-        raise ValueError("a cap must be at least 1.")
+        raise CodedError("bounding_cap_minimum")
     total = int(n_k @ k)
     kept = np.minimum.outer(caps, k) @ n_k
     persons_over = (k[None, :] > caps[:, None]) @ n_k
@@ -455,9 +456,9 @@ def cap_summary(histogram: pd.Series, caps: ArrayLike | None = None) -> pd.DataF
 
 def _check_statistic(statistic: str, bounding: Bounding) -> Statistic:
     if statistic not in ("count", "sum"):
-        raise ValueError(f"statistic must be 'count' or 'sum' (got {statistic!r}).")
+        raise CodedError("choice", name="statistic", choices="'count', 'sum'", got=repr(statistic))
     if statistic == "sum" and not bounding.clipped:
-        raise ValueError("a sum needs clipping bounds [L, U]: its sensitivity depends on them.")
+        raise CodedError("bounding_sum_bounds")
     return statistic  # type: ignore[return-value]
 
 
@@ -535,7 +536,7 @@ def bounded_answers(
     if value_column is None:
         return answers.fillna(0)
     if not bounding.clipped:
-        raise ValueError("a sum needs clipping bounds [L, U]: its sensitivity depends on them.")
+        raise CodedError("bounding_sum_bounds")
     if bounding.pre_aggregate and id_column is not None:
         totals = person_group_totals(in_groups, id_column, group_column, value_column)
         values, value_groups = totals["total"], totals[group_column]

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dp_core.bounding.caps import Sensitivity
+from dp_core.errors import CodedError
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_half_width, sample_gaussian
 from dp_core.laplace import laplace_half_width, laplace_scale, laplace_std, sample_laplace
 from dp_core.validation import check_delta, check_epsilon, check_positive_int
@@ -54,11 +55,16 @@ class NoisePlan:
         object.__setattr__(self, "epsilon_per_group", check_epsilon(self.epsilon_per_group))
         object.__setattr__(self, "joint", bool(self.joint))
         if self.mechanism not in ("laplace", "gaussian"):
-            raise ValueError(f"the noise must be 'laplace' or 'gaussian' (got {self.mechanism!r}).")
+            raise CodedError(
+                "choice",
+                name="mechanism",
+                choices="'laplace', 'gaussian'",
+                got=repr(self.mechanism),
+            )
         gaussian = self.mechanism == "gaussian"
         delta = check_delta(self.delta, allow_zero=not gaussian)
         if not gaussian and delta != 0:
-            raise ValueError("Laplace noise is pure ε-DP: its δ must be 0.")
+            raise CodedError("laplace_pure_delta")
         object.__setattr__(self, "delta", delta)
 
 
@@ -105,10 +111,11 @@ def group_noise(
         scale = laplace_scale(size, epsilon)
         return GroupNoise("laplace", size, epsilon, 0.0, scale, laplace_std(scale), joint)
     if joint and n * plan.delta >= 1:
-        raise ValueError(
-            f"one release of all {n} groups gets δ = {n} × {plan.delta:g} = {n * plan.delta:g}, "
-            "which must be below 1 (and should be far below 1 / the number of persons): "
-            "lower δ."
+        raise CodedError(
+            "bounding_joint_delta",
+            groups=f"{n}",
+            delta=f"{plan.delta:g}",
+            total=f"{n * plan.delta:g}",
         )
     delta = plan.delta * (n if joint else 1)
     size = sensitivity.per_group * (math.sqrt(m) if joint else 1.0)

@@ -29,6 +29,7 @@ from dp_core.bounding.caps import (
     check_bounding_frame,
 )
 from dp_core.domains import category_keys, check_domain
+from dp_core.errors import CodedError
 
 __all__ = ["ContributionTable", "contribution_table", "weighted_contribution_table"]
 
@@ -93,7 +94,7 @@ class ContributionTable:
     def values(self) -> np.ndarray:
         """Each row's value; ValueError (readable) when the table has no value column."""
         if self.row_value is None:
-            raise ValueError("a sum needs a value column.")
+            raise CodedError("bounding_no_values")
         return self.row_value
 
     def record_keep(self, max_per_group: int, random: bool) -> np.ndarray:
@@ -122,10 +123,7 @@ def _group_codes(
     codes = pd.Index(labels).get_indexer(category_keys(values).to_numpy(dtype=object))
     outside = int((codes < 0).sum())
     if outside:
-        raise ValueError(
-            f"{outside:,} rows hold a group outside the {len(labels)} released groups: drop "
-            "them before bounding (their values are never shown)."
-        )
+        raise CodedError("bounding_groups_outside", rows=f"{outside:,}", groups=f"{len(labels)}")
     return codes, labels
 
 
@@ -208,7 +206,7 @@ def weighted_contribution_table(
     unit_size = np.asarray(unit_size, dtype=np.int64)
     n_units = len(unit_size)
     if n_units == 0 or unit_size.min() < 1:
-        raise ValueError("a contribution table needs at least one unit of at least one record.")
+        raise CodedError("bounding_units_empty")
     row_unit = np.repeat(np.arange(n_units, dtype=np.int64), unit_size)
     starts = np.cumsum(unit_size) - unit_size
     row_rank = np.arange(len(row_unit), dtype=np.int64) - starts[row_unit]
@@ -217,7 +215,7 @@ def weighted_contribution_table(
     if row_value is not None:
         values = np.asarray(row_value, dtype=float)
         if len(values) != len(row_unit):
-            raise ValueError("give one value per record: the units' sizes add up to the values.")
+            raise CodedError("bounding_unit_values")
     return ContributionTable(
         groups=pd.Index(labels, name=name),
         row_group=unit_group[row_unit],
