@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_bounds
 
 __all__ = [
@@ -46,7 +47,7 @@ def parse_declared_categories(text: str) -> tuple[str, ...]:
     order is the user's. A category cannot itself contain a comma or semicolon.
     """
     if not isinstance(text, str):
-        raise ValueError(f"the declared categories must be text (got {type(text).__name__}).")
+        raise CodedError("domain_text", got=type(text).__name__)
     categories = tuple(dict.fromkeys(p.strip() for p in _SEPARATORS.split(text) if p.strip()))
     return check_domain(categories)
 
@@ -54,25 +55,18 @@ def parse_declared_categories(text: str) -> tuple[str, ...]:
 def check_domain(domain: Sequence[str]) -> tuple[str, ...]:
     """The declared domain as a tuple of distinct, non-empty, trimmed strings (1 to 1,000)."""
     if isinstance(domain, str):
-        raise ValueError(
-            "the declared categories must be a list of names, not one piece of text "
-            "(parse_declared_categories splits text)."
-        )
+        raise CodedError("domain_list")
     labels = tuple(domain)
     if not labels:
-        raise ValueError(
-            "no categories were declared: type the possible categories, one per line or "
-            "separated by commas."
-        )
+        raise CodedError("domain_empty")
     if len(labels) > MAX_DECLARED_CATEGORIES:
-        raise ValueError(
-            f"{len(labels):,} categories were declared; at most {MAX_DECLARED_CATEGORIES:,} "
-            "are allowed. Declare the categories the question is about, not the data's values."
+        raise CodedError(
+            "domain_size", count=f"{len(labels):,}", limit=f"{MAX_DECLARED_CATEGORIES:,}"
         )
     if not all(isinstance(label, str) and label and label == label.strip() for label in labels):
-        raise ValueError("every declared category must be non-empty text without outer spaces.")
+        raise CodedError("domain_labels")
     if len(set(labels)) != len(labels):
-        raise ValueError("a category is declared twice: each category must appear once.")
+        raise CodedError("domain_duplicate")
     return labels
 
 
@@ -151,14 +145,14 @@ def counts_over_domain(
     else:
         w = pd.Series(weights)
         if len(w) != len(series):
-            raise ValueError(
-                f"there must be one weight per row ({len(w):,} weights for {len(series):,} rows)."
+            raise CodedError(
+                "domain_weights_length", weights=f"{len(w):,}", rows=f"{len(series):,}"
             )
         if not pd.api.types.is_numeric_dtype(w) or pd.api.types.is_bool_dtype(w):
-            raise ValueError("the count column must hold numbers.")
+            raise CodedError("domain_weights_numbers")
         w = w.to_numpy(dtype=float, na_value=np.nan)
         if not np.all(np.isfinite(w[inside])) or np.any(w[inside] < 0):
-            raise ValueError("the count column must hold finite numbers of at least 0.")
+            raise CodedError("domain_weights_range")
         counts = np.bincount(codes[inside], weights=w[inside], minlength=len(labels))
     return DomainCounts(
         labels, counts, int(outside.sum()), _distinct(keys, outside), int(missing.sum())
@@ -213,9 +207,9 @@ def clipped_sums_over_domain(
     lo, hi = check_bounds(lower, upper)
     cats, vals = pd.Series(categories), pd.Series(values)
     if len(cats) != len(vals):
-        raise ValueError("the category and value columns must have the same number of rows.")
+        raise CodedError("domain_rows_mismatch")
     if not pd.api.types.is_numeric_dtype(vals) or pd.api.types.is_bool_dtype(vals):
-        raise ValueError("the value column is not numeric, so it cannot be clipped and summed.")
+        raise CodedError("domain_values_numeric")
     numbers = vals.to_numpy(dtype=float, na_value=np.nan)
     keys = category_keys(cats)
     codes = _domain_codes(keys, labels)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from dp_core import validation
 from dp_core.domains import clipped_sums_over_domain, counts_over_domain
+from dp_core.errors import CodedError
 from dp_core.gaussian import gaussian_sigma, sample_gaussian
 from dp_core.laplace import laplace_scale, sample_laplace
 from dp_core.sensitivity import (
@@ -50,10 +51,10 @@ PREDICATE_OPS = ("≥", "<", "=")
 def numeric_column(frame: pd.DataFrame, column: str) -> pd.Series:
     """The column as floats, or a ValueError saying it is not numeric."""
     if column not in frame.columns:
-        raise ValueError(f"there is no column named “{column}”.")
+        raise CodedError("column_missing", column=column)
     values = frame[column]
     if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-        raise ValueError(f"column “{column}” is not numeric, so it cannot be summed.")
+        raise CodedError("query_column_numeric", column=column)
     return values.astype(float)
 
 
@@ -217,7 +218,7 @@ class Query:
 def predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> pd.Series:
     """Rows where ``column op value`` holds (missing values never match)."""
     if column not in frame.columns:
-        raise ValueError(f"there is no column named “{column}”.")
+        raise CodedError("column_missing", column=column)
     values = frame[column]
     if op in ("≥", "<"):
         numbers = numeric_column(frame, column)
@@ -227,7 +228,9 @@ def predicate_mask(frame: pd.DataFrame, column: str, op: str, value: object) -> 
     elif op == "=":
         mask = values.astype(str) == str(value)
     else:
-        raise ValueError(f"the comparison must be one of {', '.join(PREDICATE_OPS)} (got {op!r}).")
+        raise CodedError(
+            "choice", name="op", choices=", ".join(map(repr, PREDICATE_OPS)), got=repr(op)
+        )
     return mask.fillna(False).astype(bool)
 
 
@@ -259,14 +262,14 @@ def answer(
     n_persons = _persons(frame, person, count_column)
     if spec.kind == "predicate":
         if spec.predicate is None:
-            raise ValueError("a predicate query needs a column, a comparison and a value.")
+            raise CodedError("query_predicate_parts")
         column, op, value = spec.predicate
         count = count_where(predicate_mask(frame, column, op, value))
         return query_from_totals(spec, counts=[count], n_persons=n_persons)
     if spec.category is None or labels is None:
-        raise ValueError("a query per category needs a category column and its categories.")
+        raise CodedError("query_category_parts")
     if spec.category not in frame.columns:
-        raise ValueError(f"there is no column named “{spec.category}”.")
+        raise CodedError("column_missing", column=spec.category)
     if spec.kind == "count":
         weights = frame[count_column] if count_column is not None else None
         counts = counts_over_domain(frame[spec.category], labels, weights)
@@ -279,7 +282,7 @@ def answer(
             missing=counts.missing,
         )
     if spec.value is None or spec.lower is None or spec.upper is None:
-        raise ValueError("a clipped sum or mean needs a value column and bounds [L, U].")
+        raise CodedError("query_sum_parts")
     numeric_column(frame, spec.value)
     sums = clipped_sums_over_domain(
         frame[spec.category], frame[spec.value], labels, spec.lower, spec.upper
@@ -346,7 +349,7 @@ def query_from_totals(
     if spec.kind == "predicate":
         return _predicate_query(spec, counts, n_persons)
     if labels is None or len(labels) != len(counts):
-        raise ValueError("give one count per released category.")
+        raise CodedError("query_counts_length")
     records, rows_l2 = capped_contribution_norms(spec.cap, spec.max_rows_per_category)
     if spec.kind == "count":
         return Query(
@@ -361,7 +364,7 @@ def query_from_totals(
             missing=missing,
         )
     if spec.lower is None or spec.upper is None or clipped_sums is None:
-        raise ValueError("a clipped sum or mean needs a value column and bounds [L, U].")
+        raise CodedError("query_sum_parts")
     return Query(
         spec=spec,
         labels=list(labels),

@@ -35,6 +35,7 @@ import numpy as np
 import opendp.prelude as dp
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.gaussian import analytic_gaussian_sigma
 from dp_core.laplace import laplace_scale
 from dp_core.validation import check_delta, check_epsilon, check_positive_int, check_sensitivity
@@ -98,7 +99,9 @@ class Release:
 def noise_name(kind: Noise) -> str:
     """The exact OpenDP sampler behind a release: "laplace" or "gaussian"."""
     if kind not in _NAMES:
-        raise ValueError(f"the noise must be 'laplace' or 'gaussian' (got {kind!r}).")
+        raise CodedError(
+            "choice", name="kind", choices=", ".join(map(repr, _NAMES)), got=repr(kind)
+        )
     return _NAMES[kind]
 
 
@@ -107,15 +110,13 @@ def _check_values(values: ArrayLike) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("the values to release must be numbers.") from None
+        raise CodedError("release_values_numbers") from None
     if array.ndim != 1:
-        raise ValueError(
-            f"the values to release must be a flat list of numbers (got {array.ndim} dimensions)."
-        )
+        raise CodedError("release_values_flat", dimensions=f"{array.ndim}")
     if array.size == 0:
-        raise ValueError("there are no values to release: the vector is empty.")
+        raise CodedError("release_values_empty")
     if not np.all(np.isfinite(array)):
-        raise ValueError("the values to release must be finite numbers (no NaN or infinity).")
+        raise CodedError("release_values_finite")
     return array
 
 
@@ -330,7 +331,7 @@ def threshold_release(
     """
     counts = np.asarray(person_counts, dtype=float)
     if len(labels) != counts.size:
-        raise ValueError("there must be one person count per category.")
+        raise CodedError("release_counts_length")
     eps = check_epsilon(epsilon)
     d = check_delta(delta, allow_zero=False)
     l0 = check_positive_int(max_partitions, "the cap on categories per person")

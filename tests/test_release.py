@@ -152,7 +152,7 @@ def test_names_say_which_opendp_sampler() -> None:
     assert "make_laplace" in noise_name("laplace") and "discrete Laplace" in noise_name("laplace")
     assert "make_gaussian" in noise_name("gaussian") and "2^-100" in noise_name("gaussian")
     assert laplace_release([1.0], l1_sensitivity=1, epsilon=1).mechanism == noise_name("laplace")
-    with pytest.raises(ValueError, match="'laplace' or 'gaussian'"):
+    with pytest.raises(ValueError, match="kind must be one of 'laplace', 'gaussian'"):
         noise_name("uniform")  # type: ignore[arg-type]
 
 
