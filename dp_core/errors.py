@@ -268,6 +268,45 @@ ENGLISH = {
     "domain_weights_range": "the count column must hold finite numbers of at least 0.",
     "domain_rows_mismatch": "the category and value columns must have the same number of rows.",
     "domain_values_numeric": "the value column is not numeric, so it cannot be clipped and summed.",
+    # attacks, Gaussian noise, accounting, composition, the floating-point attack, planned
+    # statistics, guarantees, group budgets (dp_core.attacks, .gaussian, .accountants,
+    # .composition, .floating_point_attack, .planner, .guarantee, .group_budgets)
+    "attack_rates": "false positive rates must lie between 0 and 1.",
+    "attack_prior": "the prior must be a probability between 0 and 1.",
+    "attack_epsilon_negative": "epsilon cannot be negative.",
+    "attack_mu_negative": "mu cannot be negative.",
+    "attack_losses": "the attack needs the losses of members and of held-out examples.",
+    "attack_losses_finite": "every loss must be a finite number.",
+    "gaussian_classic_epsilon": (
+        "The classic Gaussian calibration is proven only for epsilon below 1 (got {got}) "
+        "(Dwork & Roth 2014, Thm A.1); use the analytic calibration instead."
+    ),
+    "gaussian_epsilon_range": "epsilon must be a finite number of at least 0.",
+    "gaussian_sigma_positive": "sigma must be a finite number greater than 0.",
+    "gaussian_delta_open": "delta must lie strictly between 0 and 1 here.",
+    "gaussian_k_minimum": "k must be at least 1.",
+    "accounting_no_releases": "there is no release to account for.",
+    "accounting_gaussian_only": "the exact Gaussian total needs every release to be Gaussian.",
+    "composition_total_epsilon": "the total epsilon must be a number of at least 0.",
+    "composition_releases": "the number of releases k must be a whole number of at least 1.",
+    "composition_total_delta": "the total delta must be at least 0 and below 1.",
+    "composition_total_delta_open": "the total delta must lie strictly between 0 and 1.",
+    "float_k_range": "k must be a whole number from 1 to 2^53 - 1.",
+    "float_candidates_number": "the two candidate inputs must be numbers.",
+    "float_candidates_distinct": (
+        "the two candidate inputs must be different finite numbers (got {first}, {second})."
+    ),
+    "plan_sum_column": "a sum needs a column.",
+    "plan_mean_column": "a mean needs a column.",
+    "plan_histogram_column": "a histogram needs a column.",
+    "plan_sum_bounds": "a sum needs clipping bounds [L, U].",
+    "plan_mean_bounds": "a mean needs clipping bounds [L, U].",
+    "plan_weight": "the weight must be a number above 0 (got {got}).",
+    "plan_target": (
+        "the target must be a number above 0 (got {got}): it is the ± half-width the statistic "
+        "should be within, 95% of the time."
+    ),
+    "group_budget_releases": "at least one release is needed to count a budget.",
 }
 
 
