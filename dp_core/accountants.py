@@ -47,6 +47,7 @@ from dp_core.composition import (
     optimal_composition_delta,
     optimal_composition_epsilon,
 )
+from dp_core.errors import CodedError
 from dp_core.validation import check_delta, check_epsilon, check_sensitivity
 
 __all__ = [
@@ -93,8 +94,11 @@ class NoiseRelease:
 
     def __post_init__(self) -> None:
         if self.mechanism not in ("laplace", "gaussian"):
-            raise ValueError(
-                f"the mechanism must be 'laplace' or 'gaussian' (got {self.mechanism!r})."
+            raise CodedError(
+                "choice",
+                name="mechanism",
+                choices="'laplace', 'gaussian'",
+                got=repr(self.mechanism),
             )
         check_sensitivity(self.scale, "the noise scale")
         check_sensitivity(self.sensitivity)
@@ -127,7 +131,7 @@ class AccountingTotal:
 
 def _releases(releases: Sequence[NoiseRelease]) -> tuple[NoiseRelease, ...]:
     if len(releases) == 0:
-        raise ValueError("there is no release to account for.")
+        raise CodedError("accounting_no_releases")
     return tuple(releases)
 
 
@@ -142,7 +146,7 @@ def basic_total(releases: Sequence[NoiseRelease]) -> tuple[float, float]:
 
 def _pairs(pairs: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
     if len(pairs) == 0:
-        raise ValueError("there is no release to account for.")
+        raise CodedError("accounting_no_releases")
     eps = np.array([check_epsilon(e) for e, _ in pairs])
     deltas = np.array([check_delta(d) for _, d in pairs])
     return eps, deltas
@@ -204,7 +208,7 @@ def optimal_total_delta(pairs: Sequence[tuple[float, float]], total_epsilon: flo
     eps, deltas = _pairs(pairs)
     target = float(total_epsilon)
     if not target >= 0:
-        raise ValueError("the total epsilon must be a number of at least 0.")
+        raise CodedError("composition_total_epsilon")
     if np.all(eps == eps[0]) and np.all(deltas == deltas[0]):
         return float(optimal_composition_delta(float(eps[0]), float(deltas[0]), eps.size, target))
     levels, masses = _rr_loss_distribution(eps)
@@ -360,7 +364,9 @@ def zcdp_epsilon(rho: float, delta: float, conversion: Conversion = "cks") -> fl
     if conversion == "bun_steinke":
         return closed
     if conversion != "cks":
-        raise ValueError(f"the conversion must be 'cks' or 'bun_steinke' (got {conversion!r}).")
+        raise CodedError(
+            "choice", name="conversion", choices="'cks', 'bun_steinke'", got=repr(conversion)
+        )
 
     def eps_at(t: float) -> float:
         alpha = 1.0 + math.exp(t)
@@ -458,7 +464,7 @@ def gaussian_exact_epsilon(releases: Sequence[NoiseRelease], delta: float) -> fl
     (k equal releases are its sigma / sqrt(k); different ones one release of noise 1 / mu)."""
     items = _releases(releases)
     if any(r.mechanism != "gaussian" for r in items):
-        raise ValueError("the exact Gaussian total needs every release to be Gaussian.")
+        raise CodedError("accounting_gaussian_only")
     d = check_delta(delta, allow_zero=False)
     multipliers = {r.noise_multiplier for r in items}
     if len(multipliers) == 1:

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit, logit, ndtr, ndtri
 
+from dp_core.errors import CodedError
 from dp_core.gaussian import sample_gaussian
 from dp_core.laplace import sample_laplace
 from dp_core.validation import (
@@ -66,7 +67,7 @@ NoiseKind = Literal["laplace", "gaussian"]
 def _rates(alpha: ArrayLike) -> np.ndarray:
     a = np.asarray(alpha, dtype=float)
     if np.any(~((a >= 0) & (a <= 1))):
-        raise ValueError("false positive rates must lie between 0 and 1.")
+        raise CodedError("attack_rates")
     return a
 
 
@@ -82,7 +83,7 @@ def posterior_bounds(prior: ArrayLike, epsilon: float) -> tuple[np.ndarray, np.n
     eps = check_epsilon(epsilon, allow_zero=True)
     p = np.asarray(prior, dtype=float)
     if np.any(~((p >= 0) & (p <= 1))):
-        raise ValueError("the prior must be a probability between 0 and 1.")
+        raise CodedError("attack_prior")
     with np.errstate(divide="ignore"):
         log_odds = logit(p)
     low, high = expit(log_odds - eps), expit(log_odds + eps)
@@ -133,7 +134,7 @@ def best_advantage(epsilon: ArrayLike, delta: float = 0.0) -> np.ndarray:
     d = check_delta(delta)
     eps = np.asarray(epsilon, dtype=float)
     if np.any(~(eps >= 0)):
-        raise ValueError("epsilon cannot be negative.")
+        raise CodedError("attack_epsilon_negative")
     return np.tanh(eps / 2.0) + 2.0 * d * expit(-eps)
 
 
@@ -170,7 +171,7 @@ def laplace_advantage(epsilon: ArrayLike) -> np.ndarray:
     """
     eps = np.asarray(epsilon, dtype=float)
     if np.any(~(eps >= 0)):
-        raise ValueError("epsilon cannot be negative.")
+        raise CodedError("attack_epsilon_negative")
     return -np.expm1(-eps / 2.0)
 
 
@@ -188,7 +189,7 @@ def gaussian_advantage(mu: ArrayLike) -> np.ndarray:
     """Best TPR - FPR for mu-Gaussian DP: 2 Phi(mu / 2) - 1 (total variation of the two normals)."""
     m = np.asarray(mu, dtype=float)
     if np.any(~(m >= 0)):
-        raise ValueError("mu cannot be negative.")
+        raise CodedError("attack_mu_negative")
     return 2.0 * ndtr(m / 2.0) - 1.0
 
 
@@ -228,7 +229,7 @@ def simulate_threshold_attack(
     elif noise == "gaussian":
         draws = sample_gaussian(rng, scale, (2, n))
     else:
-        raise ValueError(f"noise must be 'laplace' or 'gaussian' (got {noise!r}).")
+        raise CodedError("choice", name="noise", choices="'laplace', 'gaussian'", got=repr(noise))
     out_answers = np.sort(draws[0])
     in_answers = np.sort(draws[1] + shift)
     t = np.asarray(thresholds, dtype=float)
@@ -267,9 +268,9 @@ def loss_threshold_attack(
     members = np.sort(np.asarray(member_losses, dtype=float).ravel())
     others = np.sort(np.asarray(nonmember_losses, dtype=float).ravel())
     if len(members) == 0 or len(others) == 0:
-        raise ValueError("the attack needs the losses of members and of held-out examples.")
+        raise CodedError("attack_losses")
     if not (np.isfinite(members).all() and np.isfinite(others).all()):
-        raise ValueError("every loss must be a finite number.")
+        raise CodedError("attack_losses_finite")
     tau = np.concatenate([[-np.inf], np.unique(np.concatenate([members, others]))])
     tpr = np.searchsorted(members, tau, side="right") / len(members)
     fpr = np.searchsorted(others, tau, side="right") / len(others)

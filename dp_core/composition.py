@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln, logsumexp
 
+from dp_core.errors import CodedError
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_epsilons_for
 from dp_core.validation import check_delta, check_epsilon, check_sensitivity
 
@@ -49,7 +50,7 @@ TIE_TOLERANCE = 1e-4
 def _release_counts(ks: ArrayLike) -> np.ndarray:
     k = np.asarray(ks, dtype=float)
     if np.any(~(k >= 1)) or np.any(k != np.round(k)):
-        raise ValueError("the number of releases k must be a whole number of at least 1.")
+        raise CodedError("composition_releases")
     return k
 
 
@@ -131,7 +132,7 @@ def optimal_composition_delta(
     count = int(_release_counts(k))
     eps_total = np.asarray(total_epsilon, dtype=float)
     if np.any(~(eps_total >= 0)):
-        raise ValueError("the total epsilon must be a number of at least 0.")
+        raise CodedError("composition_total_epsilon")
     against = np.arange(count + 1, dtype=float)
     log_p1, _ = _log_binomial_pmfs(eps, np.float64(count), against)
     exponent = eps_total[..., None] - (count - 2 * against) * eps  # ln(e^eps' P0(l) / P1(l))
@@ -159,7 +160,7 @@ def optimal_composition_epsilon(
     d = check_delta(delta)
     k, target_total = np.broadcast_arrays(_release_counts(ks), np.asarray(total_delta, float))
     if np.any(~((target_total >= 0) & (target_total < 1))):
-        raise ValueError("the total delta must be at least 0 and below 1.")
+        raise CodedError("composition_total_delta")
     shape = k.shape
     k, target = k.ravel(), _randomized_response_target(d, k.ravel(), target_total.ravel())
     last = (k.astype(int) + 1) // 2 - 1  # terms l < k / 2 can be positive at eps' >= 0
@@ -207,7 +208,7 @@ def gaussian_composed_epsilons(
     """
     d = np.asarray(deltas, dtype=float)
     if np.any(~((d > 0) & (d < 1))):
-        raise ValueError("the total delta must lie strictly between 0 and 1.")
+        raise CodedError("composition_total_delta_open")
     return gaussian_epsilons_for(gaussian_composed_sigma(sigma, ks), d, sensitivity)
 
 

@@ -36,6 +36,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dp_core.errors import CodedError
 from dp_core.laplace import laplace_mechanism, laplace_scale
 from dp_core.release import OPENDP_FLOAT_K, laplace_release
 from dp_core.validation import check_epsilon, check_positive_int, check_sensitivity
@@ -79,7 +80,7 @@ def numpy_laplace_noise(k: ArrayLike, scale: float) -> np.ndarray:
     b = check_sensitivity(scale, "scale")
     ks = np.asarray(k, dtype=np.int64)
     if np.any((ks < 1) | (ks >= _END)):
-        raise ValueError("k must be a whole number from 1 to 2^53 - 1.")
+        raise CodedError("float_k_range")
     u = ks.astype(float) * 2.0**-53  # exact: k < 2^53
     high = ks >= _HALF
     v = np.where(high, (2.0 - u) - u, u + u)
@@ -183,7 +184,7 @@ def mironov_attack(
     elif model == "opendp":
         r0, r1 = lattice_reachable(ys, a), lattice_reachable(ys, b)
     else:
-        raise ValueError(f"the model must be 'numpy' or 'opendp' (got {model!r}).")
+        raise CodedError("choice", name="model", choices="'numpy', 'opendp'", got=repr(model))
     guesses = np.full(ys.shape, np.nan)
     guesses[r0 & ~r1] = a
     guesses[r1 & ~r0] = b
@@ -195,11 +196,9 @@ def _check_candidates(x0: object, x1: object) -> tuple[float, float]:
     try:
         a, b = float(x0), float(x1)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ValueError("the two candidate inputs must be numbers.") from None
+        raise CodedError("float_candidates_number") from None
     if not (math.isfinite(a) and math.isfinite(b)) or a == b:
-        raise ValueError(
-            f"the two candidate inputs must be different finite numbers (got {a:g}, {b:g})."
-        )
+        raise CodedError("float_candidates_distinct", first=f"{a:g}", second=f"{b:g}")
     return a, b
 
 
@@ -239,7 +238,7 @@ def simulate_attack(
     elif sampler == "opendp":
         outputs = laplace_release(truth, l1_sensitivity=1.0, epsilon=eps).values
     else:
-        raise ValueError(f"the sampler must be 'numpy' or 'opendp' (got {sampler!r}).")
+        raise CodedError("choice", name="sampler", choices="'numpy', 'opendp'", got=repr(sampler))
     guesses = mironov_attack(outputs, a, b, laplace_scale(1.0, eps), model=sampler)
     certain = ~np.isnan(guesses)
     final = np.where(certain, guesses, np.where(rng.random(n) < 0.5, b, a))

@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike
 from scipy.special import erfcx, log_ndtr, ndtr
 from scipy.stats import norm
 
+from dp_core.errors import CodedError
 from dp_core.laplace import laplace_expected_abs_error, laplace_scale, laplace_std
 from dp_core.validation import (
     check_delta,
@@ -85,10 +86,7 @@ def classic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> 
     eps = check_epsilon(epsilon)
     d = check_delta(delta, allow_zero=False)
     if eps >= 1:
-        raise ValueError(
-            f"The classic Gaussian calibration is proven only for epsilon below 1 (got {eps:g}) "
-            "(Dwork & Roth 2014, Thm A.1); use the analytic calibration instead."
-        )
+        raise CodedError("gaussian_classic_epsilon", got=f"{eps:g}")
     return math.sqrt(2.0 * math.log(1.25 / d)) * s / eps
 
 
@@ -126,7 +124,7 @@ def gaussian_delta_for(sigma: float, epsilon: ArrayLike, sensitivity: float = 1.
     unit = check_sensitivity(sigma, "sigma") / check_sensitivity(sensitivity)
     eps = np.asarray(epsilon, dtype=float)
     if np.any(~np.isfinite(eps)) or np.any(eps < 0):
-        raise ValueError("epsilon must be a finite number of at least 0.")
+        raise CodedError("gaussian_epsilon_range")
     return np.exp(_log_profile(unit, eps))
 
 
@@ -187,7 +185,9 @@ def gaussian_sigma(
         return classic_gaussian_sigma(sensitivity, epsilon, delta)
     if calibration == "analytic":
         return analytic_gaussian_sigma(sensitivity, epsilon, delta)
-    raise ValueError(f"calibration must be 'classic' or 'analytic' (got {calibration!r}).")
+    raise CodedError(
+        "choice", name="calibration", choices="'classic', 'analytic'", got=repr(calibration)
+    )
 
 
 def gaussian_epsilons_for(
@@ -203,9 +203,9 @@ def gaussian_epsilons_for(
     sig = np.asarray(sigmas, dtype=float)
     d = np.asarray(deltas, dtype=float)
     if np.any(~(sig > 0)) or not np.all(np.isfinite(sig)):
-        raise ValueError("sigma must be a finite number greater than 0.")
+        raise CodedError("gaussian_sigma_positive")
     if np.any(~((d > 0) & (d < 1))):
-        raise ValueError("delta must lie strictly between 0 and 1 here.")
+        raise CodedError("gaussian_delta_open")
     unit, target = np.broadcast_arrays(sig / s, np.log(d) + math.log1p(-_PROFILE_MARGIN))
     lo, hi = np.zeros(unit.shape), np.ones(unit.shape)
     done = _log_profile(unit, 0.0) <= target
@@ -317,14 +317,14 @@ def noise_per_statistic(
     """
     k = np.asarray(ks, dtype=float)
     if np.any(k < 1):
-        raise ValueError("k must be at least 1.")
+        raise CodedError("gaussian_k_minimum")
     unit_sigma = gaussian_sigma(1.0, epsilon, delta, calibration)
     if measure == "std":
         return laplace_std(laplace_scale(1.0, epsilon)) * k, unit_sigma * np.sqrt(k)
     if measure == "mean_abs":
         laplace = laplace_expected_abs_error(laplace_scale(1.0, epsilon)) * k
         return laplace, gaussian_expected_abs_error(unit_sigma) * np.sqrt(k)
-    raise ValueError(f"measure must be 'std' or 'mean_abs' (got {measure!r}).")
+    raise CodedError("choice", name="measure", choices="'std', 'mean_abs'", got=repr(measure))
 
 
 def laplace_gaussian_crossover(

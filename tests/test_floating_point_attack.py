@@ -151,7 +151,7 @@ def test_attack_by_epsilon_gives_one_reproducible_result_per_epsilon() -> None:
     [
         (
             lambda: simulate_attack(np.random.default_rng(), epsilon=1, draws=10, sampler="scipy"),
-            "'numpy' or 'opendp'",
+            "sampler must be one of 'numpy', 'opendp'",
         ),
         (
             lambda: simulate_attack(np.random.default_rng(), epsilon=0, draws=10, sampler="numpy"),
@@ -167,7 +167,10 @@ def test_attack_by_epsilon_gives_one_reproducible_result_per_epsilon() -> None:
             ),
             "different",
         ),
-        (lambda: mironov_attack([0.5], 0.0, 1.0, 1.0, model="exact"), "'numpy' or 'opendp'"),
+        (
+            lambda: mironov_attack([0.5], 0.0, 1.0, 1.0, model="exact"),
+            "model must be one of 'numpy', 'opendp'",
+        ),
         (lambda: reachable([0.5], 0.0, 0.0), "scale"),
         (lambda: numpy_laplace_noise([0], 1.0), "from 1 to 2"),
     ],
