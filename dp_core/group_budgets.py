@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dp_core.composition import basic_composition
+from dp_core.errors import CodedError
 from dp_core.validation import check_delta, check_epsilon, check_positive_int
 
 __all__ = [
@@ -33,7 +34,7 @@ __all__ = [
 def sequential_epsilon(epsilons: Sequence[float]) -> float:
     """Total epsilon of releases run one after another: the sum (Dwork & Roth, Thm 3.16)."""
     if len(epsilons) == 0:
-        raise ValueError("at least one release is needed to count a budget.")
+        raise CodedError("group_budget_releases")
     return float(sum(check_epsilon(eps) for eps in epsilons))
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_delta, check_epsilon
 
 __all__ = ["READS", "Guarantee", "Part", "Read"]
@@ -60,7 +61,12 @@ class Guarantee:
     def __post_init__(self) -> None:
         unknown = [read for read in self.read_from_data if read not in READS]
         if unknown:
-            raise ValueError(f"unknown input read from the data: {unknown[0]!r}.")
+            raise CodedError(
+                "choice",
+                name="read_from_data",
+                choices=", ".join(map(repr, READS)),
+                got=repr(unknown[0]),
+            )
         ordered = tuple(read for read in READS if read in self.read_from_data)  # once each
         object.__setattr__(self, "read_from_data", ordered)
 

@@ -27,7 +27,7 @@ def test_anything_read_from_the_data_makes_the_release_not_private() -> None:
     assert not read.differentially_private
     assert read.read_from_data == ("cap", "categories")  # once each, in a fixed order
     assert read.epsilon == 1.0  # what the noise alone would give stays stated
-    with pytest.raises(ValueError, match="unknown input"):
+    with pytest.raises(ValueError, match="read_from_data must be one of"):
         Guarantee("person", parts, read_from_data=("seed",))
 
 

@@ -27,6 +27,7 @@ from scipy.optimize import brentq
 from scipy.stats import norm
 
 from dp_core.accountants import zcdp_epsilon, zcdp_rho_for
+from dp_core.errors import CodedError
 from dp_core.gaussian import analytic_gaussian_sigma, gaussian_epsilon_for
 from dp_core.planner.statistic import Statistic
 from dp_core.validation import check_delta, check_epsilon, check_sensitivity
@@ -56,7 +57,9 @@ def _unit_gaussian_sigma(epsilon: float, delta: float, calibration: Calibration)
         return analytic_gaussian_sigma(1.0, epsilon, delta)
     if calibration == "zcdp":
         return 1.0 / math.sqrt(2.0 * zcdp_rho_for(epsilon, delta))
-    raise ValueError(f"calibration must be 'analytic' or 'zcdp' (got {calibration!r}).")
+    raise CodedError(
+        "choice", name="calibration", choices="'analytic', 'zcdp'", got=repr(calibration)
+    )
 
 
 def noise_scales(

@@ -96,7 +96,9 @@ def split_budget(
     elif rule == "minimax":
         shares = _minimax_shares(items, total, deltas, calibration)
     else:
-        raise ValueError(f"the split must be 'equal', 'weight' or 'minimax' (got {rule!r}).")
+        raise CodedError(
+            "choice", name="rule", choices="'equal', 'weight', 'minimax'", got=repr(rule)
+        )
     rows = tuple(
         row_plan(s, e, d, calibration) for s, e, d in zip(items, shares, deltas, strict=True)
     )

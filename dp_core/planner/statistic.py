@@ -10,12 +10,20 @@ from typing import Literal
 
 import numpy as np
 
+from dp_core.errors import CodedError
 from dp_core.validation import check_bounds
 
 __all__ = ["Kind", "Mechanism", "Statistic", "StatisticSpec"]
 
 Kind = Literal["count", "sum", "mean", "histogram"]
 Mechanism = Literal["laplace", "gaussian"]
+# the error of a statistic without its column, or without its clipping bounds, by kind
+_NEEDS_COLUMN = {
+    "sum": "plan_sum_column",
+    "mean": "plan_mean_column",
+    "histogram": "plan_histogram_column",
+}
+_NEEDS_BOUNDS = {"sum": "plan_sum_bounds", "mean": "plan_mean_bounds"}
 
 
 @dataclass(frozen=True)
@@ -38,22 +46,29 @@ class StatisticSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in ("count", "sum", "mean", "histogram"):
-            raise ValueError(f"unknown statistic {self.kind!r}: count, sum, mean or histogram.")
+            raise CodedError(
+                "choice",
+                name="kind",
+                choices="'count', 'sum', 'mean', 'histogram'",
+                got=repr(self.kind),
+            )
         if self.mechanism not in ("laplace", "gaussian"):
-            raise ValueError(f"unknown mechanism {self.mechanism!r}: laplace or gaussian.")
+            raise CodedError(
+                "choice",
+                name="mechanism",
+                choices="'laplace', 'gaussian'",
+                got=repr(self.mechanism),
+            )
         if self.kind != "count" and not self.column:
-            raise ValueError(f"a {self.kind} needs a column.")
+            raise CodedError(_NEEDS_COLUMN[self.kind])
         if self.kind in ("sum", "mean"):
             if self.lower is None or self.upper is None:
-                raise ValueError(f"a {self.kind} needs clipping bounds [L, U].")
+                raise CodedError(_NEEDS_BOUNDS[self.kind])
             check_bounds(self.lower, self.upper)
         if not (math.isfinite(self.weight) and self.weight > 0):
-            raise ValueError(f"the weight must be a number above 0 (got {self.weight:g}).")
+            raise CodedError("plan_weight", got=f"{self.weight:g}")
         if self.target is not None and not (math.isfinite(self.target) and self.target > 0):
-            raise ValueError(
-                f"the target must be a number above 0 (got {self.target:g}): it is the ± "
-                "half-width the statistic should be within, 95% of the time."
-            )
+            raise CodedError("plan_target", got=f"{self.target:g}")
 
 
 @dataclass(frozen=True)
