@@ -46,7 +46,7 @@ def read_csv_bytes(data: bytes, name: str = "file") -> pd.DataFrame:
     except pd.errors.EmptyDataError:
         raise CodedError("csv_columns", name=name) from None
     except pd.errors.ParserError as error:
-        raise CodedError("csv_unreadable", name=name, error=error) from None
+        raise CodedError("csv_unreadable", name=name, detail=str(error)) from None
     if len(frame) > MAX_ROWS:
         raise CodedError("csv_rows", name=name, rows=f"{MAX_ROWS:,}")
     if frame.empty:

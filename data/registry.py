@@ -210,8 +210,8 @@ def get_dataset(key: str) -> Dataset:
     try:
         return DATASETS[key]
     except (KeyError, TypeError):
-        choices = ", ".join(sorted(DATASETS))
-        raise ValueError(f"Unknown dataset {key!r}. Choose one of: {choices}.") from None
+        choices = ", ".join(repr(name) for name in sorted(DATASETS))
+        raise CodedError("choice", name="key", choices=choices, got=repr(key)) from None
 
 
 @functools.cache
@@ -265,7 +265,8 @@ def _load_reference_cached(key: str) -> pd.DataFrame:
 def load_reference(key: str) -> pd.DataFrame:
     """The rows of reference table ``key`` (e.g. "deployments"), read once and cached."""
     if key not in REFERENCES:
-        raise ValueError(f"Unknown reference table {key!r}. Choose one of: {sorted(REFERENCES)}.")
+        choices = ", ".join(repr(name) for name in sorted(REFERENCES))
+        raise CodedError("choice", name="key", choices=choices, got=repr(key))
     return _load_reference_cached(key).copy(deep=False)
 
 
@@ -277,7 +278,7 @@ def frame_category_counts(
     Missing values are left out. Sorted by count, largest first; ties by category.
     """
     if column not in frame.columns:
-        raise ValueError(f"There is no column {column!r} in this dataset.")
+        raise CodedError("dataset_column", column=repr(column))
     if count_column is None:
         counts = frame[column].value_counts(dropna=True)
     else:
@@ -298,9 +299,13 @@ def _category_counts(key: str, column: str) -> pd.Series:
     """category_counts, once per shipped dataset and column (the data never change)."""
     dataset = get_dataset(key)
     if column not in dataset.categorical:
-        offered = ", ".join(dataset.categorical) or "none"
-        raise ValueError(
-            f"{column!r} is not a category column of {dataset.title}. Category columns: {offered}."
+        if not dataset.categorical:
+            raise CodedError(
+                "dataset_no_category_columns", column=repr(column), title=dataset.title
+            )
+        offered = ", ".join(dataset.categorical)
+        raise CodedError(
+            "dataset_category_column", column=repr(column), title=dataset.title, offered=offered
         )
     return frame_category_counts(load_dataset(key), column, dataset.count_column)
 
@@ -359,18 +364,18 @@ def _own_dataset(
 def _check_own_frame(frame: pd.DataFrame, person_id: str | None, count_column: str | None) -> None:
     """A table with rows, text column names, the named columns, and counts >= 0 if any."""
     if not isinstance(frame, pd.DataFrame):
-        raise ValueError("Expected a table (pandas DataFrame) of rows and columns.")
+        raise CodedError("dataset_frame")
     if frame.empty:
         raise CodedError("table_empty")
     if not all(isinstance(column, str) for column in frame.columns):
         raise CodedError("column_names")
-    for role, column in (("person id", person_id), ("count", count_column)):
+    for code, column in (("dataset_person_id", person_id), ("dataset_count_column", count_column)):
         if column is not None and column not in frame.columns:
-            raise ValueError(f"The {role} column {column!r} is not in the table.")
+            raise CodedError(code, column=repr(column))
     if count_column is not None and not (
         pd.api.types.is_integer_dtype(frame[count_column]) and (frame[count_column] >= 0).all()
     ):
-        raise ValueError(f"The count column {count_column!r} must hold whole numbers >= 0.")
+        raise CodedError("dataset_count_whole", column=repr(count_column))
 
 
 def _frame_columns(
@@ -435,7 +440,7 @@ def dataset_from_summary(summary, name: str, *, person_id: str | None = None) ->
         raise CodedError("table_empty")
     names = [column.name for column in summary.columns]
     if person_id is not None and person_id not in names:
-        raise ValueError(f"The person id column {person_id!r} is not in the table.")
+        raise CodedError("dataset_person_id", column=repr(person_id))
     categorical: list[str] = []
     numeric: dict[str, tuple[float, float]] = {}
     for column in summary.columns:

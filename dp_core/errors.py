@@ -48,7 +48,7 @@ ENGLISH = {
     ),
     "csv_fields": "“{name}” has rows with more fields than its header row; check the separator.",
     "csv_columns": "“{name}” has no columns to read.",
-    "csv_unreadable": "“{name}” could not be read as CSV: {error}",
+    "csv_unreadable": "“{name}” could not be read as CSV.",
     "csv_rows": "“{name}” has more than {rows} rows; use a sample.",
     "csv_no_rows": "“{name}” has a header row but no data rows.",
     "table_empty": "The table is empty: it needs at least one row and one column.",
@@ -307,6 +307,155 @@ ENGLISH = {
         "should be within, 95% of the time."
     ),
     "group_budget_releases": "at least one release is needed to count a budget.",
+    # data read from a path, a shipped dataset, an own table (data.registry, data.sources:
+    # source, duckdb_engine, spark_engine, results, capped, describe, units, sql_engine,
+    # frame_statistics, keys); an engine's own words go in the detail
+    "dataset_column": "There is no column {column} in this dataset.",
+    "dataset_category_column": (
+        "{column} is not a category column of {title}. Category columns: {offered}."
+    ),
+    "dataset_no_category_columns": (
+        "{column} is not a category column of {title}: it has no category columns."
+    ),
+    "dataset_frame": "Expected a table (pandas DataFrame) of rows and columns.",
+    "dataset_person_id": "The person id column {column} is not in the table.",
+    "dataset_count_column": "The count column {column} is not in the table.",
+    "dataset_count_whole": "The count column {column} must hold whole numbers >= 0.",
+    "source_frame": "expected a table (pandas DataFrame) of rows and columns.",
+    "path_empty": (
+        "type a path: a Parquet or CSV file, a folder, a pattern such as data/*.parquet, or a "
+        "DuckDB file and table (shop.duckdb:visits)."
+    ),
+    "path_files_empty": "type a path to Parquet or CSV files.",
+    "path_no_match": "no file matches '{location}': check the folder and the pattern.",
+    "path_folder_empty": "the folder '{location}' holds no Parquet or CSV file.",
+    "path_missing": "there is no file or folder at '{location}'.",
+    "path_unreadable": "'{path}' cannot be read.",
+    "path_not_parquet": "'{path}' is named like a Parquet file but is not one (no PAR1 mark).",
+    "path_binary_csv": "'{path}' is named like a CSV file but holds binary data.",
+    "path_kind": (
+        "'{path}' is neither a Parquet nor a CSV file: give .parquet or .csv files (a spreadsheet "
+        "must be saved as CSV first)."
+    ),
+    "path_mixed": "the files mix Parquet and CSV: point at one kind (e.g. *.parquet).",
+    "pandas_duckdb": (
+        "the pandas engine reads files, not DuckDB databases: choose the DuckDB engine."
+    ),
+    "pandas_unreadable": "pandas could not read '{path}'.",
+    "duckdb_file_missing": "there is no DuckDB database file at '{path}'.",
+    "duckdb_table_unnamed": "name the table to read in the DuckDB database (file.duckdb:table).",
+    "duckdb_table_name": "name the table to read: {path}:<table>.",
+    "duckdb_unopenable": "'{path}' could not be opened as a DuckDB database.",
+    "duckdb_no_table": (
+        "the DuckDB database '{database}' has no table '{table}'; its tables are: {tables}."
+    ),
+    "duckdb_no_tables": (
+        "the DuckDB database '{database}' has no table '{table}'; it holds no tables."
+    ),
+    "duckdb_unreadable": "'{title}' could not be read.",
+    "spark_address": (
+        "the Spark address '{address}' names no host and port (e.g. spark://host:7077 or "
+        "sc://host:15002)."
+    ),
+    "spark_unreachable": (
+        "the Spark master at '{address}' cannot be reached: check the address, or unset "
+        "DP_EXPLORER_SPARK to use DuckDB."
+    ),
+    "spark_connect_unreachable": (
+        "the Spark Connect server at '{address}' cannot be reached: check the address, or unset "
+        "DP_EXPLORER_SPARK to use DuckDB."
+    ),
+    "spark_connect_missing": (
+        "Spark Connect needs its client libraries: pip install 'pyspark[connect]'."
+    ),
+    "spark_start": "Spark could not start at '{address}' (a local master needs Java 17 or later).",
+    "spark_duckdb": (
+        "a DuckDB database is read by the DuckDB engine: choose DuckDB, or export the table to "
+        "Parquet (COPY visits TO 'visits.parquet') for Spark."
+    ),
+    "spark_unreadable": "Spark could not read '{title}'.",
+    "spark_failed": "Spark could not compute on '{title}'.",
+    "source_person_absent": (
+        "the person column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_group_absent": (
+        "the group column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_value_absent": (
+        "the value column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_order_absent": (
+        "the order column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_category_absent": (
+        "the category column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_predicate_absent": (
+        "the predicate column '{column}' is not in the table; its columns are: {columns}."
+    ),
+    "source_person_kind": (
+        "the person column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_group_kind": (
+        "the group column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_value_kind": (
+        "the value column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_order_kind": (
+        "the order column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_category_kind": (
+        "the category column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_predicate_kind": (
+        "the predicate column '{column}' holds {type} values; it needs numbers, text, dates or "
+        "booleans."
+    ),
+    "source_value_numbers": (
+        "the value column '{column}' holds {type} values; it needs integer or float."
+    ),
+    "source_person_missing": (
+        "the person column '{column}' has {missing} missing value(s): every row needs a person, or "
+        "its contribution cannot be bounded."
+    ),
+    "source_group_missing": (
+        "the group column '{column}' has {missing} missing value(s): every row needs a group, or "
+        "its contribution cannot be bounded."
+    ),
+    "source_value_missing": (
+        "the value column '{column}' has {missing} missing value(s): every row needs a value, or "
+        "its contribution cannot be bounded."
+    ),
+    "source_order_missing": (
+        "the order column '{column}' has {missing} missing value(s): every row needs an order, or "
+        "its contribution cannot be bounded."
+    ),
+    "source_category_missing": (
+        "the category column '{column}' has {missing} missing value(s): every row needs a "
+        "category, or its contribution cannot be bounded."
+    ),
+    "source_value_infinite": (
+        "the value column '{column}' has {count} infinite or NaN value(s): drop or replace them "
+        "first."
+    ),
+    "source_sum_bounds": "a sum needs clipping bounds [L, U]: give them in the bounding.",
+    "source_first_order": (
+        "'first' selection needs an order column (such as a time): a file or a table has no row "
+        "order that every engine keeps."
+    ),
+    "source_rows_cap": "the cap on rows per person must be at least 1.",
+    "source_bounds_reversed": "the lower bound must be at most the upper bound.",
+    "source_not_numeric_sum": "column “{column}” is not numeric, so it cannot be summed.",
+    "source_not_numeric_compare": "column “{column}” is not numeric, so it cannot be compared.",
+    "source_column_named": "there is no column named '{column}'.",
+    "source_groups_unnamed": "name the released groups: there is nothing to bound without them.",
+    "source_released_no_rows": "no row is in the released groups.",
 }
 
 

@@ -33,6 +33,13 @@ def test_bad_files_get_a_sentence_not_a_traceback(data, message) -> None:
         read_csv_bytes(data, "upload.csv")
 
 
+def test_pandas_own_words_are_the_detail_not_part_of_the_sentence() -> None:
+    with pytest.raises(ValueError) as raised:
+        read_csv_bytes(b'a,b\n1,"2\n', "upload.csv")
+    assert raised.value.code == "csv_unreadable" and raised.value.params == {"name": "upload.csv"}
+    assert "EOF" in raised.value.detail  # pandas' tokenizer: "EOF inside string ..."
+
+
 VISITS = b"person,shop,amount\n" + b"".join(
     f"p{i % 40},{'AB'[i % 2]},{(i * 7) % 60}\n".encode() for i in range(200)
 )

@@ -19,6 +19,7 @@ from data import sources
 from data.sources.results import Request
 from data.sources.synthetic import write_visits
 from dp_core.bounding import Bounding, bounded_answers, cap_contributions, contribution_histogram
+from dp_core.errors import ENGLISH
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -279,6 +280,38 @@ def test_missing_values_and_a_missing_order(tmp_path, restaurant):
             week_stats(clean, Bounding(1, 1, 0.0, 50.0))
     with pytest.raises(ValueError, match="'first' selection needs an order column"):
         Request("visitor_id", "day", Bounding(selection="first"))
+
+
+def test_an_engines_own_words_are_the_detail_not_the_sentence(tmp_path):
+    """DuckDB's and pandas' text on a file they cannot read is kept apart from the sentence
+    (CodedError.detail), for the page to fold below the sentence in the reader's language."""
+    bad = tmp_path / "visits.parquet"
+    bad.write_bytes(b"PAR1" + b"\x00 not really Parquet " * 40)
+    (tmp_path / "shop.duckdb").write_bytes(bad.read_bytes())
+    cases = [
+        (sources.Source.files(bad, engine="duckdb"), "duckdb_unreadable", "magic bytes"),
+        (sources.Source.files(bad, engine="pandas"), "pandas_unreadable", "Parquet"),
+        (sources.Source.parse(f"{tmp_path}/shop.duckdb:visits"), "duckdb_unopenable", "valid"),
+    ]
+    for source, code, engine_said in cases:
+        with pytest.raises(ValueError) as raised:
+            sources.schema(source)
+        error = raised.value
+        assert error.code == code and engine_said in error.detail, (code, error.detail)
+        assert str(error) == f"{ENGLISH[code].format(**error.params)}\n{error.detail}"
+
+
+def test_every_role_of_a_column_has_its_sentences():
+    """A column's role is part of its sentence (the person column, the group column...): every
+    role Schema.column or a missing value names has a coded sentence, in every language."""
+    from data.sources.results import ROLES
+    from ui.common.errors import MESSAGES
+
+    for role in ROLES:
+        assert {f"source_{role}_absent", f"source_{role}_kind"} <= MESSAGES.keys(), role
+        if role != "predicate":  # a predicate's column is never checked for missing values
+            assert f"source_{role}_missing" in MESSAGES, role
+    assert "source_value_numbers" in MESSAGES
 
 
 def test_an_unreachable_spark_address(files):

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from data.sources import frame_statistics, keys
+from data.sources.coded import coded_error
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.results import NUMERIC_KINDS, Schema
 
@@ -50,13 +51,13 @@ class CappedRequest:
 
     def __post_init__(self) -> None:
         if self.cap is not None and int(self.cap) < 1:
-            raise ValueError("the cap on rows per person must be at least 1.")
+            raise coded_error("source_rows_cap")
         if self.value is not None and not float(self.lower) <= float(self.upper):
-            raise ValueError("the lower bound must be at most the upper bound.")
+            raise coded_error("source_bounds_reversed")
         if self.predicate is not None and self.predicate[1] not in PREDICATE_OPS:
-            raise ValueError(
-                f"the comparison must be one of {', '.join(PREDICATE_OPS)} "
-                f"(got {self.predicate[1]!r})."
+            choices = ", ".join(repr(op) for op in PREDICATE_OPS)
+            raise coded_error(
+                "choice", name="predicate", choices=choices, got=repr(self.predicate[1])
             )
 
 
@@ -124,13 +125,13 @@ def request_kinds(schema: Schema, request: CappedRequest) -> dict[str, str]:
     if request.value is not None:
         kind = schema.column(request.value, "value").kind
         if kind not in NUMERIC_KINDS:
-            raise ValueError(f"column “{request.value}” is not numeric, so it cannot be summed.")
+            raise coded_error("source_not_numeric_sum", column=request.value)
         kinds[request.value] = kind
     if request.predicate is not None:
         column, op, value = request.predicate
         kind = schema.column(column, "predicate", KEY_KINDS).kind
         if (op != "=" or isinstance(value, float)) and kind not in NUMERIC_KINDS:
-            raise ValueError(f"column “{column}” is not numeric, so it cannot be compared.")
+            raise coded_error("source_not_numeric_compare", column=column)
         kinds[column] = kind
     return kinds
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from data.sources.coded import coded_error
 from data.sources.keys import Dialect
 from data.sources.results import NUMERIC_KINDS, Schema
 
@@ -49,7 +50,7 @@ class TableSummary:
         for column in self.columns:
             if column.name == name:
                 return column
-        raise ValueError(f"there is no column named '{name}'.")
+        raise coded_error("source_column_named", column=name)
 
 
 def frame_summary(frame: pd.DataFrame, schema: Schema, limit: int) -> TableSummary:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from data.sources.coded import coded_error
 from data.sources.keys import Dialect
 from data.sources.progress import run_reporting
 from data.sources.results import Column
@@ -93,9 +94,8 @@ class DuckDBEngine(SqlEngine):
             try:
                 self.con.execute(f"ATTACH {literal(source.location)} AS dp_db (READ_ONLY)")
             except self._duckdb.Error as error:
-                raise ValueError(
-                    f"'{source.location}' could not be opened as a DuckDB database: "
-                    f"{readable_error(error)}"
+                raise coded_error(
+                    "duckdb_unopenable", path=source.location, detail=readable_error(error)
                 ) from None
             names = [
                 row[0]
@@ -105,10 +105,14 @@ class DuckDBEngine(SqlEngine):
                 ).fetchall()
             ]
             if source.table not in names:
-                there = ", ".join(names) or "none"
-                raise ValueError(
-                    f"the DuckDB database '{Path(source.location).name}' has no table "
-                    f"'{source.table}'; its tables are: {there}."
+                database = Path(source.location).name
+                if not names:
+                    raise coded_error("duckdb_no_tables", database=database, table=source.table)
+                raise coded_error(
+                    "duckdb_no_table",
+                    database=database,
+                    table=source.table,
+                    tables=", ".join(names),
                 )
             return f"dp_db.{self.dialect.quote(source.table)}"
         paths = "[" + ", ".join(literal(path) for path in source.paths()) + "]"
@@ -141,8 +145,8 @@ class DuckDBEngine(SqlEngine):
                 folder=settings.get("temp_directory") or "?",
             ) from None
         except self._duckdb.Error as error:
-            raise ValueError(
-                f"'{self.source.title}' could not be read: {readable_error(error)}"
+            raise coded_error(
+                "duckdb_unreadable", title=self.source.title, detail=readable_error(error)
             ) from None
 
     def _forget(self, name: str) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from data.sources import capped, describe, frame_statistics, units
+from data.sources.coded import coded_error
 from data.sources.engine import finish_answers, request_kinds
 from data.sources.keys import KEY_KINDS
 from data.sources.results import (
@@ -41,9 +42,15 @@ class PandasEngine:
             import pyarrow.parquet as pq
 
             paths = self.source.paths()
-            head = next(pq.ParquetFile(paths[0]).iter_batches(batch_size=64), None)
-            sample = head if head is not None else pq.read_schema(paths[0]).empty_table()
-            rows = sum(pq.ParquetFile(path).metadata.num_rows for path in paths)
+            path = paths[0]
+            try:
+                head = next(pq.ParquetFile(path).iter_batches(batch_size=64), None)
+                sample = head if head is not None else pq.read_schema(path).empty_table()
+                rows = 0
+                for path in paths:
+                    rows += pq.ParquetFile(path).metadata.num_rows
+            except (ValueError, OSError) as error:  # pyarrow's own words
+                raise coded_error("pandas_unreadable", path=path, detail=str(error)) from None
             return Schema(frame_statistics.frame_schema(sample.to_pandas()).columns, rows)
         return frame_statistics.frame_schema(self._frame(None))
 

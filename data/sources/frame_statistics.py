@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from data.sources import keys, results
+from data.sources.coded import coded_error
 
 # ---------------------------------------------------------------------------------------
 # Kinds and text keys
@@ -92,17 +93,12 @@ def check_missing(frame: pd.DataFrame, columns: dict[str, str | None]) -> None:
 
 
 def missing_error(role: str, column: str, missing: int) -> ValueError:
-    return ValueError(
-        f"the {role} column '{column}' has {missing:,} missing value(s): every row needs a "
-        f"{role}, or its contribution cannot be bounded."
-    )
+    """``role``: person, group, value, order or category (each with its sentence)."""
+    return coded_error(f"source_{role}_missing", column=column, missing=f"{missing:,}")
 
 
 def infinite_error(column: str, count: int) -> ValueError:
-    return ValueError(
-        f"the value column '{column}' has {count:,} infinite or NaN value(s): drop or replace "
-        "them first."
-    )
+    return coded_error("source_value_infinite", column=column, count=f"{count:,}")
 
 
 # ---------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ import hashlib
 import numpy as np
 import pandas as pd
 
+from data.sources.coded import coded_error
+
 P = 2**31 - 1
 K1 = 1_103_515_245
 K2 = 1_597_334_677
@@ -93,7 +95,8 @@ def numpy_code(values: pd.Series, kind: str) -> np.ndarray:
         if array.dtype == np.uint64:
             return (array % np.uint64(P)).astype(np.int64)
         return np.mod(array.astype(np.int64), P)
-    raise ValueError(f"values of kind {kind!r} cannot be hashed.")
+    choices = ", ".join(repr(known) for known in KEY_KINDS)
+    raise coded_error("choice", name="kind", choices=choices, got=repr(kind))
 
 
 def _has_tz(values: pd.Series) -> bool:
@@ -218,7 +221,8 @@ def sql_code(dialect: Dialect, expr: str, kind: str) -> str:
         return _mod_p(_floor_sql(dialect, expr))
     if kind == "integer":
         return _mod_p(f"CAST({expr} AS BIGINT)")
-    raise ValueError(f"values of kind {kind!r} cannot be hashed.")
+    choices = ", ".join(repr(known) for known in KEY_KINDS)
+    raise coded_error("choice", name="kind", choices=choices, got=repr(kind))
 
 
 def sql_value_codes(dialect: Dialect, expr: str) -> list[str]:

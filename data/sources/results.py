@@ -14,11 +14,14 @@ from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
+from data.sources.coded import coded_error
+
 if TYPE_CHECKING:  # dp_core's package import is heavy; a Bounding is only read here
     from dp_core.bounding import Bounding
 
 Kind = Literal["integer", "float", "string", "boolean", "date", "timestamp", "other"]
 NUMERIC_KINDS = ("integer", "float")
+ROLES = ("person", "group", "value", "order", "category", "predicate")  # Schema.column's roles
 
 
 @dataclass(frozen=True)
@@ -42,20 +45,18 @@ class Schema:
         return tuple(column.name for column in self.columns)
 
     def column(self, name: str, role: str, kinds: Sequence[str] | None = None) -> Column:
-        """The column ``name``; ValueError naming the columns there are, or the kind needed."""
+        """The column ``name``; ValueError naming the columns there are, or the kind needed
+        (``role``: one of ROLES, each with its sentences)."""
         for column in self.columns:
             if column.name == name:
                 break
         else:
-            names = ", ".join(self.names) or "none"
-            raise ValueError(
-                f"the {role} column '{name}' is not in the table; its columns are: {names}."
-            )
+            names = ", ".join(self.names)
+            raise coded_error(f"source_{role}_absent", column=name, columns=names)
         if column.kind == "other" or (kinds is not None and column.kind not in kinds):
-            wanted = " or ".join(kinds) if kinds else "numbers, text, dates or booleans"
-            raise ValueError(
-                f"the {role} column '{name}' holds {column.type} values; it needs {wanted}."
-            )
+            numbers = kinds is not None and set(kinds) <= set(NUMERIC_KINDS)
+            code = f"source_{role}_numbers" if numbers else f"source_{role}_kind"
+            raise coded_error(code, column=name, type=column.type)
         return column
 
 
@@ -120,12 +121,9 @@ class Request:
         if self.groups is not None:
             object.__setattr__(self, "groups", tuple(str(g).strip() for g in self.groups))
         if self.value is not None and not self.bounding.clipped:
-            raise ValueError("a sum needs clipping bounds [L, U]: give them in the bounding.")
+            raise coded_error("source_sum_bounds")
         if self.bounding.selection == "first" and self.order is None and self.person:
-            raise ValueError(
-                "'first' selection needs an order column (such as a time): a file or a "
-                "table has no row order that every engine keeps."
-            )
+            raise coded_error("source_first_order")
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from typing import Literal
 
 import pandas as pd
 
+from data.sources.coded import coded_error
+
 SPARK_ENV = "DP_EXPLORER_SPARK"
 ENGINES = ("auto", "pandas", "duckdb", "spark")
 Engine = Literal["auto", "pandas", "duckdb", "spark"]
@@ -57,9 +59,8 @@ class Source:
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
-            raise ValueError(
-                f"the engine must be one of {', '.join(ENGINES)} (got {self.engine!r})."
-            )
+            choices = ", ".join(repr(engine) for engine in ENGINES)
+            raise coded_error("choice", name="engine", choices=choices, got=repr(self.engine))
 
     # -- constructors ---------------------------------------------------------------------
 
@@ -74,7 +75,7 @@ class Source:
     def frame(cls, frame: pd.DataFrame, key: str, *, engine: Engine = "auto") -> Source:
         """An in-memory table (an upload); ``key`` names it for caches (a new key per file)."""
         if not isinstance(frame, pd.DataFrame):
-            raise ValueError("expected a table (pandas DataFrame) of rows and columns.")
+            raise coded_error("source_frame")
         return cls("frame", key, engine, data=frame)
 
     @classmethod
@@ -107,9 +108,9 @@ class Source:
         """A table (or view) of a DuckDB database file, read only."""
         path = Path(str(database).strip()).expanduser()
         if not path.is_file():
-            raise ValueError(f"there is no DuckDB database file at '{path}'.")
+            raise coded_error("duckdb_file_missing", path=str(path))
         if not str(table).strip():
-            raise ValueError("name the table to read in the DuckDB database (file.duckdb:table).")
+            raise coded_error("duckdb_table_unnamed")
         return cls("duckdb", str(path), engine, table=str(table).strip())
 
     @classmethod
@@ -118,15 +119,12 @@ class Source:
         CSV files, or ``database.duckdb:table``."""
         text = str(text).strip().strip("'\"")
         if not text:
-            raise ValueError(
-                "type a path: a Parquet or CSV file, a folder, a pattern such as "
-                "data/*.parquet, or a DuckDB file and table (shop.duckdb:visits)."
-            )
+            raise coded_error("path_empty")
         head, sep, table = text.rpartition(":")
         if sep and head.lower().endswith(DUCKDB_SUFFIXES):
             return cls.duckdb_table(head, table, engine=engine)
         if text.lower().endswith(DUCKDB_SUFFIXES):
-            raise ValueError(f"name the table to read: {text}:<table>.")
+            raise coded_error("duckdb_table_name", path=text)
         return cls.files(text, engine=engine, spark=spark)
 
     # -- what it is -----------------------------------------------------------------------
@@ -174,16 +172,17 @@ class Source:
             frame = load_dataset(self.location)
             return frame if columns is None else frame[columns]
         if self.kind == "duckdb":
-            raise ValueError(
-                "the pandas engine reads files, not DuckDB databases: choose the DuckDB engine."
-            )
+            raise coded_error("pandas_duckdb")
         parts = []
         for path in self.paths():
-            if self.file_format == "parquet":
-                parts.append(pd.read_parquet(path, columns=columns))
-            else:
-                sep = "\t" if ".tsv" in path.lower() else ","
-                parts.append(pd.read_csv(path, sep=sep, usecols=columns))
+            try:
+                if self.file_format == "parquet":
+                    parts.append(pd.read_parquet(path, columns=columns))
+                else:
+                    sep = "\t" if ".tsv" in path.lower() else ","
+                    parts.append(pd.read_csv(path, sep=sep, usecols=columns))
+            except (ValueError, OSError) as error:  # pandas' or pyarrow's own words
+                raise coded_error("pandas_unreadable", path=path, detail=str(error)) from None
         return parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
 
 
@@ -196,12 +195,12 @@ def is_uri(location: str) -> bool:
 def resolve_files(location: str) -> list[str]:
     """The files a location names (file, folder or glob), sorted; ValueError if none."""
     if not location:
-        raise ValueError("type a path to Parquet or CSV files.")
+        raise coded_error("path_files_empty")
     path = Path(location).expanduser()
     if any(ch in location for ch in "*?["):
         found = sorted(p for p in glob.glob(str(path), recursive=True) if Path(p).is_file())
         if not found:
-            raise ValueError(f"no file matches '{location}': check the folder and the pattern.")
+            raise coded_error("path_no_match", location=location)
         return found
     if path.is_dir():
         found = sorted(
@@ -210,10 +209,10 @@ def resolve_files(location: str) -> list[str]:
             if p.is_file() and p.name.lower().endswith(PARQUET_SUFFIXES + CSV_SUFFIXES)
         )
         if not found:
-            raise ValueError(f"the folder '{location}' holds no Parquet or CSV file.")
+            raise coded_error("path_folder_empty", location=location)
         return found
     if not path.exists():
-        raise ValueError(f"there is no file or folder at '{location}'.")
+        raise coded_error("path_missing", location=location)
     return [str(path)]
 
 
@@ -223,26 +222,25 @@ def _format_of(path: str) -> FileFormat:
         with open(path, "rb") as handle:
             head = handle.read(4096)
     except OSError as error:
-        raise ValueError(f"'{path}' cannot be read: {error.strerror or error}.") from None
+        raise coded_error(
+            "path_unreadable", path=path, detail=error.strerror or str(error)
+        ) from None
     if head.startswith(_PARQUET_MAGIC):
         return "parquet"
     if name.endswith(PARQUET_SUFFIXES):
-        raise ValueError(f"'{path}' is named like a Parquet file but is not one (no PAR1 mark).")
+        raise coded_error("path_not_parquet", path=path)
     if name.endswith(CSV_SUFFIXES) and not name.endswith(".gz"):
         if b"\x00" in head:
-            raise ValueError(f"'{path}' is named like a CSV file but holds binary data.")
+            raise coded_error("path_binary_csv", path=path)
         return "csv"
     if name.endswith(".gz"):
         return "csv"
-    raise ValueError(
-        f"'{path}' is neither a Parquet nor a CSV file: give .parquet or .csv files "
-        "(a spreadsheet must be saved as CSV first)."
-    )
+    raise coded_error("path_kind", path=path)
 
 
 def detect_format(paths: list[str]) -> FileFormat:
     """Parquet or CSV, the same for every file; ValueError otherwise."""
     formats = {_format_of(path) for path in paths}
     if len(formats) > 1:
-        raise ValueError("the files mix Parquet and CSV: point at one kind (e.g. *.parquet).")
+        raise coded_error("path_mixed")
     return formats.pop()

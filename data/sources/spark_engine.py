@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 
 import pandas as pd
 
+from data.sources.coded import coded_error
 from data.sources.keys import SparkDialect
 from data.sources.progress import run_reporting
 from data.sources.results import Column
@@ -49,20 +50,14 @@ def _check_reachable(address: str) -> None:
     url = urlparse(address.split(",")[0])
     host, port = url.hostname, url.port
     if host is None or port is None:
-        raise ValueError(
-            f"the Spark address '{address}' names no host and port "
-            "(e.g. spark://host:7077 or sc://host:15002)."
-        )
+        raise coded_error("spark_address", address=address)
     try:
         with socket.create_connection((host, port), timeout=SPARK_CONNECT_TIMEOUT):
             pass
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise ValueError(
-            f"the Spark {'Connect server' if address.startswith('sc://') else 'master'} at "
-            f"'{address}' cannot be reached ({reason}): check the address, or unset "
-            "DP_EXPLORER_SPARK to use DuckDB."
-        ) from None
+        code = "spark_connect_unreachable" if address.startswith("sc://") else "spark_unreachable"
+        raise coded_error(code, address=address, detail=reason) from None
 
 
 def spark_installed() -> bool:
@@ -94,10 +89,7 @@ def spark_session(address: str):
             try:
                 import pyspark.sql.connect.session  # noqa: F401  (needs grpcio, pyarrow)
             except ImportError as error:
-                raise ValueError(
-                    "Spark Connect needs its client libraries: pip install 'pyspark[connect]' "
-                    f"({readable_error(error)})."
-                ) from None
+                raise coded_error("spark_connect_missing", detail=readable_error(error)) from None
             builder = builder.remote(address)
         else:
             builder = builder.master(address)
@@ -110,9 +102,8 @@ def spark_session(address: str):
             if not address.startswith("sc://"):
                 session.sparkContext.setLogLevel("ERROR")
         except Exception as error:  # the JVM or the cluster said no
-            raise ValueError(
-                f"Spark could not start at '{address}': {readable_error(error)} "
-                "(a local master needs Java 17 or later)."
+            raise coded_error(
+                "spark_start", address=address, detail=readable_error(error)
             ) from None
         _SPARK[address] = session
         return session
@@ -160,10 +151,7 @@ class SparkEngine(SqlEngine):
     def __init__(self, source: Source) -> None:
         super().__init__(source)
         if source.kind == "duckdb":
-            raise ValueError(
-                "a DuckDB database is read by the DuckDB engine: choose DuckDB, or export the "
-                "table to Parquet (COPY visits TO 'visits.parquet') for Spark."
-            )
+            raise coded_error("spark_duckdb")
         address = source.spark_address()
         self.spark = spark_session(address)
         # a local master or a master URL tells its progress; Spark Connect has no context
@@ -197,8 +185,8 @@ class SparkEngine(SqlEngine):
         except ValueError:
             raise
         except Exception as error:
-            raise ValueError(
-                f"Spark could not read '{source.title}': {readable_error(error)}"
+            raise coded_error(
+                "spark_unreadable", title=source.title, detail=readable_error(error)
             ) from None
 
     def _columns(self) -> tuple[Column, ...]:
@@ -248,9 +236,7 @@ class SparkEngine(SqlEngine):
             from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
 
             return CodedError("memory_spark", title=self.source.title)
-        return ValueError(
-            f"Spark could not compute on '{self.source.title}': {readable_error(error)}"
-        )
+        return coded_error("spark_failed", title=self.source.title, detail=readable_error(error))
 
     def _forget(self, name: str) -> None:
         self.spark.sql(f"UNCACHE TABLE IF EXISTS {name}")

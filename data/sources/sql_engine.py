@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from data.sources import capped, describe, frame_statistics, results, sql, units
+from data.sources.coded import coded_error
 from data.sources.engine import finish_answers, request_kinds
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.source import Source
@@ -240,7 +241,7 @@ class SqlEngine:
         _check_counts(checks, request)
         raw, complete = self._unit_profiles(request, kinds)
         if raw.empty:
-            raise ValueError("no row is in the released groups.")
+            raise coded_error("source_released_no_rows")
         value_range = (None, None)
         if request.value is not None:
             value_range = (float(raw["lo"].min()), float(raw["hi"].max()))

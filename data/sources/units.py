@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from data.sources import frame_statistics
+from data.sources.coded import coded_error
 from data.sources.keys import KEY_KINDS, Dialect
 from data.sources.results import NUMERIC_KINDS, Schema
 
@@ -46,7 +47,7 @@ class UnitsRequest:
     def __post_init__(self) -> None:
         object.__setattr__(self, "groups", tuple(str(g).strip() for g in self.groups))
         if not self.groups:
-            raise ValueError("name the released groups: there is nothing to bound without them.")
+            raise coded_error("source_groups_unnamed")
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def pandas_units(frame: pd.DataFrame, request: UnitsRequest, kinds: dict[str, st
     outside = (int((~inside).sum()), int(labels[~inside].nunique()))
     frame = frame[inside].reset_index(drop=True)
     if frame.empty:
-        raise ValueError("no row is in the released groups.")
+        raise coded_error("source_released_no_rows")
     person = pd.factorize(frame[request.person])[0]
     group_rank = pd.factorize(frame[request.group], sort=True)[0]
     order_column = request.order or request.group
