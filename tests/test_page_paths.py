@@ -62,9 +62,10 @@ def declare(at, page: str, text: str = DAYS):
     return at
 
 
-def with_path(page: str, path: str, **widgets) -> object:
-    """``page`` with "A data path…" chosen and ``path`` typed (engine and address if given)."""
-    at = open_page(page)
+def with_path(page: str, path: str, *, lang: str | None = None, **widgets) -> object:
+    """``page`` with "A data path…" chosen and ``path`` typed (engine and address if given),
+    in the language ``lang`` if given."""
+    at = open_page(page, query={"lang": lang} if lang else None)
     widget(at.selectbox, f"{page}_dataset").set_value("data_path")
     rerun(at)
     at.text_input(key=f"{page}_path").set_value(path)
@@ -81,6 +82,11 @@ def with_upload(page: str, data: bytes) -> object:
 
 def errors(at) -> list[str]:
     return [e.value for e in at.error]
+
+
+def folded(at, label: str = "What the engine said") -> list[str]:
+    """The engine's own words shown folded below an error (ui.common.errors.show_error)."""
+    return [code.value for box in at.expander if box.label == label for code in box.code]
 
 
 def same_not_private(path, upload) -> str:
@@ -327,17 +333,45 @@ def free_port() -> int:
 
 @pytest.mark.parametrize("page", ["bounding", "laplace"])
 @pytest.mark.parametrize(
-    ("name", "message"),
+    ("name", "message", "engine_said"),
     [
-        ("missing", "there is no file or folder at"),
-        ("txt", "is neither a Parquet nor a CSV file"),
-        ("mixed", "could not be found in file"),  # a file of the folder lacks money_spent
+        ("missing", "there is no file or folder at", None),
+        ("txt", "is neither a Parquet nor a CSV file", None),
+        ("mixed", "could not be read", "could not be found in file"),  # a file lacks money_spent
     ],
 )
-def test_a_bad_path_gets_a_sentence_and_keeps_what_was_typed(files, page, name, message):
+def test_a_bad_path_gets_a_sentence_and_keeps_what_was_typed(
+    files, page, name, message, engine_said
+):
     at = with_path(page, files[name])
     assert any(message in e for e in errors(at)), errors(at)
+    if engine_said is not None:  # DuckDB's own words: folded below the sentence, not in it
+        assert not any(engine_said in e for e in errors(at)), errors(at)
+        assert any(engine_said in said for said in folded(at)), folded(at)
     assert at.text_input(key=f"{page}_path").value == files[name]
+    assert not at.metric and not at.exception
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "sentence", "engine_said"),
+    [
+        ("visits.parquet", "", "ließ sich nicht lesen.", "No magic bytes found"),
+        ("shop.duckdb", ":visits", "lässt sich nicht als DuckDB-Datenbank öffnen.", "not a valid"),
+    ],
+)
+def test_an_engines_error_is_a_sentence_in_the_readers_language_and_its_words_folded(
+    tmp_path, name, typed, sentence, engine_said
+):
+    """A corrupt Parquet file, a file that is no DuckDB database: the error box holds the
+    German sentence, never DuckDB's English; DuckDB's words are folded below it."""
+    path = tmp_path / name
+    path.write_bytes(b"PAR1" + b"\x00 not really Parquet " * 40)
+    at = with_path("laplace", f"{path}{typed}", lang="de")
+    (box,) = errors(at)
+    assert box.startswith("Dieser Pfad lässt sich nicht lesen: „") and box.endswith(sentence)
+    assert engine_said not in box and "Error" not in box, box
+    (detail,) = folded(at, "Was die Engine meldete")
+    assert engine_said in detail and "Error" in detail, detail
     assert not at.metric and not at.exception
 
 

@@ -24,7 +24,7 @@ from ui.bounding.settings import Settings
 from ui.bounding.words import capitalised
 from ui.common import charts, formatting, live
 from ui.common.address import linked
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.exercises import section_exercises
 from ui.common.export import export_buttons
 from ui.common.i18n import _, language
@@ -82,7 +82,7 @@ def _answers(s: Settings) -> pd.DataFrame | None:
         try:
             return remembered("answers", key, lambda: _path_answers(s.data, s.bounding))
         except ValueError as error:
-            st.error(_("bounding.answers.cannot", error=translated(error)))
+            show_error(_("bounding.answers.cannot", error=translated(error)), error)
             return None
     return remembered("answers", key, lambda: _bounded_answers(*key, s.data.frame))
 

@@ -25,7 +25,7 @@ from ui.common import formatting
 from ui.common.address import current, linked
 from ui.common.categories import Categories, mode_setting, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.i18n import _
 from ui.common.presets import preset_buttons
 from ui.common.release import secure_toggle
@@ -176,14 +176,14 @@ def data_controls() -> tuple[BoundingData, Choices] | None:
     try:
         group, value = _columns(data, preset, words)
     except ValueError as error:
-        st.error(_("bounding.data.cannot_read", error=translated(error)))
+        show_error(_("bounding.data.cannot_read", error=translated(error)), error)
         return None
     person = preset.person if preset else data.person
     _rows_per_person_caption(data, person, words)
     if not data.path:
         error = _frame_error((data.source,), data.frame, person, group)
         if error is not None:
-            st.error(_("bounding.data.cannot_bound", error=translated(error)))
+            show_error(_("bounding.data.cannot_bound", error=translated(error)), error)
             return None
     categories = _groups(data, person, group, secure)
     if categories is None:

@@ -13,7 +13,7 @@ from ui.bounding.words import Words
 from ui.common import formatting
 from ui.common.categories import Categories
 from ui.common.data_picker import DataChoice
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.i18n import _
 from ui.common.progress import statistic_progress
 from ui.common.shell import page_rng
@@ -72,7 +72,7 @@ def path_data(
                 value_error, value = translated(error), None
                 units = _path_units(data, person, group, labels, None, order)
     except ValueError as error:
-        st.error(_("bounding.data.cannot_bound", error=translated(error)))
+        show_error(_("bounding.data.cannot_bound", error=translated(error)), error)
         return None
     if value is None and value_error is None:
         value_error = _("bounding.data.nothing_to_sum")

@@ -25,7 +25,7 @@ from dp_core.bounding import Bounding
 from ui.common import folding
 from ui.common.address import assign, current, linked, publish
 from ui.common.data_picker import DataChoice
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.folding import note
 from ui.common.formatting import count, fixed, number, power_of_ten
 from ui.common.i18n import N_, _
@@ -123,12 +123,12 @@ def _declared(
     try:
         labels = domains.parse_declared_categories(text)
     except ValueError as error:
-        st.error(_("common.categories.cannot_use", error=translated(error)))
+        show_error(_("common.categories.cannot_use", error=translated(error)), error)
         return None
     try:
         outside, distinct = _rows_outside(data, frame, column, labels)
     except ValueError as error:
-        st.error(_("common.categories.cannot_count", error=translated(error)))
+        show_error(_("common.categories.cannot_count", error=translated(error)), error)
         return None
     if outside:  # a central release drops them; a local answer, a model or a synthetic
         # table counts them as holding none of the categories (no row is left out)
@@ -209,7 +209,7 @@ def _selected(
             )
             kept, tau, spent = chosen.labels, chosen.threshold, (epsilon, delta)
     except ValueError as error:
-        st.error(_("common.categories.cannot_select", error=translated(error)))
+        show_error(_("common.categories.cannot_select", error=translated(error)), error)
         return None
     suppressed = [label for label in labels if label not in set(kept)]
     values = {

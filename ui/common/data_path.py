@@ -18,7 +18,7 @@ from dp_core.errors import CodedError
 from ui.common import folding
 from ui.common.address import linked
 from ui.common.data_choice import DataChoice
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.folding import note
 from ui.common.formatting import count
 from ui.common.i18n import N_, _
@@ -106,7 +106,7 @@ def path_data(page: str) -> DataChoice | None:
         st.error(refused_sentence(refused), icon=":material/lock:")
         return None
     except ValueError as error:
-        st.error(_("common.data.path.error", error=translated(error)))
+        show_error(_("common.data.path.error", error=translated(error)), error)
         return None
     usable = [c.name for c in summary.columns]
     hints = [h for h in hints if h.column in usable]
@@ -124,7 +124,7 @@ def path_data(page: str) -> DataChoice | None:
     try:
         dataset = dataset_from_summary(summary, source.title, person_id=person)
     except ValueError as error:
-        st.error(translated(error))
+        show_error(translated(error), error)
         return None
     rows = count(summary.rows)
     if engine == "spark":

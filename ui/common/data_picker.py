@@ -26,7 +26,7 @@ from ui.common import folding, labels
 from ui.common.address import from_address, linked
 from ui.common.data_choice import DataChoice
 from ui.common.data_path import path_data
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.folding import note
 from ui.common.formatting import count
 from ui.common.i18n import _, language
@@ -123,7 +123,7 @@ def _upload(page: str) -> tuple[str, str, pd.DataFrame] | None:
         try:
             frame = read_csv_bytes(upload.getvalue(), upload.name)
         except ValueError as error:
-            st.error(translated(error))
+            show_error(translated(error), error)
             return None
         if not admit(held_size(upload.getvalue(), frame)):  # a shared server's memory
             st.session_state.pop(_FILE, None)
@@ -160,7 +160,7 @@ def _own_data(page: str) -> DataChoice | None:
     try:
         dataset = dataset_from_frame(frame, name, person_id=person)
     except ValueError as error:
-        st.error(translated(error))
+        show_error(translated(error), error)
         return None
     key = f"upload:{file_id}"
     return DataChoice(dataset, frame, key, sources.Source.frame(frame, key))

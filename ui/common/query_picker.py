@@ -22,7 +22,7 @@ from ui.common.address import linked
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import Capped, contribution_cap
 from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.folding import note
 from ui.common.formatting import count, number
 from ui.common.i18n import N_, _
@@ -231,7 +231,7 @@ def pick_query(page: str, *, rng: np.random.Generator, secure: bool) -> QueryCho
             return _predicate_query(page, data, capped)
         return _grouped_query(page, data, kind, capped, rng=rng, secure=secure)
     except ValueError as error:
-        st.error(_("common.query.error", error=translated(error)))
+        show_error(_("common.query.error", error=translated(error)), error)
         return None
 
 

@@ -27,7 +27,7 @@ from ui.common.catalog import entry
 from ui.common.categories import Categories, pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, pick_data
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.formatting import count, number, power_of_ten
 from ui.common.i18n import _
 from ui.common.labels import category_labels
@@ -136,7 +136,7 @@ def _typed() -> Candidates | None:
     try:
         labels, scores = parse_typed_counts(text)
     except ValueError as error:
-        st.error(_("exponential.typed.error", error=error))
+        show_error(_("exponential.typed.error", error=translated(error)), error)
         return None
     labels, scores = by_count(labels, scores)
     return Candidates(
@@ -174,7 +174,7 @@ def _from_data(data: DataChoice) -> Candidates | None:
             (data.source, data.person, cap), column, dataset.count_column, categories.labels, frame
         )
     except ValueError as error:
-        st.error(_("exponential.data.count_error", error=translated(error)))
+        show_error(_("exponential.data.count_error", error=translated(error)), error)
         return None
     if counts.rows_outside and categories.mode == "selected":  # declared: said where declared
         st.caption(_("exponential.data.outside", rows=count(counts.rows_outside)))

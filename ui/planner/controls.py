@@ -12,7 +12,7 @@ from ui.common.address import current, from_address, linked, publish
 from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.i18n import _, n_
 from ui.common.release import sentences
 from ui.common.shell import page_rng
@@ -73,7 +73,7 @@ def _link_problem(data: DataChoice) -> str | None:
     try:
         frame = link.decode_rows(raw)
     except ValueError as error:
-        return str(error)
+        return translated(error)
     parsed = parse_rows(frame, data.dataset, own=data.own)
     return sentences(*parsed.problems) if parsed.problems else None
 
@@ -156,7 +156,11 @@ def data_controls() -> Controls | None:
     try:
         capped = contribution_cap(PAGE, data)
     except ValueError as error:
-        st.error(_("planner.contributions_error", error=translated(error)), icon=":material/error:")
+        show_error(
+            _("planner.contributions_error", error=translated(error)),
+            error,
+            icon=":material/error:",
+        )
         return None
     table = _table(data)
     if table is None:
