@@ -4,7 +4,10 @@ with the same placeholders in every language, and the common ones read as dp_cor
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,7 @@ from ui.common import errors
 from ui.common.i18n import LANGUAGES, catalogue, placeholders
 from ui.planner import messages
 
+ROOT = Path(__file__).resolve().parent.parent
 NAMES = re.compile(r"\{(\w+)(?:[:!][^}]*)?\}")
 
 
@@ -71,3 +75,37 @@ def test_an_unreachable_target_keeps_its_numbers_for_the_readers_format():
 def test_an_uncoded_error_keeps_its_sentence():
     assert errors.translated(ValueError("something else.")) == "something else."
     assert messages.planner_error(ValueError("something else.")) == "something else."
+
+
+def _raises(folder: str) -> Iterator[tuple[str, ast.Raise]]:
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", node
+
+
+def _codes(expression: ast.expr) -> list[str]:
+    """The codes a raise names in place: a text, or either text of ``a if … else b`` (a code
+    taken from a table is checked where the table is: CodedError looks it up in ENGLISH)."""
+    if isinstance(expression, ast.Constant):
+        return [expression.value]
+    if isinstance(expression, ast.IfExp):
+        return _codes(expression.body) + _codes(expression.orelse)
+    return []
+
+
+@pytest.mark.parametrize("folder", ["dp_core", "data"])
+def test_what_dp_core_and_data_raise_for_a_user_carries_a_code(folder):
+    """No plain ValueError: each error is a CodedError (or a subclass) whose code has a sentence
+    in ENGLISH and a message in the app's catalogue, so a reader meets it in their language."""
+    uncoded, unknown = [], []
+    for where, node in _raises(folder):
+        name = getattr(node.exc.func, "id", getattr(node.exc.func, "attr", ""))
+        if name == "ValueError":
+            uncoded.append(where)
+        elif name == "CodedError" and node.exc.args:
+            unknown.extend(f"{where} {c}" for c in _codes(node.exc.args[0]) if c not in ENGLISH)
+    assert not uncoded, uncoded
+    assert not unknown, unknown
+    translated = set(errors.MESSAGES) | set(messages.MESSAGES)
+    assert set(ENGLISH) == translated, set(ENGLISH) ^ translated
