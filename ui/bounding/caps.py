@@ -16,7 +16,7 @@ from ui.bounding.declared import BOUNDS, MAX_GROUPS, MAX_PER_GROUP
 from ui.bounding.private import PrivateChoice, private_choice
 from ui.common import formatting
 from ui.common.address import linked
-from ui.common.errors import translated
+from ui.common.errors import show_error, translated
 from ui.common.i18n import _
 from ui.common.shell import presenter_mode
 
@@ -123,7 +123,10 @@ def bounds_controls(
         lower, upper, bounds_read = _bounds_slider(data)
         reads += ("bounds",) if bounds_read else ()
     if data.value_error:
-        st.error(_("bounding.caps.cannot_sum", column=data.summed, error=data.value_error))
+        sentence = translated(data.value_error)
+        show_error(
+            _("bounding.caps.cannot_sum", column=data.summed, error=sentence), data.value_error
+        )
     try:
         return (
             Bounding(

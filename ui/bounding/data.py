@@ -65,7 +65,7 @@ class BoundingData:
     person: str | None
     group: str
     value: str | None
-    value_error: str | None
+    value_error: Exception | str | None  # a coded error, or a sentence of the page's own
     order: str | None
     categories: Categories
     words: Words

@@ -115,11 +115,10 @@ def _frame_error(
 
 def _value_error(
     rows: tuple, frame: pd.DataFrame, person: str | None, group: str, value: str | None
-) -> str | None:
+) -> Exception | str | None:
     if value is None:
         return _("bounding.data.nothing_to_sum")
-    error = _frame_error(rows, frame, person, group, value)
-    return None if error is None else translated(error)
+    return _frame_error(rows, frame, person, group, value)
 
 
 def _natural(data: DataChoice, frame: pd.DataFrame, value: str) -> tuple[float, float]:

@@ -69,7 +69,7 @@ def path_data(
             except ValueError as error:
                 if value is None:
                     raise
-                value_error, value = translated(error), None
+                value_error, value = error, None
                 units = _path_units(data, person, group, labels, None, order)
     except ValueError as error:
         show_error(_("bounding.data.cannot_bound", error=translated(error)), error)
