@@ -65,7 +65,10 @@ def declare(at, page: str, text: str = DAYS):
 def with_path(page: str, path: str, *, lang: str | None = None, **widgets) -> object:
     """``page`` with "A data path…" chosen and ``path`` typed (engine and address if given),
     in the language ``lang`` if given."""
-    at = open_page(page, query={"lang": lang} if lang else None)
+    query = {"lang": lang} if lang else {}
+    if "spark" in widgets:  # in the link: the engine never starts a local Spark on its way
+        query[f"{page}_spark"] = widgets["spark"]
+    at = open_page(page, query=query or None)
     widget(at.selectbox, f"{page}_dataset").set_value("data_path")
     rerun(at)
     at.text_input(key=f"{page}_path").set_value(path)
