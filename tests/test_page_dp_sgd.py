@@ -33,7 +33,8 @@ from apptest_helpers import (
 from dp_core import attacks, dp_sgd
 from ui.dp_sgd.curves import default_curve, default_problem
 from ui.dp_sgd.declared import DEFAULT_TRAINING
-from ui.dp_sgd.training import PRECOMPUTED, sigma_for
+from ui.dp_sgd.declared import EPSILON as EPSILON_SETTING
+from ui.dp_sgd.training import PRECOMPUTED, SIGMAS, sigma_for, sigma_table, stored_sigmas
 
 EPSILON = "dp_sgd_epsilon"
 
@@ -52,6 +53,21 @@ def test_the_precomputed_curve_is_the_default_settings_trained_again() -> None:
     stored = pd.read_csv(PRECOMPUTED)
     again = default_curve()
     pd.testing.assert_frame_equal(stored, again, check_exact=False, rtol=1e-8)
+
+
+def test_the_stored_sigmas_are_dp_accountings_calibration_at_every_stop() -> None:
+    """scripts/precompute_dp_sgd.py's σ table holds every ε stop by both accountants at the
+    defaults, and each σ is dp-accounting's calibration again (found by noise_multiplier_for,
+    not through the table; a sample, as PLD's takes 2-10 s an ε)."""
+    rows = default_problem().train_rows
+    stored = pd.read_csv(SIGMAS)
+    assert sorted(set(stored["epsilon"])) == sorted(EPSILON_SETTING.stops)
+    assert stored.groupby("accountant").size().to_dict() == {"pld": 34, "rdp": 34}
+    sample = (0.01, 1.0)
+    again = sigma_table(sample, DEFAULT_TRAINING, rows)
+    kept = stored[stored["epsilon"].isin(sample)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept, again, check_exact=False, rtol=1e-12)
+    assert len(stored_sigmas()) == 68  # every row a key of its own
 
 
 def test_defaults_give_dp_accountings_sigma_and_a_guarantee_for_each_person(page):

@@ -26,6 +26,7 @@ HELD_OUT = 0.2  # share of the rows (of the persons) held out to measure accurac
 EPSILONS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the accuracy-against-ε curve's points
 SEEDS = 3  # trainings per point of the curve (their spread is drawn)
 PRECOMPUTED = Path(__file__).resolve().parents[2] / "data" / "precomputed" / "dp_sgd_census.csv"
+SIGMAS = PRECOMPUTED.with_name("dp_sgd_sigmas.csv")  # σ at the defaults, each ε stop and accountant
 Seed = tuple[int, ...]
 
 
@@ -113,12 +114,51 @@ class Training:
         return SgdSchedule(rows, self.batch_size, self.epochs, sigma, self.clip)
 
 
-@functools.lru_cache(maxsize=512)
-def sigma_for(epsilon: float, training: Training, rows: int) -> float:
+def calibrated_sigma(epsilon: float, training: Training, rows: int) -> float:
     """The smallest noise multiplier within (ε, δ) by the training's accountant
-    (dp_core.dp_sgd.noise_multiplier_for: dp-accounting's calibration)."""
+    (dp_core.dp_sgd.noise_multiplier_for: dp-accounting's calibration; PLD takes 2-10 s)."""
     schedule = training.schedule(rows, 1.0)
     return dp_sgd.noise_multiplier_for(epsilon, training.delta, schedule, training.accountant)
+
+
+def _sigma_key(epsilon: float, training: Training, rows: int) -> tuple:
+    """What σ depends on: the accountant, δ, n, B, E and ε (not C, not the learning rate)."""
+    return (training.accountant, training.delta, rows, training.batch_size, training.epochs,
+            epsilon)  # fmt: skip
+
+
+def sigma_table(epsilons: tuple[float, ...], training: Training, rows: int) -> pd.DataFrame:
+    """``calibrated_sigma`` at each ε, by each accountant: what SIGMAS holds."""
+    found = []
+    for accountant in ("rdp", "pld"):
+        by = replace(training, accountant=accountant)
+        for epsilon in epsilons:
+            key = _sigma_key(epsilon, by, rows)
+            found.append({**dict(zip(_SIGMA_COLUMNS, key, strict=True)),
+                          "sigma": calibrated_sigma(epsilon, by, rows)})  # fmt: skip
+    return pd.DataFrame(found)
+
+
+_SIGMA_COLUMNS = ("accountant", "delta", "rows", "batch_size", "epochs", "epsilon")
+
+
+@functools.cache
+def stored_sigmas() -> dict[tuple, float]:
+    """SIGMAS as written by scripts/precompute_dp_sgd.py, by ``_sigma_key`` (empty if missing)."""
+    try:
+        table = pd.read_csv(SIGMAS)
+    except (OSError, pd.errors.ParserError):
+        return {}
+    keys = zip(*(table[column].tolist() for column in _SIGMA_COLUMNS), strict=True)
+    return dict(zip(keys, table["sigma"].tolist(), strict=True))
+
+
+@functools.lru_cache(maxsize=512)
+def sigma_for(epsilon: float, training: Training, rows: int) -> float:
+    """``calibrated_sigma``, read from SIGMAS where it holds these settings (the page's
+    defaults at every stop of its ε slider, by both accountants), so no one waits for it."""
+    stored = stored_sigmas().get(_sigma_key(epsilon, training, rows))
+    return stored if stored is not None else calibrated_sigma(epsilon, training, rows)
 
 
 @functools.lru_cache(maxsize=1024)
