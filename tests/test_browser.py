@@ -509,6 +509,7 @@ def test_a_link_with_lang_es_opens_in_spanish(app, browser) -> None:
     settled(page)
     assert page.locator("h1").first.inner_text().strip() == "Mecanismo de Laplace"
     assert "Pruebe esto" in main_text(page)  # the page's own sentences, not only its title
+    assert page.evaluate("document.documentElement.lang") == "es"  # WCAG 3.1.1
     page.close()
 
 
@@ -538,9 +539,11 @@ def test_a_change_of_language_keeps_the_typed_epsilon(app, browser, url_path) ->
     settled(page)
     thumb, _in_use, *linked = _thumb_box_address(page, key)
     assert _shown_number(thumb) == 0.5 and linked == ["0.5"]
+    assert page.evaluate("document.documentElement.lang") == "en"
     _choose_language(page, "Deutsch")
     thumb, _in_use, *linked = _thumb_box_address(page, key)
     assert _shown_number(thumb) == 0.5 and linked == ["0.5"] and "lang=de" in page.url
+    assert page.evaluate("document.documentElement.lang") == "de"
     assert "0,5" in thumb
     act(page, ("slider", key, 1, key))  # the next stop up from 0.5, not from 0.01
     thumb, _in_use, *linked = _thumb_box_address(page, key)
@@ -548,6 +551,7 @@ def test_a_change_of_language_keeps_the_typed_epsilon(app, browser, url_path) ->
     _choose_language(page, "日本語")
     thumb, _in_use, *linked = _thumb_box_address(page, key)
     assert _shown_number(thumb) == 0.6 and linked == ["0.6"] and "lang=ja" in page.url
+    assert page.evaluate("document.documentElement.lang") == "ja"  # the page declares it
     page.close()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
@@ -75,8 +76,14 @@ PRESENT = Flag("present", on="1")
 LANGUAGE = Choice(LANGUAGE_KEY, None, options=tuple(LANGUAGES))
 
 
+# The html element's lang follows the language chosen (WCAG 3.1.1; Streamlit leaves "en").
+_PAGE_LANGUAGE = st.components.v2.component(
+    "dp_page_language", js=Path(__file__).with_name("page_language.js").read_text()
+)
+
+
 def language_picker() -> None:
-    """The language of every page, kept in the address (?lang=de)."""
+    """The language of every page, kept in the address (?lang=de), and declared on the page."""
     st.selectbox(
         _("common.sidebar.language"),
         list(LANGUAGES),
@@ -85,6 +92,7 @@ def language_picker() -> None:
         label_visibility="collapsed",
     )
     publish(LANGUAGE, language())
+    _PAGE_LANGUAGE(key="shell_page_language", data={"lang": language()}, height=0)
 
 
 _PAGES = "shell__pages"  # session state: (language, this session's st.Page objects)
