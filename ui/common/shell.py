@@ -11,12 +11,12 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 import streamlit as st
 
+from ui.common.accessible import declare_page
 from ui.common.address import from_address, linked, publish
 from ui.common.folding import columns, folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
@@ -76,12 +76,6 @@ PRESENT = Flag("present", on="1")
 LANGUAGE = Choice(LANGUAGE_KEY, None, options=tuple(LANGUAGES))
 
 
-# The html element's lang follows the language chosen (WCAG 3.1.1; Streamlit leaves "en").
-_PAGE_LANGUAGE = st.components.v2.component(
-    "dp_page_language", js=Path(__file__).with_name("page_language.js").read_text()
-)
-
-
 def language_picker() -> None:
     """The language of every page, kept in the address (?lang=de), and declared on the page."""
     st.selectbox(
@@ -92,7 +86,7 @@ def language_picker() -> None:
         label_visibility="collapsed",
     )
     publish(LANGUAGE, language())
-    _PAGE_LANGUAGE(key="shell_page_language", data={"lang": language()}, height=0)
+    declare_page(language())
 
 
 _PAGES = "shell__pages"  # session state: (language, this session's st.Page objects)
