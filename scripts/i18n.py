@@ -15,7 +15,9 @@ code no longer uses as obsolete; translators fill in the texts.
 from __future__ import annotations
 
 import json
+import re
 import sys
+import tokenize
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -38,15 +40,37 @@ def domain_files(domain: str) -> list[Path]:
     return [f for f in files if f.suffix == ".py"]
 
 
+# ``_("an.id")`` inside an f-string's braces: Babel's extractor reads an f-string as one token
+# and misses it, so ``update`` would mark the id obsolete and drop its texts.
+_CALL = re.compile(r"""\b_\(\s*['"]([a-z_]+(?:\.\w+)+)['"]""")
+
+
+def _in_f_strings(path: Path) -> list[tuple[int, str]]:
+    """(line, id) of each ``_("id")`` inside an f-string of ``path`` (Python 3.11's tokenizer
+    gives an f-string as one STRING token)."""
+    found = []
+    with tokenize.open(path) as source:
+        for token in tokenize.generate_tokens(source.readline):
+            prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBfFuU"))]
+            if token.type == tokenize.STRING and "f" in prefix.lower():
+                found.extend((token.start[0], msgid) for msgid in _CALL.findall(token.string))
+    return found
+
+
 def extract(domain: str) -> Catalog:
-    """The ids ``_`` and ``n_`` are called with in the domain's files (Babel's extractor)."""
+    """The ids ``_`` and ``n_`` are called with in the domain's files (Babel's extractor, and
+    the ``_("id")`` calls inside f-strings that it does not see)."""
     template = Catalog(domain=domain)
     for path in domain_files(domain):
+        where = str(path.relative_to(ROOT))
         for lineno, message, comments, context in extract_from_file(
             "python", path, keywords=KEYWORDS
         ):
-            template.add(message, locations=[(str(path.relative_to(ROOT)), lineno)],
+            template.add(message, locations=[(where, lineno)],
                          auto_comments=comments, context=context)  # fmt: skip
+        for lineno, msgid in _in_f_strings(path):
+            if msgid not in template:
+                template.add(msgid, locations=[(where, lineno)])
     return template
 
 

@@ -132,7 +132,9 @@ def _declared(
         return None
     if outside:  # a central release drops them; a local answer, a model or a synthetic
         # table counts them as holding none of the categories (no row is left out)
-        message = "common.categories.outside" if selection else "common.categories.outside_none"
+        message = (
+            N_("common.categories.outside") if selection else N_("common.categories.outside_none")
+        )
         note(_(message, rows=count(outside), values=count(distinct)))
     return Categories("declared", labels, from_file=from_file)
 
