@@ -140,6 +140,29 @@ def chart_pixels(page: Page) -> list[str]:
     )
 
 
+# axe-core from the npm registry, installed by scripts/test.sh (git-ignored).
+AXE = ROOT / "tests" / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]  # WCAG 2.0-2.2, A and AA
+
+
+def axe_violations(page: Page) -> list[str]:
+    """What axe-core finds against WCAG 2.2 A/AA on the page as it stands: one line per rule
+    broken, with how many elements break it and the first of them."""
+    if not AXE.exists():
+        pytest.fail(f"axe-core is missing at {AXE}: scripts/test.sh installs it from npm")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async (tags) => {
+            const result = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+            return result.violations.map((v) => `${v.id} (${v.nodes.length}): ` +
+                `${v.nodes[0].target.join(" ")}: ${v.nodes[0].failureSummary}`);
+        }""",
+        AXE_TAGS,
+    )
+    return [line[:600] for line in found]
+
+
 def no_errors(page: Page, errors: list[str]) -> None:
     assert page.locator("[data-testid='stException']").count() == 0, main_text(page)[:2000]
     assert not errors, errors
@@ -171,6 +194,7 @@ def test_deep_link_first_visit_shows_the_page_and_reacts(server, browser, entry)
     assert page.get_by_role("button", name="Draw new noise").count() == 1
     heading = "DP Explorer" if entry.url_path == "home" else entry.title
     assert page.locator("h1").first.inner_text().strip() == heading
+    assert axe_violations(page) == []  # WCAG 2.2 AA, in English at 1400 x 1000
 
     if not page.locator(SLIDERS).count():  # a page without sliders (the workshop listing)
         no_errors(page, errors)
@@ -307,6 +331,7 @@ def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
         })"""
     )
     assert max(overflow, default=0) <= 1, overflow
+    assert axe_violations(page) == []  # WCAG 2.2 AA on the projector too
     # The section pad sits in the top right corner, clear of the page's controls.
     pad = page.locator("[class*='__section__nav']")
     if pad.count():
