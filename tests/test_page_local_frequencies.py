@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import zipfile
 from collections import Counter
 
@@ -485,6 +486,14 @@ def test_in_german_categories_and_numbers_are_german():
     at = open_page(PAGE, query={"lang": "de", "lf_dataset": "diseases"})
     assert metric(at, "p (eigenes Bit → 1)") == "0,5000"
     assert "Grippe" in at.table[0].value.index.tolist()
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh"])
+def test_the_epsilon_slider_is_named_in_japanese_and_chinese_words(lang):
+    # glossary: privacy budget ε is プライバシー予算 / 隐私预算; no English word in the label
+    at = open_page(PAGE, query={"lang": lang})
+    label = widget(at.select_slider, "lf_epsilon").label
+    assert "ε" in label and not re.search("[A-Za-z]", label), label
 
 
 # --- The export ----------------------------------------------------------------------------------
