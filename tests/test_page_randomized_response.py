@@ -241,6 +241,41 @@ def test_always_truthful_is_exact_and_not_private():
     assert "With ε = ∞ there is no privacy to compare" in infos(at)
 
 
+def test_at_t_1_the_table_reads_0_and_no_answer_is_called_deniable():
+    at = open_page(PAGE)
+    widget(at.select_slider, "rr_truth").set_value(1.0)
+    rerun(at)
+    table = at.table[0].value
+    assert table.loc["no", "says yes"] == "0" and table.loc["yes", "says no"] == "0"
+    assert table.loc["yes", "says yes"] == "1.0000" and table.loc["no", "says no"] == "1.0000"
+    page = texts(at)  # only the closing notice says it, with its condition
+    assert "Every single answer is deniable" not in page
+    assert page.count("every single answer is deniable") == page.count(
+        "While t < 1 and y is strictly between 0 and 1, every single answer is deniable"
+    )
+    said = live_texts(at)["rr_deniable"]
+    assert said["now"] == (
+        "Coin 1 always asks for the truth here (t = 1), so every answer is the person's true "
+        "answer and no answer is deniable."
+    )
+    # the sentence follows coin 1's thumb: at every stop below 1 (y = ½) each answer is deniable
+    stops = said["texts"]["rr_truth"]
+    assert stops[-1] == said["now"] and stops[0].startswith("Coin 1 never asks for the truth")
+    assert all("every single answer is deniable" in stop for stop in stops[1:-1])
+
+
+@pytest.mark.parametrize(
+    ("y", "exposed"),
+    [(0.0, "a *yes* can only be the truth"), (1.0, "a *no* can only be the truth")],
+)
+def test_a_certain_second_coin_leaves_one_answer_deniable(y, exposed):
+    at = open_page(PAGE)
+    widget(at.select_slider, "rr_random_yes").set_value(y)
+    rerun(at)
+    said = live_texts(at)["rr_deniable"]["now"]
+    assert exposed in said and "every single answer" not in said
+
+
 def test_never_truthful_cannot_be_estimated():
     at = open_page(PAGE)
     widget(at.select_slider, "rr_truth").set_value(0.0)

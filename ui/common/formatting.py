@@ -98,7 +98,10 @@ def readable(value: float) -> str:
 
 
 def probability(value: float) -> str:
-    """4 decimals, or 3 significant digits below 0.001 (so a tiny probability never reads 0)."""
+    """4 decimals, or 3 significant digits below 0.001 (so a tiny probability never reads 0);
+    exactly 0 as 0 (not 0.00e+00)."""
+    if value == 0:
+        return "0"
     return _decimal(value, "0.0000") if value >= 1e-3 else _scientific(value, 3)
 
 

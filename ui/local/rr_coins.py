@@ -104,8 +104,26 @@ def coin_game(s: Settings) -> None:
             s.sliders, lambda *values: _said_ratios(c.at(*values)), key="rr_ratios", depends=c.mode
         )
     st.markdown(_("local.rr.game"))
+    live.text(
+        s.sliders, lambda *values: _deniable(c.at(*values)), key="rr_deniable", depends=c.mode
+    )
     st.caption(_("local.rr.neighbours"))
     section_exercises(OWN_EXERCISES, "coins", s)
+
+
+def _deniable(c: Coins) -> str:
+    """Which answers are deniable: each one where both coins can speak, none where coin 1
+    always asks for the truth (t = 1), one kind where coin 2 never gives the other (y = 0 or 1);
+    every one, saying nothing, where coin 2 always speaks (t = 0)."""
+    if not c.can_estimate:
+        return _("local.rr.deniable.random")
+    if c.q == 0 and c.no_given_yes == 0:
+        return _("local.rr.deniable.none")
+    if c.q == 0:
+        return _("local.rr.deniable.yes_exposes")
+    if c.no_given_yes == 0:
+        return _("local.rr.deniable.no_exposes")
+    return _("local.rr.deniable.every")
 
 
 def _said_ratios(c: Coins) -> live.Said:
