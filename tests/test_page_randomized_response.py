@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import zipfile
 from collections import Counter
 
@@ -19,6 +20,7 @@ from apptest_helpers import (
     errors,
     infos,
     live_texts,
+    markdowns,
     metric,
     open_page,
     page_downloads,
@@ -654,6 +656,29 @@ def test_the_200_sales_staff_are_credited_to_the_chinese_notebook(lang):
     assert in_caption in caption and "47" in caption
     assert in_try_this in try_this
     assert not any(word in caption + try_this for word in SPANISH)
+
+
+ANSWERS = {
+    "en": ("yes", "no"),
+    "de": ("ja", "nein"),
+    "es": ("sí", "no"),
+    "ja": ("はい", "いいえ"),
+    "zh": ("是", "否"),
+}
+
+
+@pytest.mark.parametrize("lang", list(ANSWERS))
+def test_the_formulas_write_the_answers_in_the_readers_language(lang):
+    at = open_page(PAGE, query={"lang": lang})
+    at.session_state["randomized_response_formula"] = True  # the box draws only when open
+    rerun(at)
+    formulas = " ".join(formula.value for formula in at.latex)
+    yes, no = ANSWERS[lang]
+    assert set(re.findall(r"\\text\{([^}]*)\}", formulas)) == {yes, no}, formulas
+    assert rf"P(\text{{{yes}}}\mid\text{{{no}}})" in formulas
+    assert not re.search(r"\bfor\b", formulas)  # no English word: "for t = y = ½" is a sign
+    sources = next(m for m in markdowns(at) if "Binomial(n_" in m)
+    assert f"Binomial(n_{yes}, p) + Binomial(n_{no}, q)" in sources
 
 
 def test_a_group_with_more_yes_than_persons_says_so():

@@ -71,19 +71,28 @@ def closing() -> None:
 
 
 def _formulas() -> None:
-    """The formulas behind the page, with their sources."""
-    st.latex(
+    """The formulas behind the page, with their sources; the answers in the reader's words."""
+    yes, no = _("local.rr.yes"), _("local.rr.no")
+
+    def latex(formula: str) -> None:
+        st.latex(
+            formula.replace(r"\text{yes}", rf"\text{{{yes}}}").replace(
+                r"\text{no}", rf"\text{{{no}}}"
+            )
+        )
+
+    latex(
         r"p = P(\text{yes}\mid\text{yes}) = t + (1-t)\,y,\qquad "
         r"q = P(\text{yes}\mid\text{no}) = (1-t)\,y"
     )
-    st.latex(
+    latex(
         r"\varepsilon = \max\left(\ln\frac{p}{q},\ \ln\frac{1-q}{1-p}\right),\qquad "
         r"t = \tanh(\varepsilon/2),\ y = \tfrac12 \iff p = \frac{e^\varepsilon}"
         r"{1+e^\varepsilon}"
     )
-    st.latex(
-        r"\hat n_{\text{yes}} = \frac{\#\text{yes} - n\,q}{p - q}\quad"
-        r"(=2(\#\text{yes} - n/4)\text{ for } t = y = \tfrac12),\qquad "
+    latex(
+        r"\hat n_{\text{yes}} = \frac{\#\text{yes} - n\,q}{p - q}\ "
+        r"\overset{t = y = \frac12}{=}\ 2(\#\text{yes} - n/4),\qquad "
         r"\operatorname{Var} = \frac{n_{\text{yes}}\,p(1-p) + n_{\text{no}}\,q(1-q)}{(p-q)^2}"
     )
     st.markdown(_("local.rr.sources"))
