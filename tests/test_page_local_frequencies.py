@@ -15,6 +15,7 @@ import pytest
 from apptest_helpers import (
     chart_data,
     charts,
+    click_preset,
     download,
     errors,
     infos,
@@ -598,3 +599,21 @@ def test_the_unary_preset_chooses_p_075_and_q_025_on_the_occupations():
     rerun(at)
     assert widget(at.radio, "lf_protocol").value == "sue"
     assert at.query_params.get("lf_protocol") != "manual"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "ja", "zh"])
+def test_the_unary_preset_says_why_its_guarantee_reads_above_its_epsilon(lang):
+    # ln 9 = 2.1972...: ε per person 2.197 (nearest), the guarantee 2.198-DP (a bound, rounded up)
+    at = click_preset(open_page(PAGE, query={"lang": lang}), "lf", "unary")
+    decimal = "," if lang in ("de", "es") else "."
+    shown, bound = f"2{decimal}197", f"2{decimal}198"
+    assert metric(at, at.metric[0].label) == shown
+    assert f"{bound}-DP" in successes(at)[0]
+    said = [c.value for c in at.caption if f"{bound}-DP" in c.value]
+    assert len(said) == 1 and shown in said[0], [c.value for c in at.caption]
+    assert said[0].endswith((".", "。"))  # a whole sentence
+    if lang == "en":
+        assert said[0] == (
+            "The guarantee reads 2.198-DP beside ε = 2.197 on purpose: it rounds ε up, never "
+            "down, because a bound must never be understated."
+        )

@@ -278,6 +278,21 @@ def test_a_certain_second_coin_leaves_one_answer_deniable(y, exposed):
     assert exposed in said and "every single answer" not in said
 
 
+def test_a_guarantee_above_the_epsilon_shown_says_it_is_rounded_up():
+    at = open_page(PAGE)  # fair coins: ln 3 = 1.0986 reads 1.099 both ways
+    assert live_texts(at)["rr_rounded_up"]["now"] == ""
+    widget(at.select_slider, "rr_truth").set_value(0.9)  # ln 19 = 2.9444: 2.944, bound 2.945
+    rerun(at)
+    assert metric(at, "ε of one answer") == "2.944"
+    assert "Guarantee: 2.945-DP" in successes(at)[0]
+    said = live_texts(at)["rr_rounded_up"]
+    assert said["now"] == (
+        "The guarantee reads 2.945-DP beside ε = 2.944 on purpose: it rounds ε up, never down, "
+        "because a bound must never be understated."
+    )
+    assert "" in said["texts"]["rr_truth"]  # where the two read alike, nothing to explain
+
+
 def test_never_truthful_cannot_be_estimated():
     at = open_page(PAGE)
     widget(at.select_slider, "rr_truth").set_value(0.0)

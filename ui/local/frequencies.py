@@ -18,7 +18,7 @@ from ui.common.i18n import _
 from ui.common.sections import Section, story
 from ui.common.shell import formula_box, presenter_row, what_to_notice
 from ui.common.turns import fragment
-from ui.local.guarantee import local_guarantee_box
+from ui.local.guarantee import local_guarantee_box, rounded_up
 from ui.local.inputs import Respondents
 from ui.local.lf_controls import data_controls, probabilities, protocol_choice
 from ui.local.lf_counts import counts
@@ -64,6 +64,8 @@ def _metrics(s: Settings, area: DeltaGenerator) -> None:
         _("local.lf.metric.q_grr") if s.grr else _("local.lf.metric.q_unary"),
         formatting.probability(s.q),
     )
+    if note := rounded_up(s.epsilon):
+        area.caption(note)
 
 
 def sections() -> list[Section]:

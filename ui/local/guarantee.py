@@ -15,6 +15,7 @@ from dp_core.guarantee import Part
 from ui.common import live
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import count as grouped
+from ui.common.formatting import epsilon as shown_epsilon
 from ui.common.formatting import epsilon_bound
 from ui.common.i18n import _
 from ui.common.live import Stops
@@ -52,6 +53,15 @@ def local_guarantee_text(
         unit=local_unit(None),
         outputs=outputs,
     )
+
+
+def rounded_up(epsilon: float) -> str:
+    """Why the guarantee can read above the ε shown beside it (2.198-DP beside 2.197): its ε is
+    a bound, rounded up; "" where the two read alike."""
+    shown, bound = shown_epsilon(epsilon), epsilon_bound(epsilon)
+    if shown == bound:
+        return ""
+    return _("local.guarantee.rounded_up", epsilon=shown, bound=bound)
 
 
 def _outputs(count: int, answers: str) -> str:

@@ -15,6 +15,7 @@ from ui.common.charts import Spec
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.local import rr_tree_chart
+from ui.local.guarantee import rounded_up
 from ui.local.rr_settings import OWN_EXERCISES, Coins, Settings
 
 
@@ -96,6 +97,14 @@ def coin_game(s: Settings) -> None:
             style="metric",
             label=_("local.rr.metric.epsilon"),
         )
+        if s.survey is not None:  # the guarantee above reads its ε rounded up
+            live.text(
+                s.sliders,
+                lambda *values: rounded_up(c.at(*values).epsilon),
+                key="rr_rounded_up",
+                depends=c.mode,
+                style="caption",
+            )
         st.table(_probability_table(c))
         live.text(
             s.sliders, lambda *values: _gamma_form(c.at(*values)), key="rr_gamma", depends=c.mode
