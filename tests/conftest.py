@@ -28,7 +28,7 @@ manifest_scanner.scan_component_manifests = functools.cache(
 LONG_FIRST = (
     "test_browser", "test_browser_workshop", "test_engines", "test_random_sessions",
     "test_page_dp_sgd", "test_synthetic", "test_page_synthetic", "test_sources",
-    "test_browser_live", "test_browser_data_links",
+    "test_browser_live", "test_browser_data_links", "test_browser_accessibility",
 )  # fmt: skip
 
 
