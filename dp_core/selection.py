@@ -79,6 +79,24 @@ def probability_of_shortfall(probabilities: ArrayLike, scores: ArrayLike, gap: f
     return float(np.sum(np.asarray(probabilities, dtype=float)[values <= values.max() - gap]))
 
 
+def log_probability_of_shortfall(
+    log_probabilities: ArrayLike, scores: ArrayLike, gap: float
+) -> float | None:
+    """Exact log P(score of the returned candidate <= OPT - gap), summed in log space, so a
+    tail below what a float holds (10⁻⁹³³) keeps its exponent instead of reading 0.
+
+    None when no candidate falls that short: then the probability is exactly 0.
+    """
+    values = check_scores(scores)
+    inside = np.asarray(log_probabilities, dtype=float)[values <= values.max() - gap]
+    if not inside.size:
+        return None
+    top = float(inside.max())
+    if top == -np.inf:  # every log beyond a float: the tail is as small as its largest
+        return top
+    return top + float(np.log(np.sum(np.exp(inside - top))))
+
+
 def sample_counts(rng: np.random.Generator, probabilities: ArrayLike, n_draws: int) -> np.ndarray:
     """How often each candidate is returned in ``n_draws`` independent runs (multinomial)."""
     n = check_positive_int(n_draws, "the number of draws")

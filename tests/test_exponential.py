@@ -19,6 +19,7 @@ from dp_core import (
     exponential_probabilities_by_epsilon,
     exponential_score_shortfall_bound,
     exponential_unnormalised_log_weights,
+    log_probability_of_shortfall,
     probability_of_best,
     probability_of_shortfall,
     sample_counts,
@@ -151,6 +152,22 @@ def test_utility_bound_holds_exactly(epsilon, t):
     p = exponential_probabilities(scores, epsilon, 1)
     assert probability_of_shortfall(p, scores, gap) <= np.exp(-t)
     assert exponential_score_shortfall_bound(40, 0, 1, t=t) == float("inf")
+
+
+def test_the_log_shortfall_agrees_and_keeps_a_tail_no_float_holds():
+    """Summed in log space: the same tail as the probabilities while a float holds it; a tail
+    of about 10⁻⁹³³ keeps its exponent (the sum of floats is 0); None when none falls short."""
+    scores = np.array([28.0, 24.0, 8.0, 5.0])
+    log_p = exponential_log_probabilities(scores, 1.0, 1)
+    tail = log_probability_of_shortfall(log_p, scores, 10)
+    assert np.exp(tail) == pytest.approx(probability_of_shortfall(np.exp(log_p), scores, 10))
+    far = np.array([14976.0, 10683.0, 23.0])  # census marital status at ε = 1
+    log_far = exponential_log_probabilities(far, 1.0, 1)
+    assert probability_of_shortfall(np.exp(log_far), far, 9.9) == 0
+    assert log_probability_of_shortfall(log_far, far, 9.9) / np.log(10) == pytest.approx(
+        -4293 / 2 / np.log(10), rel=1e-9
+    )
+    assert log_probability_of_shortfall(log_p, scores, 100) is None
 
 
 def test_sampling_matches_exact_probabilities_within_binomial_bounds():

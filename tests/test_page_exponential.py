@@ -777,6 +777,20 @@ def test_the_textbook_bound_says_when_it_is_vacuous(page):
     assert "vacuous" not in texts(at)
 
 
+def test_an_exact_chance_below_a_float_is_written_as_the_table_writes_it(page):
+    """Census marital status at ε = 1: every answer that falls short of the bound is about
+    10⁻⁹³³ likely, below what a float holds, so the sentence says 6.1×10⁻⁹³³ (summed from the
+    logs) as the table does, never "here the exact chance is 0"."""
+    at = dataset(page, "census")
+    widget(at.selectbox, "exponential_column").set_value("marital_status")
+    at = set_epsilon(section(rerun(at), TABLE), "1")
+    table = main_table(at)
+    said = re.search(r"here the exact chance is ([^ ]+)\.", texts(at)).group(1)
+    assert said == table.loc["Never-married", "probability"] == "6.1×10⁻⁹³³"
+    widget(at.selectbox, "exponential_column").set_value("occupation")
+    dataset(rerun(at), "diseases")
+
+
 def test_the_expected_count_lost_reads_the_same_in_the_sentence_and_the_metric(page):
     """One quantity, one rounding: not "Expected count lost 11.75" beside "11.8 below the best"."""
     at = set_epsilon(section(page, TABLE), "0.1")

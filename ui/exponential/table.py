@@ -216,8 +216,8 @@ def _bound_caption(s: Settings) -> str:
         )
     if math.isinf(shortfall):
         return ""
-    tail = sel.probability_of_shortfall(np.exp(s.log_probabilities()), scores, shortfall)
-    exact = probability_text(math.log(tail)) if tail > 0 else "0"
+    log_tail = sel.log_probability_of_shortfall(s.log_probabilities(), scores, shortfall)
+    exact = "0" if log_tail is None else probability_text(log_tail)  # as the table writes it
     return _("exponential.table.bound", bound=formatting.fixed(shortfall, 1), exact=exact)
 
 
