@@ -26,6 +26,7 @@ fidelity figures (total variation distances) are exact functions of the two tabl
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 from dataclasses import dataclass
 from typing import Literal
@@ -45,6 +46,7 @@ __all__ = [
     "binned",
     "budget_split",
     "marginal_distances",
+    "mbi_installed",
     "rare_cells",
     "synthesize",
     "total_variation",
@@ -197,6 +199,13 @@ def _column(frame: pd.DataFrame, column: str, domain: SynthDomain) -> pd.Series:
         return as_text(frame[column])
     values = pd.to_numeric(frame[column], errors="coerce").astype(float)
     return np.ceil(values).astype("Int64") if column in domain.whole else values
+
+
+def mbi_installed() -> bool:
+    """Whether the ``opendp[mbi]`` extra (the mbi library and its JAX) is installed, found
+    without importing it (importing JAX takes seconds): a page says so before it offers to
+    synthesize, not after the click."""
+    return all(importlib.util.find_spec(name) is not None for name in ("mbi", "jax"))
 
 
 def synthesize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import sys
 import time
 import zipfile
 
@@ -23,6 +24,7 @@ from apptest_helpers import (
     successes,
     texts,
     upload_file,
+    warnings,
     widget,
 )
 
@@ -169,6 +171,21 @@ def test_without_the_extra_the_page_names_its_pip_command(monkeypatch):
     at.button(key="synthetic_again").click()
     rerun(at)
     assert jobs.find(key) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_without_the_extra_the_page_says_so_before_the_click(monkeypatch, lang):
+    """No release stored at ε = 3 and the mbi extra missing: the page names its pip command
+    where the button would be, instead of offering "Make the synthetic table (about 25 s)"
+    and failing after the click."""
+    monkeypatch.setitem(sys.modules, "mbi", None)  # as an install without the extra: no module
+    at = open_page("synthetic", query={"lang": lang})
+    at = set_widget(at, at.select_slider, "synthetic_epsilon", 3.0)
+    assert 'pip install "opendp[mbi]==0.16.0"' in warnings(at)
+    assert "synthetic_make" not in [button.key for button in at.button]
+    monkeypatch.delitem(sys.modules, "mbi")
+    at = rerun(at)  # installed again: the button is back
+    assert "synthetic_make" in [button.key for button in at.button]
 
 
 def test_the_export_holds_the_synthetic_table_and_its_noisy_marginals(built_downloads):

@@ -10,6 +10,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dp_core.errors import CodedError
+from dp_core.synthetic import mbi_installed
 from ui.common import formatting
 from ui.common.address import linked
 from ui.common.errors import translated
@@ -106,6 +107,12 @@ def explore(chosen: Chosen, sections: Sequence[Section]) -> None:
 def _make(s: Settings) -> None:
     """No release yet at these settings: a button that makes one, its progress, or its error."""
     job = jobs.find(s.key)
+    if job is None and not mbi_installed():  # said before a click, not after it
+        st.warning(
+            _("synthetic.make.missing", error=translated(CodedError("mbi_missing"))),
+            icon=":material/extension_off:",
+        )
+        return
     if job is None:
         seconds = formatting.count(round(_expected(s)))
         st.info(_("synthetic.make.info", rho=formatting.significant(s.rho, 3)))
