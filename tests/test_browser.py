@@ -332,6 +332,14 @@ def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
     )
     assert max(overflow, default=0) <= 1, overflow
     assert axe_violations(page) == []  # WCAG 2.2 AA on the projector too
+    # The bounding page's answers charts keep a readable height (they were squeezed to 108 px,
+    # with two y ticks), side by side so that both stay on the screen.
+    if entry.url_path == "bounding":
+        charts = page.locator(f"{MAIN} [data-testid='stVegaLiteChart']")
+        boxes = [charts.nth(i).bounding_box() for i in range(charts.count())]
+        assert len(boxes) == 2 and all(box is not None for box in boxes), boxes
+        assert all(box["height"] >= 240 for box in boxes), boxes
+        assert all(box["y"] + box["height"] <= 1080 for box in boxes), boxes
     # The section pad sits in the top right corner, clear of the page's controls.
     pad = page.locator("[class*='__section__nav']")
     if pad.count():

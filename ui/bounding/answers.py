@@ -4,6 +4,8 @@ metrics above them (ui.bounding.metrics), the tables and the export below (ui.bo
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -150,10 +152,15 @@ def noisy_answers(s: Settings) -> None:
     released = released_answers(s, answers)
     view = _view()
     standard = None if s.choices.secure else standard_draws(s)
-    specs = [
-        (name, _statistic(s, name, title, answers, released[name], view, standard))
-        for name, title in s.statistics.items()
-    ]
+    statistics = list(s.statistics.items())
+    # on a projector side by side: both charts on one screen, each at a readable height
+    places = st.columns(len(statistics)) if presenter_mode() else [nullcontext()] * len(statistics)
+    specs = []
+    for place, (name, title) in zip(places, statistics, strict=True):
+        with place:
+            specs.append(
+                (name, _statistic(s, name, title, answers, released[name], view, standard))
+            )
     _summary(s, answers, secure=s.choices.secure)
     export_buttons(
         PAGE,

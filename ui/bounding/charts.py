@@ -44,8 +44,10 @@ PARTS = {  # column of a trade-off table: its line's name (message id), colour a
 }
 HEADROOM = 1.12  # bar charts with labels on top: room above the tallest bar for its label
 # Section 1 shows one answers chart per statistic (visits and revenue), each under its heading
-# and above its caption and table: in presenter mode both fit on one 1080-pixel screen.
-ANSWERS_PRESENTER = {"height": 108}
+# and above its caption and table. In presenter mode they stand side by side (ui.bounding.
+# answers), so each keeps a readable height (108 px, one above the other, left two y ticks)
+# and both still fit on one 1080-pixel screen below the controls and the metrics.
+ANSWERS_PRESENTER = {"height": 300}
 WHOLE_NUMBERS = {"tickMinStep": 1, "format": "d"}
 
 
