@@ -497,6 +497,29 @@ def test_the_epsilon_slider_is_named_in_japanese_and_chinese_words(lang):
     assert "ε" in label and not re.search("[A-Za-z]", label), label
 
 
+@pytest.mark.parametrize(
+    ("lang", "header", "option", "flu"),
+    [
+        ("ja", "疾病", "疾病（disease）", "インフルエンザ"),
+        ("de", "Krankheit", "Krankheit (disease)", "Grippe"),
+    ],
+)
+def test_the_data_s_column_name_is_written_in_the_reader_s_language(lang, header, option, flu):
+    """A Japanese table kept the column name "disease" as its header: the data keep their
+    column's name (the address, and the sentences that quote it as code), but a table's
+    header and the column's box write it in the reader's language."""
+    at = open_page(PAGE, query={"lang": lang, "lf_dataset": "diseases", "lf_section": "counts"})
+    at.session_state["lf_table"] = True  # the counts table's lazy expander
+    counts = rerun(at).dataframe[-1].value
+    assert counts.columns[0] == header and flu in counts[header].tolist()
+    assert "disease" not in counts.columns
+    box = widget(at.selectbox, "lf_column")
+    assert box.options == [option] and box.value == "disease"  # the value is the data's name
+    at = open_page(PAGE, query={"lang": lang, "lf_dataset": "diseases"})
+    reports = at.table[0].value  # one row per category, one column per person
+    assert reports.index.name == header and flu in reports.index
+
+
 # --- The export ----------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import zipfile
 import pandas as pd
 import pytest
 from apptest_helpers import (
+    charts,
     click_preset,
     errors,
     infos,
@@ -186,6 +187,24 @@ def test_without_the_extra_the_page_says_so_before_the_click(monkeypatch, lang):
     monkeypatch.delitem(sys.modules, "mbi")
     at = rerun(at)  # installed again: the button is back
     assert "synthetic_make" in [button.key for button in at.button]
+
+
+@pytest.mark.parametrize(
+    ("lang", "occupation", "sex"), [("ja", "職業", "性別"), ("zh", "职业", "性别")]
+)
+def test_the_census_columns_are_named_in_the_reader_s_language(lang, occupation, sex):
+    """The cross-tab's axes, its boxes and the released domain's table write the census
+    columns in the reader's language; the data and the boxes' values keep their own names."""
+    at = open_page("synthetic", query={"lang": lang, "synthetic_section": "crosstab"})
+    (spec, _data), *_rest = charts(at)
+    encoding = spec["spec"]["encoding"]
+    assert (encoding["y"]["title"], encoding["x"]["title"]) == (occupation, sex)
+    assert (encoding["y"]["field"], encoding["x"]["field"]) == ("occupation", "sex")
+    row = widget(at.selectbox, "synthetic_row")
+    assert row.value == "occupation" and f"{occupation}（occupation）" in row.options
+    domain = at.dataframe[0].value
+    assert occupation in domain.iloc[:, 0].tolist()
+    assert "occupation" not in domain.iloc[:, 0].tolist()
 
 
 def test_the_export_holds_the_synthetic_table_and_its_noisy_marginals(built_downloads):

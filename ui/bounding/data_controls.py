@@ -27,6 +27,7 @@ from ui.common.categories import Categories, mode_setting, pick_categories
 from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import show_error, translated
 from ui.common.i18n import _
+from ui.common.labels import column_options
 from ui.common.presets import preset_buttons
 from ui.common.release import secure_toggle
 from ui.common.shell import control_row, page_rng
@@ -73,7 +74,7 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
         replace(GROUP, default=preset.group if preset else None),
         row.selectbox,
         _("bounding.controls.group_by", groups=words.groups),
-        options=groups,
+        labels=column_options(groups, shipped=not data.own),
         context=data.link_key,
     )
     values = [c for c in _column_names(data) if c not in (dataset.person_id, person, group)]
@@ -82,7 +83,7 @@ def _columns(data: DataChoice, preset: Preset | None, words: Words) -> tuple[str
         replace(VALUE, default=default),
         row.selectbox,
         _("bounding.controls.value"),
-        options=values,
+        labels=column_options(values, shipped=not data.own),
         context=data.link_key,
     )
     return group, value

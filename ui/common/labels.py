@@ -112,6 +112,54 @@ _IDS: dict[str, dict[str, str]] = {
 }
 
 
+# The shipped datasets' columns: name -> message id. A header, an axis or a box writes a
+# column in the reader's language (disease: Krankheit, 疾病); the data, the address and the
+# sentences that quote a column as code (`disease`) keep its own name.
+_COLUMNS: dict[str, str] = {
+    "person_id": N_("column.person_id"),
+    "age": N_("column.age"),
+    "sex": N_("column.sex"),
+    "education_years": N_("column.education_years"),
+    "marital_status": N_("column.marital_status"),
+    "occupation": N_("column.occupation"),
+    "hours_per_week": N_("column.hours_per_week"),
+    "income": N_("column.income"),
+    "disease": N_("column.disease"),
+    "visitor_id": N_("column.visitor_id"),
+    "day": N_("column.day"),
+    "time_entered": N_("column.time_entered"),
+    "time_spent": N_("column.time_spent"),
+    "money_spent": N_("column.money_spent"),
+    "total_bill": N_("column.total_bill"),
+    "tip": N_("column.tip"),
+    "smoker": N_("column.smoker"),
+    "time": N_("column.time"),
+    "size": N_("column.size"),
+    "industry_group": N_("column.industry_group"),
+    "count": N_("column.count"),
+}
+
+
+def column_label(column: str, *, shipped: bool = True) -> str:
+    """A shipped dataset's column as a table header or an axis writes it, in the reader's
+    language (``disease``: 疾病); an own table's column (``shipped=False``) as it is."""
+    msgid = _COLUMNS.get(column) if shipped else None
+    return _(msgid) if msgid is not None else column
+
+
+def column_option(column: str, *, shipped: bool = True) -> str:
+    """A column as a box lists it: its name in the reader's language with the data's own
+    name beside it, which the page's sentences quote (疾病（disease）); the own name alone
+    where they are the same (English) or the table is the user's."""
+    label = column_label(column, shipped=shipped)
+    return column if label == column else _("common.column.option", name=label, column=column)
+
+
+def column_options(columns: Iterable[str], *, shipped: bool = True) -> dict[str, str]:
+    """``column_option`` for each column, as ``ui.common.address.linked``'s ``labels``."""
+    return {column: column_option(column, shipped=shipped) for column in columns}
+
+
 def category_label(column: str, value: object) -> str:
     """The display name of one category of a shipped column (the value itself otherwise)."""
     msgid = _IDS.get(column, {}).get(str(value))

@@ -26,7 +26,7 @@ from ui.common.errors import show_error, translated
 from ui.common.folding import note
 from ui.common.formatting import count, number
 from ui.common.i18n import N_, _
-from ui.common.labels import category_label
+from ui.common.labels import category_label, column_options
 from ui.common.setting import Choice, Number, Text
 from ui.common.shell import DEFAULT_SEED, control_row
 
@@ -103,7 +103,7 @@ def _predicate(page: str, data: DataChoice, frame: pd.DataFrame) -> tuple[str, s
         predicate_column(page),
         column_col.selectbox,
         _("common.query.column"),
-        options=columns,
+        labels=column_options(columns, shipped=not data.own),
         context=link,
     )
     if column in dataset.numeric:
@@ -288,7 +288,7 @@ def _grouped_query(
         category_setting(page),
         row.selectbox,
         _("common.query.category"),
-        options=list(dataset.categorical),
+        labels=column_options(dataset.categorical, shipped=not data.own),
         context=data.link_key,
     )
     value = None
@@ -297,7 +297,7 @@ def _grouped_query(
             Choice(f"{page}_value"),
             row.selectbox,
             _("common.query.value_column"),
-            options=list(dataset.numeric),
+            labels=column_options(dataset.numeric, shipped=not data.own),
             context=data.link_key,
         )
     categories = pick_categories(page, data, category, frame=frame, cap=cap, rng=rng, secure=secure)

@@ -30,7 +30,7 @@ from ui.common.data_picker import DataChoice, about, pick_data
 from ui.common.errors import show_error, translated
 from ui.common.formatting import count, number, power_of_ten
 from ui.common.i18n import _
-from ui.common.labels import category_labels
+from ui.common.labels import category_labels, column_options
 from ui.common.shell import page_rng
 from ui.exponential.declared import COLUMN, DATASET, SOURCE, SOURCES, TYPED
 
@@ -159,7 +159,7 @@ def _from_data(data: DataChoice) -> Candidates | None:
         replace(COLUMN, default=preferred),
         st.selectbox,
         _("exponential.data.column"),
-        options=columns,
+        labels=column_options(columns, shipped=not data.own),
         context=data.link_key,
     )
     capped = contribution_cap(PAGE, data)

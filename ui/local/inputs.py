@@ -31,6 +31,7 @@ from ui.common.categories import pick_categories
 from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
 from ui.common.formatting import count
 from ui.common.i18n import _, n_
+from ui.common.labels import column_options
 from ui.common.setting import Choice
 from ui.common.shell import page_rng
 
@@ -142,7 +143,7 @@ def pick_respondents(
         column_setting,
         areas[1].selectbox,
         column_label,
-        options=dataset.categorical,
+        labels=column_options(dataset.categorical, shipped=not data.own),
         context=data.link_key,
     )
     frame = _one_answer_each(data, areas[0])

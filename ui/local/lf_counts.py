@@ -19,6 +19,7 @@ from ui.common.catalog import entry
 from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _
+from ui.common.labels import column_label
 from ui.common.shell import page_rng
 from ui.common.turns import fragment
 from ui.local import lf_charts
@@ -161,7 +162,9 @@ def counts_table(s: Settings, drawn: Counts) -> pd.DataFrame:
     """The counts per category as on screen (estimates to one decimal)."""
     return pd.DataFrame(
         {
-            s.respondents.column: shown_labels(s),
+            column_label(s.respondents.column, shipped=not s.respondents.data.own): (
+                shown_labels(s)
+            ),
             _("local.lf.table.true"): s.true_counts,
             drawn.raw_name: drawn.raw,
             _("local.lf.table.estimate"): drawn.estimates.round(1),

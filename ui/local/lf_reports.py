@@ -12,6 +12,7 @@ from dp_core import unary_encoding
 from ui.common import formatting
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _, n_
+from ui.common.labels import column_label
 from ui.common.shell import page_rng, presenter_mode
 from ui.local.lf_settings import OWN_EXERCISES, PAGE, SHOWN_REPORTS, Settings, shown_labels
 
@@ -63,7 +64,7 @@ def report_table(s: Settings) -> pd.DataFrame:
         return pd.DataFrame(
             {
                 _("local.lf.reports.person"): np.arange(1, first.size + 1),
-                _("local.lf.reports.true", column=s.respondents.column): [names[c] for c in first],
+                _("local.lf.reports.true", column=_column(s)): [names[c] for c in first],
                 _("local.lf.reports.reports"): [names[c] for c in reported],
             }
         ).set_index(_("local.lf.reports.person"))
@@ -74,8 +75,13 @@ def report_table(s: Settings) -> pd.DataFrame:
     own[np.arange(first.size)[held], first[held]] = True
     cells[own] = cells[own] + "*"
     table = pd.DataFrame(cells.T, index=names, columns=[str(i) for i in range(1, first.size + 1)])
-    table.index.name = s.respondents.column
+    table.index.name = _column(s)
     return table
+
+
+def _column(s: Settings) -> str:
+    """The respondents' column as the table's header writes it (in the reader's language)."""
+    return column_label(s.respondents.column, shipped=not s.respondents.data.own)
 
 
 def _bit_style(cell: str) -> str:

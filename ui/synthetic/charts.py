@@ -59,8 +59,9 @@ def marginal_bars(frame: pd.DataFrame) -> Spec:
     )
 
 
-def crosstab(frame: pd.DataFrame, row: str, column: str) -> Spec:
-    """Shares of each (row, column) cell in the real and the synthetic table, side by side."""
+def crosstab(frame: pd.DataFrame, row: str, column: str, titles: tuple[str, str]) -> Spec:
+    """Shares of each (row, column) cell in the real and the synthetic table, side by side;
+    ``titles``: the row's and the column's axis titles (in the reader's language)."""
     return {
         "datasets": {"cells": frame},
         "data": {"name": "cells"},
@@ -71,14 +72,14 @@ def crosstab(frame: pd.DataFrame, row: str, column: str) -> Spec:
             "height": {"step": 22},
             "mark": {"type": "rect"},
             "encoding": {
-                "x": {"field": column, "type": "nominal", "title": column, "sort": None},
-                "y": {"field": row, "type": "nominal", "title": row, "sort": None},
+                "x": {"field": column, "type": "nominal", "title": titles[1], "sort": None},
+                "y": {"field": row, "type": "nominal", "title": titles[0], "sort": None},
                 "color": {"field": "share", "type": "quantitative",
                           "title": _("synthetic.chart.share"),
                           "scale": {"scheme": "blues"}, "legend": {"format": ".0%"}},
                 "tooltip": [
-                    {"field": row, "type": "nominal"},
-                    {"field": column, "type": "nominal"},
+                    {"field": row, "type": "nominal", "title": titles[0]},
+                    {"field": column, "type": "nominal", "title": titles[1]},
                     {"field": "share", "type": "quantitative", "format": ".2%"},
                 ],
             },

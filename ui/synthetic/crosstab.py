@@ -12,7 +12,7 @@ from dp_core.synthetic import total_variation
 from ui.common import charts, formatting
 from ui.common.address import linked
 from ui.common.i18n import _
-from ui.common.labels import category_labels
+from ui.common.labels import category_labels, column_label, column_options
 from ui.common.turns import fragment
 from ui.synthetic import charts as synthetic_charts
 from ui.synthetic.declared import COLUMN, ROW
@@ -23,17 +23,19 @@ PREFERRED = ("occupation", "sex")  # the census' pair the algorithm rarely measu
 
 def pair(s: Settings) -> tuple[str, str]:
     """The rows and columns of the cross-tab: two different columns of the release."""
-    columns = list(s.chosen.domain.columns)
+    columns, shipped = list(s.chosen.domain.columns), not s.chosen.data.own
     left, right = st.columns(2)
     first = PREFERRED[0] if PREFERRED[0] in columns else columns[0]
     with left:
         row = linked(replace(ROW, default=first), st.selectbox, _("synthetic.crosstab.row"),
-                     options=columns, context=s.chosen.domain)  # fmt: skip
+                     labels=column_options(columns, shipped=shipped),
+                     context=s.chosen.domain)  # fmt: skip
     others = [c for c in columns if c != row]
     second = PREFERRED[1] if PREFERRED[1] in others else others[0]
     with right:
         column = linked(replace(COLUMN, default=second), st.selectbox,
-                        _("synthetic.crosstab.column"), options=others,
+                        _("synthetic.crosstab.column"),
+                        labels=column_options(others, shipped=shipped),
                         context=(s.chosen.domain, row))  # fmt: skip
     return row, column
 
@@ -72,5 +74,6 @@ def crosstab(s: Settings) -> None:
     shown = frame.assign(  # the shipped data's categories in the reader's language
         **{c: category_labels(c, frame[c]) for c in (row, column)}
     )
-    charts.show(synthetic_charts.crosstab(shown, row, column), key="synthetic_crosstab")
+    titles = tuple(column_label(c, shipped=not s.chosen.data.own) for c in (row, column))
+    charts.show(synthetic_charts.crosstab(shown, row, column, titles), key="synthetic_crosstab")
     st.caption(_("synthetic.crosstab.caption"))

@@ -26,6 +26,7 @@ from ui.common.data_picker import DataChoice, pick_rows
 from ui.common.errors import translated
 from ui.common.formatting import number_locale, typed_number
 from ui.common.i18n import N_, _
+from ui.common.labels import column_label
 from ui.common.presets import preset_buttons
 from ui.common.shell import DEFAULT_SEED, page_rng, settings_area
 from ui.synthetic.declared import (
@@ -157,11 +158,14 @@ def _cut_points(data: DataChoice, column: str) -> tuple[float, ...] | None:
 def _public_domain(domain: SynthDomain) -> None:
     """The census' released domain, every cell listed: categories and bins."""
     rows = [
-        {_("synthetic.inputs.column"): column, _("synthetic.inputs.cells"): ", ".join(labels)}
+        {
+            _("synthetic.inputs.column"): column_label(column),
+            _("synthetic.inputs.cells"): ", ".join(labels),
+        }
         for column, labels in domain.categories
     ] + [
         {
-            _("synthetic.inputs.column"): column,
+            _("synthetic.inputs.column"): column_label(column),
             _("synthetic.inputs.cells"): ", ".join(bin_labels(points)),
         }
         for column, points in domain.cuts

@@ -13,7 +13,7 @@ from ui.common import formatting
 from ui.common.address import linked
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _
-from ui.common.labels import category_labels
+from ui.common.labels import category_labels, column_label
 from ui.common.turns import fragment
 from ui.synthetic.crosstab import pair
 from ui.synthetic.declared import RARE
@@ -45,7 +45,9 @@ def pitfalls(s: Settings) -> None:
             **{c: category_labels(c, cells[c]) for c in (row, column)},
         ).rename(
             columns={"real": _("synthetic.pitfalls.real"),
-                     "synthetic": _("synthetic.pitfalls.synthetic")}
+                     "synthetic": _("synthetic.pitfalls.synthetic"),
+                     **{c: column_label(c, shipped=not s.chosen.data.own)
+                        for c in (row, column)}}
         )  # fmt: skip
         st.dataframe(shown, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(cells)))
     st.caption(_("synthetic.pitfalls.rare_caption"))
