@@ -1,5 +1,6 @@
 """What every page declares for accessibility (WCAG 2.2 AA), in one component of the sidebar:
-the page's language (3.1.1) and the app's own contrast fixes (1.4.3, ``accessible.css``)."""
+the page's language (3.1.1), tables that scroll by keyboard (2.1.1) and the app's own
+contrast fixes (1.4.3, ``accessible.css``)."""
 
 from __future__ import annotations
 
