@@ -12,7 +12,7 @@ address ``sc://host:port``; the address comes from ``Source.spark`` or the envir
 variable DP_EXPLORER_SPARK, else ``local[*]``). With engine "auto", files go to Spark when
 DP_EXPLORER_SPARK is set and to DuckDB otherwise; frames and shipped datasets to pandas.
 A Source is hashable (a frame counts by its key), so pages can cache results on it.
-Bad locations raise ValueError with a sentence a page can show.
+Bad locations raise CodedError (a ValueError) with a code the page writes in its language.
 """
 
 from __future__ import annotations
