@@ -56,7 +56,7 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
-# Two workers a core: a browser test mostly waits on its server and chromium, and a page test
-# on nothing, so four workers keep two cores busy (on two quiet cores: 12 min 42 s with four,
-# against 18 min 14 s with three beside other work and 25 min 33 s with three before).
+# Two workers a core: a browser test mostly waits on its server and chromium, so with fewer
+# a core sat idle; with four on two cores both stay busy (CPU pressure 58-67%). The slowest
+# modules go first (tests/conftest.py, LONG_FIRST).
 python3 -m pytest -q -n "$(( $(nproc) * 2 ))" --dist load "$@"
