@@ -6,46 +6,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "Installing Debian's chromium for the browser tests..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-fi
+# apt_install WHY PACKAGE...: Debian's packages, with sudo unless run as root.
+apt_install() {
+    local why=$1
+    shift
+    echo "Installing Debian's $* for $why..."
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
 
-if ! command -v java >/dev/null 2>&1; then
-    echo "Installing Debian's openjdk-17-jre-headless for the Spark tests..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
-fi
-
-if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
-    echo "Installing Debian's fonts-noto-cjk for the Japanese and Chinese screenshots..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null
-fi
-
+command -v chromium >/dev/null 2>&1 || apt_install "the browser tests" chromium
+command -v java >/dev/null 2>&1 || apt_install "the Spark tests" openjdk-17-jre-headless
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" \
+    || apt_install "the Japanese and Chinese screenshots" fonts-noto-cjk
 if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ] || ! command -v redis-server >/dev/null 2>&1; then
-    echo "Installing Debian's haproxy and redis-server for the workshop tests..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy redis-server >/dev/null
+    apt_install "the workshop tests" haproxy redis-server
 fi
 export PATH="$PATH:/usr/sbin"
-
-if ! command -v npm >/dev/null 2>&1; then
-    echo "Installing Debian's npm for axe-core, the accessibility checker of the browser tests..."
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
-fi
+command -v npm >/dev/null 2>&1 || apt_install "axe-core, the accessibility checker" npm
 AXE_VERSION="4.14.1"
 if [ ! -f tests/.axe/node_modules/axe-core/axe.min.js ] \
     || ! grep -q "\"version\": \"$AXE_VERSION\"" tests/.axe/node_modules/axe-core/package.json; then
