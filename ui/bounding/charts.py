@@ -28,9 +28,10 @@ from ui.common.charts import (
     series,
 )
 from ui.common.i18n import N_, _
+from ui.common.palette import SECOND_TEXT_COLOR
 
 BOUNDED_COLOR = GOOD_COLOR
-DP_COLOR = "#6a4c93"
+DP_COLOR = "#7b2d6b"  # plum: #6a4c93 fell 3.5 CIEDE2000 from NOISY_COLOR for a protanope
 # Vega has no star symbol: a five-pointed star as an SVG path in the unit square.
 STAR = (
     "M0,-1L0.2245,-0.309L0.951,-0.309L0.363,0.118L0.588,0.809L0,0.382L-0.588,0.809"
@@ -301,7 +302,7 @@ def _best_and_pair(prefix: str) -> list[dict]:
             x=point[0],
             y=point[1],
         ),
-        _label(f"{prefix}_pair", color="#9a6a12", dy=16, left=True),
+        _label(f"{prefix}_pair", color=SECOND_TEXT_COLOR, dy=16, left=True),
     ]
 
 

@@ -28,15 +28,16 @@ import streamlit as st
 
 from ui.common.formatting import number_locale
 from ui.common.i18n import _
+from ui.common.palette import ACCENT_COLOR as ACCENT_COLOR
+from ui.common.palette import DASHES, bar_cues, same_series
+from ui.common.palette import GOOD_COLOR as GOOD_COLOR
+from ui.common.palette import NOISY_COLOR as NOISY_COLOR
+from ui.common.palette import SECOND_COLOR as SECOND_COLOR
+from ui.common.palette import TRUE_COLOR as TRUE_COLOR
 from ui.common.shell import presenter_mode
 
 Spec = dict[str, Any]
 
-TRUE_COLOR = "#8a97a8"
-NOISY_COLOR = "#1f5aa6"
-ACCENT_COLOR = "#d1495b"
-SECOND_COLOR = "#edae49"
-GOOD_COLOR = "#4f9d69"
 FONT_SIZE = 15
 PRESENTER_FONT_SIZE = 22  # at least 20 px on a 1920 x 1080 projector
 PRESENTER_HEIGHT = 320  # pixels: the tallest chart in presenter mode
@@ -121,11 +122,15 @@ def lines(
     points: bool = False,
     **enc: Any,
 ) -> dict:
-    """A line per series (or one line); ``dash`` draws it dashed, ``points`` marks each point."""
+    """A line per series (or one line); ``dash`` draws it dashed, ``points`` marks each point.
+    Series coloured by a field are dashed by it too (``DASHES`` in order, unless ``enc`` has
+    a strokeDash), so that they differ by more than colour (WCAG 1.4.1)."""
     mark = {"type": "line", "strokeWidth": 3, "point": points}
     if dash:
         mark["strokeDash"] = [6, 4]
     stroke = {"value": color} if isinstance(color, str) else color
+    if "field" in stroke and "strokeDash" not in enc:
+        enc["strokeDash"] = same_series(stroke, DASHES)
     return layer(data, mark, x=x, y=y, color=stroke, **enc)
 
 
@@ -365,12 +370,14 @@ def noisy_vs_true(
     )
     x = nominal("group", None, sort=None, axis={"labelAngle": 0 if len(groups) <= 8 else -35})
     offset = {"field": "series", "type": "nominal", "scale": {"domain": names}}
+    color = series("series", names, colors)
     return chart(
         bars(
             "bars",
             x=x,
             y=quantitative("value", value_title),
-            color=series("series", names, colors),
+            color=color,
+            **bar_cues(color, names, noisy),
             xOffset=offset,
             tooltip=[
                 {"field": "group", "title": _("common.chart.category")},

@@ -1,0 +1,268 @@
+"""The charts' colours stay apart for colour-blind readers, and no series differs by colour
+alone (WCAG 1.4.1, 1.4.11): the colour maths, checked against published values, and the
+checks that tests/test_charts.py runs on every chart of every page.
+
+Distance: CIEDE2000 (CIE 142-2001), the CIE's recommended formula; CIE76 (ΔE*ab) rates
+differences between saturated colours such as this blue and red too high, so it would pass
+pairs that look closer than it says. Threshold: 10. Mokrzycki & Tatol, "Colour difference
+ΔE - a survey", Machine Graphics & Vision 20(4), 2011, put "two different colours" above 5
+for large patches side by side; Szafir, "Modeling Color Difference for Visualization Design",
+IEEE TVCG 24(1), 2018, measured that small points and thin lines need markedly larger
+differences than such patches, so we ask twice that.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+import pytest
+
+from ui.bounding import charts as bounding_charts
+from ui.common import charts, palette
+
+# Machado, Oliveira & Fernandes (2009), IEEE TVCG 15(6), severity 1.0, on linear RGB.
+MACHADO = {
+    "normal": np.eye(3),
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                            [-0.003882, -0.048116, 1.051998]]),
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                              [-0.011820, 0.042940, 0.968881]]),
+    "tritanopia": np.array([[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                            [0.004733, 0.691367, 0.303900]]),
+}  # fmt: skip
+SRGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
+                        [0.0193339, 0.1191920, 0.9503041]])  # fmt: skip
+D65 = np.array([0.95047, 1.0, 1.08883])
+APART = 10.0  # CIEDE2000, see the module's docstring
+HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+# A mark and its own label, one series: the label is darker, as text needs 4.5:1.
+SAME_SERIES = {frozenset({palette.SECOND_COLOR, palette.SECOND_TEXT_COLOR})}
+MARK_COLORS = {
+    "TRUE_COLOR": palette.TRUE_COLOR,
+    "NOISY_COLOR": palette.NOISY_COLOR,
+    "ACCENT_COLOR": palette.ACCENT_COLOR,
+    "SECOND_COLOR": palette.SECOND_COLOR,
+    "GOOD_COLOR": palette.GOOD_COLOR,
+    "DP_COLOR": bounding_charts.DP_COLOR,
+}
+CUES = ("strokeDash", "shape", "fillOpacity", "opacity", "strokeWidth", "size")
+
+
+def linear(hex_color: str) -> np.ndarray:
+    """An sRGB colour's linear RGB (IEC 61966-2-1)."""
+    c = np.array([int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def lab(rgb_linear: np.ndarray) -> np.ndarray:
+    """CIELAB (D65) of a linear RGB colour, clipped to the screen's gamut."""
+    t = SRGB_TO_XYZ @ np.clip(rgb_linear, 0, 1) / D65
+    f = np.where(t > 216 / 24389, np.cbrt(t), (24389 / 27 * t + 16) / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def seen(hex_color: str, vision: str) -> np.ndarray:
+    """The colour's CIELAB as a reader with that vision sees it."""
+    return lab(MACHADO[vision] @ linear(hex_color))
+
+
+def ciede2000(one: np.ndarray, two: np.ndarray) -> float:
+    """CIEDE2000 colour difference (Sharma, Wu & Dalal 2005's formulation, kL = kC = kH = 1)."""
+    (l1, a1, b1), (l2, a2, b2) = one, two
+    c_bar = (np.hypot(a1, b1) + np.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - np.sqrt(c_bar**7 / (c_bar**7 + 25**7)))
+    c1, c2 = np.hypot((1 + g) * a1, b1), np.hypot((1 + g) * a2, b2)
+    h1 = np.degrees(np.arctan2(b1, (1 + g) * a1)) % 360 if c1 else 0.0
+    h2 = np.degrees(np.arctan2(b2, (1 + g) * a2)) % 360 if c2 else 0.0
+    dh = 0.0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
+    d_l, d_c = l2 - l1, c2 - c1
+    d_h = 2 * np.sqrt(c1 * c2) * np.sin(np.radians(dh / 2))
+    l_bar, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    if c1 * c2 == 0:
+        h_bar = h1 + h2
+    elif abs(h1 - h2) <= 180:
+        h_bar = (h1 + h2) / 2
+    else:
+        h_bar = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
+    cos = [
+        np.cos(np.radians(k * h_bar - shift)) for k, shift in ((1, 30), (2, 0), (3, -6), (4, 63))
+    ]
+    t = 1 - 0.17 * cos[0] + 0.24 * cos[1] + 0.32 * cos[2] - 0.20 * cos[3]
+    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / np.sqrt(20 + (l_bar - 50) ** 2)
+    s_c, s_h = 1 + 0.045 * c_mean, 1 + 0.015 * c_mean * t
+    r_t = (-np.sin(np.radians(60 * np.exp(-(((h_bar - 275) / 25) ** 2))))
+           * 2 * np.sqrt(c_mean**7 / (c_mean**7 + 25**7)))  # fmt: skip
+    return float(np.sqrt((d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2
+                         + r_t * (d_c / s_c) * (d_h / s_h)))  # fmt: skip
+
+
+def contrast_on_white(hex_color: str) -> float:
+    """WCAG 2 contrast ratio against white."""
+    return 1.05 / (float(np.array([0.2126, 0.7152, 0.0722]) @ linear(hex_color)) + 0.05)
+
+
+def chart_colors(spec: dict, data: dict) -> set[str]:
+    """Every colour a chart draws with: in its marks, encodings, scales and data."""
+    found: set[str] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key != "datasets":
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str) and HEX.match(value):
+            found.add(value.lower())
+
+    walk(spec)
+    for frame in data.values():
+        for column in frame.columns[frame.dtypes.eq(object)]:
+            found |= {
+                v.lower() for v in frame[column].dropna() if isinstance(v, str) and HEX.match(v)
+            }
+    return found
+
+
+def merged_colors(colors: set[str]) -> list[str]:
+    """The pairs of a chart's colours closer than APART for some reader."""
+    same = {frozenset(c.lower() for c in pair) for pair in SAME_SERIES}
+    close = []
+    for one, two in itertools.combinations(sorted(colors), 2):
+        if frozenset({one, two}) in same:
+            continue
+        for vision in MACHADO:
+            difference = ciede2000(seen(one, vision), seen(two, vision))
+            if difference < APART:
+                close.append(f"{one} and {two}: {difference:.1f} in {vision} vision")
+    return close
+
+
+def _layers(spec: dict) -> list[dict]:
+    found = []
+    for item in spec.get("layer", []):
+        found.extend(_layers(item) if "layer" in item else [item])
+    return found
+
+
+def colour_only_series(spec: dict) -> list[str]:
+    """The line layers and grouped bars whose series (a colour field) differ by nothing but
+    colour: no other channel on the same field and no text layer naming them."""
+    layers = _layers(spec)
+    named = {item["encoding"].get("text", {}).get("field") for item in layers
+             if item["mark"]["type"] == "text"}  # fmt: skip
+    found = []
+    for item in layers:
+        encoding, kind = item["encoding"], item["mark"]["type"]
+        color = encoding.get("color")
+        if kind not in {"line", "bar"} or not isinstance(color, dict) or "field" not in color:
+            continue
+        if kind == "bar" and "xOffset" not in encoding:
+            continue  # one bar a category: the category names it
+        field = color["field"]
+        others = [encoding.get(cue, {}) for cue in CUES]
+        if not any(c.get("field") == field for c in others) and field not in named:
+            found.append(f"{kind} layer on {item['data']['name']}: {field} by colour alone")
+    return found
+
+
+# --- The colour maths against published values -------------------------------------------
+def test_srgb_to_lab_matches_the_published_values() -> None:
+    """sRGB red, white and mid grey in CIELAB (D65), as colour references tabulate them."""
+    np.testing.assert_allclose(lab(linear("#ff0000")), [53.2408, 80.0925, 67.2032], atol=1e-3)
+    np.testing.assert_allclose(lab(linear("#ffffff")), [100, 0, 0], atol=1e-3)
+    np.testing.assert_allclose(lab(linear("#777777")), [50.0, 0, 0], atol=0.1)
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "expected"),
+    [  # Sharma, Wu & Dalal (2005), three pairs of its Table 1
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ],
+)
+def test_ciede2000_matches_sharmas_test_data(one, two, expected) -> None:
+    assert ciede2000(np.array(one), np.array(two)) == pytest.approx(expected, abs=1e-4)
+
+
+def test_the_simulations_keep_greys_and_merge_red_and_green() -> None:
+    """Each Machado row sums to 1, so greys stay grey; a deuteranope sees pure red and green
+    far closer than a reader with normal vision."""
+    for matrix in MACHADO.values():
+        np.testing.assert_allclose(matrix.sum(axis=1), 1.0, atol=1e-5)
+    normal = ciede2000(seen("#ff0000", "normal"), seen("#00ff00", "normal"))
+    deutan = ciede2000(seen("#ff0000", "deuteranopia"), seen("#00ff00", "deuteranopia"))
+    assert deutan < normal / 3
+
+
+# --- The palette ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(MARK_COLORS))
+def test_each_mark_colour_is_three_to_one_on_white(name: str) -> None:
+    """WCAG 1.4.11: a bar, a line or a point in this colour alone stands out from the page."""
+    assert contrast_on_white(MARK_COLORS[name]) >= 3.0
+
+
+def test_a_seconds_label_is_text_contrast_on_white() -> None:
+    assert contrast_on_white(palette.SECOND_TEXT_COLOR) >= 4.5
+
+
+def test_every_two_mark_colours_stay_apart_for_every_reader() -> None:
+    """Stricter than the charts need (test_charts checks each chart's own colours): any two
+    of the palette's mark colours, so a new chart may pair any of them."""
+    assert not merged_colors(set(MARK_COLORS.values()))
+
+
+def test_the_check_sees_the_old_green_merge_with_the_red() -> None:
+    close = merged_colors({"#4f9d69", palette.ACCENT_COLOR})
+    assert close and all("deuteranopia" in problem for problem in close)
+
+
+# --- Never colour alone --------------------------------------------------------------------
+def test_line_series_differ_by_dash_in_the_legends_order() -> None:
+    three = charts.series("s", ["a", "b", "c"], ["#1", "#2", "#3"])
+    named = charts.lines("d", x={}, y={}, color=three)
+    dash = named["encoding"]["strokeDash"]
+    assert dash["field"] == "s"
+    assert dash["scale"] == {"domain": ["a", "b", "c"], "range": list(palette.DASHES)}
+    ordered = charts.lines("d", x={}, y={}, color=charts.ordered_series(["#1", "#2"]))
+    assert ordered["encoding"]["strokeDash"]["sort"] == {"field": "order", "op": "min"}
+    assert len({str(d) for d in palette.DASHES}) == len(palette.DASHES)
+    assert "strokeDash" not in charts.lines("d", x={}, y={})["encoding"]  # one line: no legend
+    mine = {"value": [1, 1]}
+    own = charts.lines("d", x={}, y={}, color=charts.ordered_series(["#1"]), strokeDash=mine)
+    assert own["encoding"]["strokeDash"] == {"value": [1, 1]}
+
+
+def _bar_looks(spec: dict) -> dict[str, tuple]:
+    encoding = _layers(spec)[0]["encoding"]
+    names = encoding["color"]["scale"]["domain"]
+    fills, dashes = (encoding[c]["scale"]["range"] for c in ("fillOpacity", "strokeDash"))
+    assert encoding["stroke"] == encoding["color"]  # each bar outlined in its colour
+    return {
+        name: (fill, tuple(dash)) for name, fill, dash in zip(names, fills, dashes, strict=True)
+    }
+
+
+def test_true_bounded_and_noisy_bars_differ_by_fill_and_outline() -> None:
+    two = charts.noisy_vs_true(["a"], {"True": [1], "Noisy": [2]}, noisy="Noisy", half_width=1,
+                               value_title="count")  # fmt: skip
+    assert _bar_looks(two) == {"True": (0.3, (1, 0)), "Noisy": (1.0, (1, 0))}
+    three = bounding_charts.before_after_noisy(
+        ["a"], np.array([3.0]), np.array([2.0]), np.array([2.5]), 1.0,
+        names=("all", "bounded", "noisy"), value_title="count",
+    )  # fmt: skip
+    looks = _bar_looks(three)
+    assert looks == {"all": (0.3, (1, 0)), "bounded": (0.6, (4, 2)), "noisy": (1.0, (1, 0))}
+    assert not colour_only_series(two) and not colour_only_series(three)
+
+
+def test_the_cue_check_sees_bars_that_differ_by_colour_alone() -> None:
+    spec = charts.noisy_vs_true(["a"], {"T": [1], "N": [2]}, noisy="N", half_width=1,
+                                value_title="count")  # fmt: skip
+    for cue in ("fillOpacity", "strokeDash"):
+        del spec["layer"][0]["encoding"][cue]
+    assert colour_only_series(spec) == ["bar layer on bars: series by colour alone"]
