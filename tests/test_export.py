@@ -3,13 +3,14 @@
 import io
 import json
 import re
+import sys
 import zipfile
 
 import numpy as np
 import pandas as pd
 
 from ui.common import charts, report
-from ui.common.export import Export, board_report, file_stem, results_zip
+from ui.common.export import Export, board_report, file_stem, localized, results_zip
 
 TABLE = pd.DataFrame(
     {
@@ -53,6 +54,26 @@ def test_the_report_is_one_printable_page_with_every_part() -> None:
                  "http://x/laplace?seed=2026", "<svg", "@page"):  # fmt: skip
         assert part in html, part
     assert "<script" not in html
+
+
+def _specs(html: str) -> list[dict]:
+    """The Vega-Lite specs a page carries for the browser to draw."""
+    found = re.findall(r'<figure><script type="application/json">(.*?)</script>', html)
+    return [json.loads(spec) for spec in found]
+
+
+def test_without_vl_convert_the_report_and_zip_carry_charts_the_browser_draws(monkeypatch):
+    """The default install has no vl-convert: each chart's print spec goes in, with its data,
+    and Vega and Vega-Lite with it (tests/test_report_pages.py draws it in chromium)."""
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # "import vl_convert" fails
+    html = board_report(EXPORT, EVERYTHING)
+    (spec,) = _specs(html)
+    assert spec == json.loads(json.dumps(report.print_spec(localized(SPEC))))
+    assert {"Diabetes", "Flu"} <= set(json.dumps(spec["datasets"]["bars"]).split('"'))
+    assert "vegaLite.compile" in html and 'var n="6.5.0"' in html and "pip install" not in html
+    archive = zipfile.ZipFile(io.BytesIO(results_zip(EXPORT, EVERYTHING, "laplace_diseases")))
+    assert {n for n in archive.namelist() if n.startswith("charts/")} == {"charts/answers.html"}
+    assert len(_specs(archive.read("charts/answers.html").decode())) == 1
 
 
 def test_file_names_name_the_page_dataset_and_settings() -> None:

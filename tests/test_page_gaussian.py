@@ -685,10 +685,10 @@ def test_the_exported_csv_is_in_the_readers_language(built_downloads):
     assert settings["メカニズム"] == "解析的ガウス"
 
 
-def test_without_vl_convert_the_exports_name_its_pip_command(built_downloads, monkeypatch):
-    """vl-convert is an optional extra: with it the report draws its charts; without it the
-    ZIP and the report leave them out, and the page and the report (where each chart would
-    be) say which pip command draws them."""
+def test_without_vl_convert_the_browser_draws_the_exports_charts(built_downloads, monkeypatch):
+    """vl-convert is an optional extra: with it the report embeds its charts as SVG; without
+    it the report and the ZIP carry each chart's spec for the reader's browser to draw, and
+    the page names the pip command for SVG and PNG files."""
     command = 'pip install "vl-convert-python==1.9.0.post1"'
 
     def report() -> str:
@@ -701,9 +701,11 @@ def test_without_vl_convert_the_exports_name_its_pip_command(built_downloads, mo
     monkeypatch.setitem(sys.modules, "vl_convert", None)  # "import vl_convert" fails
     at = open_page("gaussian")
     assert not at.exception and command in texts(at)
-    assert not [n for n in _archive(built_downloads).namelist() if n.startswith("charts/")]
-    left_out = report()
-    assert "<svg" not in left_out and left_out.count(html.escape(command)) == drawn
+    charts = [n for n in _archive(built_downloads).namelist() if n.startswith("charts/")]
+    assert charts and all(name.endswith(".html") for name in charts)
+    scripted = report()
+    assert "<svg" not in scripted and command not in html.unescape(scripted)
+    assert scripted.count('<figure><script type="application/json">') == drawn
 
 
 # --- Exercises ------------------------------------------------------------------------------------

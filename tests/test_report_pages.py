@@ -9,7 +9,9 @@ written to tests/screenshots/ (git-ignored) to look at.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -66,11 +68,20 @@ def pdf_pages(pdf: bytes) -> int:
     return len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
 
 
+def opened(browser, html: str):
+    """A page showing the HTML offline (every request refused), its charts drawn."""
+    page = browser.new_page()
+    page.route("**/*", lambda route: route.abort())
+    page.set_content(html)
+    if "<script" in html:  # without vl-convert: Vega draws the charts in the page
+        page.wait_for_selector("html[data-charts=drawn]", state="attached")
+    return page
+
+
 def printed(browser, html: str, name: str) -> tuple[int, list[tuple[float, float]]]:
     """(pages of the HTML printed on A4, each chart's (shown height, drawn height) in print)."""
-    page = browser.new_page()
+    page = opened(browser, html)
     try:
-        page.set_content(html)
         pdf = page.pdf(format="A4")
         SHOTS.mkdir(exist_ok=True)
         (SHOTS / f"report-{name}.pdf").write_bytes(pdf)
@@ -126,3 +137,29 @@ def test_long_tables_shrink_the_charts_to_fit_not_the_page(browser) -> None:
     pages, sizes = printed(browser, html, "long-tables")
     assert pages == 1
     assert len(sizes) == 2 and all(shown < natural for shown, natural in sizes)  # shrunk
+
+
+def test_without_vl_convert_chromium_draws_the_charts_offline_as_vl_convert_does(
+    browser, monkeypatch
+) -> None:
+    """The default install: the planner's report (German) carries its charts' specs, Vega and
+    Vega-Lite; chromium draws them with the network cut, the same SVG text vl-convert draws,
+    and the report still prints on one page."""
+    import vl_convert
+
+    monkeypatch.setitem(sys.modules, "vl_convert", None)  # "import vl_convert" fails
+    html = _report("planner", {"planner_section": "board", "lang": "de"})
+    specs = re.findall(r'<figure><script type="application/json">(.*?)</script>', html)
+    assert specs and "<svg" not in html
+    pages, sizes = printed(browser, html, "planner-de-browser")
+    assert pages == 1 and len(sizes) == len(specs)
+    page = opened(browser, html)
+    try:
+        svgs = page.locator("figure svg").evaluate_all("svgs => svgs.map(s => s.outerHTML)")
+        assert page.locator(".unseen").count() == 0  # every note gave way to its chart
+    finally:
+        page.close()
+    texts = re.compile(r"<text[^>]*>([^<]+)</text>")  # vl-convert leaves out empty labels
+    for spec, svg in zip(specs, svgs, strict=True):
+        expected = vl_convert.vegalite_to_svg(json.loads(spec))
+        assert texts.findall(svg) == texts.findall(expected)

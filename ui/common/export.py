@@ -11,7 +11,9 @@ button is pressed (Streamlit's deferred downloads), so an export costs nothing p
   as a formula, such as an uploaded category ``=HYPERLINK(...)``, starts with ``'``:
   ui.common.csv_safe); ``<stem>.json`` names
   the page, the dataset, every setting, the noise, the seed and draw, the guarantee and the
-  address that opens the same view; ``charts/`` holds each chart as SVG and PNG (vl-convert).
+  address that opens the same view; ``charts/`` holds each chart as SVG and PNG (vl-convert,
+  an optional extra), or without it as a web page that the reader's browser draws offline
+  (ui.common.report).
 - The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
   the data and unit of privacy, the settings, the guarantee, the accuracy table, the charts
   and the address.
@@ -179,7 +181,8 @@ def _png(spec: Spec) -> bytes | None:
 
 
 def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> bytes:
-    """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG)."""
+    """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG; without
+    vl-convert, HTML)."""
     export, everything = written(export, everything)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -189,11 +192,22 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
             archive.writestr(f"{name}.csv", safe_csv(table))
         for name, spec in export.charts:
             spec = localized(spec)
+            if not report.can_draw_charts():
+                archive.writestr(f"charts/{name}.html", _chart_page(export.title, spec))
+                continue
             svg = report.chart_svg(spec)
             if svg is not None:
                 archive.writestr(f"charts/{name}.svg", svg)
                 archive.writestr(f"charts/{name}.png", _png(spec) or b"")
     return buffer.getvalue()
+
+
+def _chart_page(title: str, spec: Spec) -> str:
+    """One chart as a page that the reader's browser draws (the report's drawing)."""
+    section = report.Section(_("common.export.charts"), (report.Chart(spec),))
+    return report.html_report(
+        title, [section], language=language(), missing_chart=missing_chart_note()
+    )
 
 
 def board_report(export: Export, everything: Mapping[str, object]) -> str:
@@ -236,18 +250,18 @@ def board_report(export: Export, everything: Mapping[str, object]) -> str:
 
 
 def missing_chart_note() -> str:
-    """What a report writes where a chart is left out: the pip command while vl-convert is
-    not installed."""
+    """What a report writes where a chart is left out; without vl-convert, what stands in its
+    place until the browser draws it (with scripts off)."""
     if report.can_draw_charts():
         return _("common.export.chart_missing")
-    return _("common.export.chart_uninstalled")
+    return _("common.export.chart_scripted")
 
 
 def charts_note() -> None:
-    """Under download buttons: that the charts are left out, and the pip command, while
-    vl-convert is not installed."""
+    """Under download buttons, without vl-convert: that the browser draws the charts, and the
+    pip command for SVG and PNG files."""
     if not report.can_draw_charts():
-        st.caption(_("common.export.charts_uninstalled"))
+        st.caption(_("common.export.charts_scripted"))
 
 
 def _run_facts(

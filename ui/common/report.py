@@ -1,8 +1,12 @@
 """A page's results as a one-page HTML report that prints cleanly to PDF (A4, portrait).
 
 Generic: a title, then sections of text, tables and charts (Vega-Lite specs as built by
-ui.common.charts). Charts are embedded as SVG through vl-convert (an optional extra); when it
-is missing or fails, the chart is left out with a note, never the report.
+ui.common.charts). Charts are embedded as SVG through vl-convert (an optional extra) when it is
+installed (a chart it fails to draw is left out with a note, never the report). Without it,
+each chart's spec (data inline) goes into the report with Vega 6.4.0 and Vega-Lite 6.5.0
+(ui/common/vega/: the same versions that Streamlit 1.67 draws the app's charts with, 780 KB),
+and the reader's browser draws the same SVG when it opens the report, offline; the note
+stands in the chart's place while scripts are off.
 
     html = html_report(
         "Release plan: census",
@@ -22,15 +26,20 @@ from __future__ import annotations
 
 import html
 import importlib.util
+import json
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["Chart", "Section", "Table", "can_draw_charts", "chart_svg", "html_report"]
+__all__ = [
+    "Chart", "Section", "Table", "can_draw_charts", "chart_svg", "html_report", "print_spec"
+]  # fmt: skip
 
 PRINT_FONT_SIZE = 10  # px in the embedded charts: legible on paper, small enough for one page
 ROW_WIDTH = 600  # px: a chart alone on its row (the page's width, about 190 mm, holds 700)
@@ -144,29 +153,25 @@ def can_draw_charts() -> bool:
     return importlib.util.find_spec("vl_convert") is not None
 
 
-def chart_svg(
+def print_spec(
     spec: Mapping[str, Any],
     *,
     width: int = 600,
     height: int | None = None,
     legend_columns: int | None = None,
-) -> str | None:
-    """The chart as an SVG string (vl-convert), sized for print; None if it cannot be drawn.
+) -> dict[str, Any]:
+    """The spec sized for print, its data as rows (what vl-convert and the browser draw).
 
     The spec's own ``config`` gives way to print sizes, except its number ``locale`` (the
     reader's decimal and group symbols), which is kept. ``legend_columns`` wraps a legend
     that does not say otherwise into that many columns (a narrow chart's legend).
     """
-    try:
-        import vl_convert  # runtime dependency; optional for the rest of the report
-    except ImportError:
-        return None
     datasets = {
         name: _records(frame) if isinstance(frame, pd.DataFrame) else frame
         for name, frame in dict(spec.get("datasets", {})).items()
     }
     font = {"labelFontSize": PRINT_FONT_SIZE, "titleFontSize": PRINT_FONT_SIZE + 1}
-    full = {
+    return {
         "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         **{key: value for key, value in spec.items() if key not in ("datasets", "config")},
         "datasets": datasets,
@@ -184,8 +189,17 @@ def chart_svg(
             **{k: v for k, v in dict(spec.get("config", {})).items() if k == "locale"},
         },
     }
+
+
+def chart_svg(spec: Mapping[str, Any], **size: Any) -> str | None:
+    """The chart as an SVG string (vl-convert), sized for print (``print_spec``'s ``size``);
+    None if it cannot be drawn."""
     try:
-        return vl_convert.vegalite_to_svg(full)
+        import vl_convert  # optional: without it the reader's browser draws the chart
+    except ImportError:
+        return None
+    try:
+        return vl_convert.vegalite_to_svg(print_spec(spec, **size))
     except Exception:  # a chart that cannot be drawn is left out, never the report
         return None
 
@@ -238,13 +252,50 @@ def _chart(chart: Chart, missing: str, *, beside: int = 1) -> str:
         width = min(width, (ROW_WIDTH - 20) // beside)
         height = height or min(int(chart.spec.get("height", 300)), SIDE_HEIGHT)
         columns = 2
-    svg = chart_svg(chart.spec, width=width, height=height, legend_columns=columns)
+    size = {"width": width, "height": height, "legend_columns": columns}
+    caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
+    if not can_draw_charts():  # the spec, for the reader's browser to draw (_DRAW)
+        spec = json.dumps(print_spec(chart.spec, **size), ensure_ascii=False, allow_nan=False)
+        spec = spec.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        unseen = f'<p class="caption unseen">{_inline(missing)}</p>'
+        return f'<figure><script type="application/json">{spec}</script>{unseen}{caption}</figure>'
+    svg = chart_svg(chart.spec, **size)
     if svg is None:
         return f'<p class="caption">{_inline(chart.caption)} {_inline(missing)}</p>'
-    caption = f"<figcaption>{_inline(chart.caption)}</figcaption>" if chart.caption else ""
     drawn = re.search(r'<svg[^>]*\swidth="([0-9.]+)"', svg)  # never drawn larger than made
     style = f' style="max-width: {float(drawn.group(1)):g}px"' if drawn else ""
     return f"<figure{style}>{svg}{caption}</figure>"
+
+
+# Draws each figure's spec as vl-convert would (Vega's own SVG, in the figure's first place,
+# the figure never wider than the chart), then marks the page: <html data-charts="drawn">.
+_DRAW = """(async () => {
+  for (const data of document.querySelectorAll('figure > script[type="application/json"]')) {
+    const figure = data.parentElement;
+    try {
+      const spec = vegaLite.compile(JSON.parse(data.textContent)).spec;
+      const view = new vega.View(vega.parse(spec), {renderer: "none"});
+      const svg = await view.toSVG();
+      view.finalize();
+      figure.querySelector(".unseen").remove();
+      figure.insertAdjacentHTML("afterbegin", svg);
+      figure.style.maxWidth = figure.querySelector("svg").getAttribute("width") + "px";
+    } catch (error) {
+      console.error(error);  // the note stays in the chart's place
+    }
+  }
+  document.documentElement.dataset.charts = "drawn";
+})();"""
+VEGA = Path(__file__).with_name("vega")  # Vega and Vega-Lite as their npm packages build them
+
+
+@cache
+def _scripts() -> str:
+    """Vega, Vega-Lite and the drawing, as inline scripts (the report stays one file)."""
+    files = ("vega-6.4.0.min.js", "vega-lite-6.5.0.min.js")
+    code = [(VEGA / name).read_text(encoding="utf-8") for name in files] + [_DRAW]
+    safe = [text.replace("</script", "<\\/script") for text in code]  # ends no element early
+    return "".join(f"<script>{text}</script>" for text in safe)
 
 
 def _blocks(blocks: Sequence[Block], missing: str) -> list[str]:
@@ -281,10 +332,11 @@ def html_report(
     language: str = "en",
     missing_chart: str = "(Chart left out: it could not be drawn here.)",
 ) -> str:
-    """A standalone HTML document (inline CSS and SVG, no scripts) that prints on A4.
+    """A standalone HTML document (inline CSS and SVG) that prints on A4; without vl-convert
+    it carries the scripts that draw its charts (``_scripts``).
 
     ``language`` is the document's language; ``missing_chart`` the note written, in it, where
-    a chart could not be drawn.
+    a chart could not be drawn (without vl-convert: until the browser draws it).
     """
     parts = [f"<h1>{_inline(title)}</h1>"]
     if subtitle:
@@ -297,6 +349,8 @@ def html_report(
         parts.append("</section>")
     if footer:
         parts.append(f'<p class="footer">{_inline(footer)}</p>')
+    if '<script type="application/json">' in "".join(parts):
+        parts.append(_scripts())
     return (
         f'<!DOCTYPE html>\n<html lang="{language}"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head>"
