@@ -76,6 +76,20 @@ def test_without_vl_convert_the_report_and_zip_carry_charts_the_browser_draws(mo
     assert len(_specs(archive.read("charts/answers.html").decode())) == 1
 
 
+def test_the_reports_vega_is_the_one_streamlit_draws_the_page_with() -> None:
+    """The browser draws a report's charts with the Vega and Vega-Lite the page used."""
+    from pathlib import Path
+
+    import streamlit
+
+    bundle = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    drawn = "".join(path.read_text(errors="replace") for path in bundle.glob("embed.*.js"))
+    for name, file in report.VEGA_FILES.items():
+        version = file.removeprefix(f"{name}-").removesuffix(".min.js")
+        assert f"`{version}`" in drawn, (name, version)  # the bundle's version literals
+        assert f'"{version}"' in (report.VEGA / file).read_text()
+
+
 def test_file_names_name_the_page_dataset_and_settings() -> None:
     from data.registry import DATASETS
     from ui.common.data_picker import DataChoice

@@ -287,13 +287,13 @@ _DRAW = """(async () => {
   document.documentElement.dataset.charts = "drawn";
 })();"""
 VEGA = Path(__file__).with_name("vega")  # Vega and Vega-Lite as their npm packages build them
+VEGA_FILES = {"vega": "vega-6.4.0.min.js", "vega-lite": "vega-lite-6.5.0.min.js"}
 
 
 @cache
 def _scripts() -> str:
     """Vega, Vega-Lite and the drawing, as inline scripts (the report stays one file)."""
-    files = ("vega-6.4.0.min.js", "vega-lite-6.5.0.min.js")
-    code = [(VEGA / name).read_text(encoding="utf-8") for name in files] + [_DRAW]
+    code = [(VEGA / name).read_text(encoding="utf-8") for name in VEGA_FILES.values()] + [_DRAW]
     safe = [text.replace("</script", "<\\/script") for text in code]  # ends no element early
     return "".join(f"<script>{text}</script>" for text in safe)
 
