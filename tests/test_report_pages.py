@@ -143,8 +143,8 @@ def test_without_vl_convert_chromium_draws_the_charts_offline_as_vl_convert_does
     browser, monkeypatch
 ) -> None:
     """The default install: the planner's report (German) carries its charts' specs, Vega and
-    Vega-Lite; chromium draws them with the network cut, the same SVG text vl-convert draws,
-    and the report still prints on one page."""
+    Vega-Lite; chromium draws them with the network cut, the same SVG text vl-convert draws
+    (German numbers, as on the page), and the report still prints on one page."""
     import vl_convert
 
     monkeypatch.setitem(sys.modules, "vl_convert", None)  # "import vl_convert" fails
@@ -163,3 +163,4 @@ def test_without_vl_convert_chromium_draws_the_charts_offline_as_vl_convert_does
     for spec, svg in zip(specs, svgs, strict=True):
         expected = vl_convert.vegalite_to_svg(json.loads(spec))
         assert texts.findall(svg) == texts.findall(expected)
+    assert "0,1" in texts.findall(svgs[0])  # the log axis's ticks in German, as on the page

@@ -11,7 +11,7 @@ from data import sources
 from dp_core import accountants, planner
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
-from ui.common.export import missing_chart_note
+from ui.common.export import localized, missing_chart_note
 from ui.common.i18n import N_, _, language, n_
 from ui.common.release import guarantee_text, sentences, unit_words
 from ui.common.report import Chart, Section, Table, html_report
@@ -143,7 +143,8 @@ def _guarantee_text(s: Settings, found: tuple[AccountingTotal, ...]) -> str:
 
 
 def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -> str:
-    """The one-page HTML report of the plan (charts as SVG when vl-convert can draw them)."""
+    """The one-page HTML report of the plan (ui.common.report draws its chart, in the reader's
+    number symbols)."""
     plan, dataset = s.plan, s.data.dataset
     rho = accountants.total_rho(plan.releases)
     sections = [
@@ -182,7 +183,7 @@ def report_html(s: Settings, found: tuple[AccountingTotal, ...], address: str) -
             (
                 Table(_accuracy_table(s), _("planner.board.accuracy_note")),
                 Chart(
-                    planner_charts.accuracy(*summary.accuracy_frames(s)),
+                    localized(planner_charts.accuracy(*summary.accuracy_frames(s))),
                     _("planner.board.chart_note"),
                     width=520,
                     height=120,
