@@ -72,8 +72,11 @@ def test_without_vl_convert_the_report_and_zip_carry_charts_the_browser_draws(mo
     assert {"Diabetes", "Flu"} <= set(json.dumps(spec["datasets"]["bars"]).split('"'))
     assert "vegaLite.compile" in html and 'var n="6.5.0"' in html and "pip install" not in html
     archive = zipfile.ZipFile(io.BytesIO(results_zip(EXPORT, EVERYTHING, "laplace_diseases")))
-    assert {n for n in archive.namelist() if n.startswith("charts/")} == {"charts/answers.html"}
-    assert len(_specs(archive.read("charts/answers.html").decode())) == 1
+    two = Export(**{**EXPORT.__dict__, "charts": [("answers", SPEC), ("points", _points_spec())]})
+    archive = zipfile.ZipFile(io.BytesIO(results_zip(two, EVERYTHING, "laplace_diseases")))
+    assert {n for n in archive.namelist() if n.startswith("charts/")} == {"charts/charts.html"}
+    page = archive.read("charts/charts.html").decode()
+    assert len(_specs(page)) == 2 and page.count("vegaLite.compile") == 1
 
 
 def test_the_reports_vega_is_the_one_streamlit_draws_the_page_with() -> None:

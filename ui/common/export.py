@@ -12,8 +12,8 @@ button is pressed (Streamlit's deferred downloads), so an export costs nothing p
   ui.common.csv_safe); ``<stem>.json`` names
   the page, the dataset, every setting, the noise, the seed and draw, the guarantee and the
   address that opens the same view; ``charts/`` holds each chart as SVG and PNG (vl-convert,
-  an optional extra), or without it as a web page that the reader's browser draws offline
-  (ui.common.report).
+  an optional extra), or without it one web page of them all that the reader's browser draws
+  offline (ui.common.report).
 - The report: one page of HTML that prints cleanly to PDF (ui.common.report): the question,
   the data and unit of privacy, the settings, the guarantee, the accuracy table, the charts
   and the address.
@@ -180,9 +180,30 @@ def _png(spec: Spec) -> bytes | None:
     return vl_convert.svg_to_png(svg, scale=2)
 
 
+def _chart_files(export: Export) -> dict[str, str | bytes]:
+    """charts/: each chart as SVG and PNG (vl-convert); without it, one page of every chart
+    that the reader's browser draws (one copy of Vega, as in the report)."""
+    specs = [(name, localized(spec)) for name, spec in export.charts]
+    if specs and not report.can_draw_charts():
+        section = report.Section(
+            _("common.export.charts"), tuple(report.Chart(spec) for _name, spec in specs)
+        )
+        page = report.html_report(
+            export.title, [section], language=language(), missing_chart=missing_chart_note()
+        )
+        return {"charts/charts.html": page}
+    files: dict[str, str | bytes] = {}
+    for name, spec in specs:
+        svg = report.chart_svg(spec)
+        if svg is not None:
+            files[f"charts/{name}.svg"] = svg
+            files[f"charts/{name}.png"] = _png(spec) or b""
+    return files
+
+
 def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> bytes:
     """A ZIP of the table (CSV), the settings (JSON) and the charts (SVG and PNG; without
-    vl-convert, HTML)."""
+    vl-convert, a web page)."""
     export, everything = written(export, everything)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -190,24 +211,9 @@ def results_zip(export: Export, everything: Mapping[str, object], stem: str) -> 
         archive.writestr(f"{stem}.json", json.dumps(everything, indent=2, ensure_ascii=False))
         for name, table in export.files.items():
             archive.writestr(f"{name}.csv", safe_csv(table))
-        for name, spec in export.charts:
-            spec = localized(spec)
-            if not report.can_draw_charts():
-                archive.writestr(f"charts/{name}.html", _chart_page(export.title, spec))
-                continue
-            svg = report.chart_svg(spec)
-            if svg is not None:
-                archive.writestr(f"charts/{name}.svg", svg)
-                archive.writestr(f"charts/{name}.png", _png(spec) or b"")
+        for path, content in _chart_files(export).items():
+            archive.writestr(path, content)
     return buffer.getvalue()
-
-
-def _chart_page(title: str, spec: Spec) -> str:
-    """One chart as a page that the reader's browser draws (the report's drawing)."""
-    section = report.Section(_("common.export.charts"), (report.Chart(spec),))
-    return report.html_report(
-        title, [section], language=language(), missing_chart=missing_chart_note()
-    )
 
 
 def board_report(export: Export, everything: Mapping[str, object]) -> str:
