@@ -1,5 +1,5 @@
 """Make the project root importable for tests run from anywhere; the browser tests' shared
-fixtures (a server and a chromium per test module)."""
+fixtures (a server and a chromium per test process)."""
 
 import functools
 import sys
@@ -38,18 +38,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.stem, len(LONG_FIRST)))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def app() -> Iterator[str]:
-    """One server for the tests of a module that do not depend on being its first visitor."""
+    """One server for the tests that do not depend on being its first visitor, in whichever
+    module (a test process starts one, not one a module: a start and its first run cost
+    ~5 s of CPU)."""
     from test_browser import running_app
 
     with running_app() as base:
         yield base
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's chromium, headless, driven by Playwright."""
+    """Debian's chromium, headless, driven by Playwright (one a test process)."""
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM, CHROMIUM_ARGS
 

@@ -233,37 +233,32 @@ def test_the_title_check_sees_a_title_longer_than_its_chart() -> None:
 
 # --- Presenter mode: a section's charts on one 1920 x 1080 screen ------------------------------
 @pytest.mark.parametrize(("page", "count"), [("bounding", 2), ("planner", 1)])
-def test_the_first_sections_charts_fit_a_projector_with_their_headings(page, count) -> None:
+def test_the_first_sections_charts_fit_a_projector_with_their_headings(
+    app, browser, page, count
+) -> None:
     """Bounding shows visits and revenue (each under its heading), the planner its accuracy
     chart below the plan's table: in presenter mode all of it is on the first screen."""
-    from pathlib import Path
+    from test_browser import MAIN, SHOTS, settled
 
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("/usr/bin/chromium is missing (scripts/test.sh installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, CHROMIUM_ARGS, MAIN, SHOTS, running_app, settled
-
-    with running_app() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        screen = browser.new_page(viewport={"width": 1920, "height": 1080})
-        screen.goto(f"{base}/{page}?present=1")
-        settled(screen)
-        panel = f"{MAIN} [role='tabpanel']:not([hidden])"
-        boxes = screen.locator(f"{panel} [data-testid='stVegaLiteChart']").evaluate_all(
-            """charts => charts.map(chart => {
-                const box = chart.getBoundingClientRect();
-                const item = chart.closest('[data-testid="stElementContainer"]');
-                let before = item && item.previousElementSibling;
-                while (before && !before.querySelector('h1, h2, h3')) {
-                    before = before.previousElementSibling;  // the heading above, if any
-                }
-                const heading = before ? before.getBoundingClientRect().top : box.top;
-                return [heading, box.top, box.bottom];
-            })"""
-        )
-        SHOTS.mkdir(exist_ok=True)
-        screen.screenshot(path=str(SHOTS / f"{page}-presenter-charts.png"))
-        browser.close()
+    screen = browser.new_page(viewport={"width": 1920, "height": 1080})
+    screen.goto(f"{app}/{page}?present=1")
+    settled(screen)
+    panel = f"{MAIN} [role='tabpanel']:not([hidden])"
+    boxes = screen.locator(f"{panel} [data-testid='stVegaLiteChart']").evaluate_all(
+        """charts => charts.map(chart => {
+            const box = chart.getBoundingClientRect();
+            const item = chart.closest('[data-testid="stElementContainer"]');
+            let before = item && item.previousElementSibling;
+            while (before && !before.querySelector('h1, h2, h3')) {
+                before = before.previousElementSibling;  // the heading above, if any
+            }
+            const heading = before ? before.getBoundingClientRect().top : box.top;
+            return [heading, box.top, box.bottom];
+        })"""
+    )
+    SHOTS.mkdir(exist_ok=True)
+    screen.screenshot(path=str(SHOTS / f"{page}-presenter-charts.png"))
+    screen.close()
     assert len(boxes) == count, boxes
     for heading, top, bottom in boxes:
         assert 0 <= heading <= top and bottom <= 1080, (heading, top, bottom)

@@ -22,10 +22,6 @@ from apptest_helpers import page_downloads
 from ui.common import charts, report
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]  # fmt: skip
 SHOTS = ROOT / "tests" / "screenshots"
 # Every report a page offers: (name, page, the address that opens the section with it).
 REPORTS = [
@@ -41,20 +37,6 @@ REPORTS = [
     ("planner", "planner", {"planner_section": "board"}),
 ]
 LEGIBLE = 0.5  # a chart may be scaled down to fit, to no less than half its drawn size
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing (scripts/test.sh installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 def pdf_pages(pdf: bytes) -> int:
