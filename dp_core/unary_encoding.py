@@ -35,6 +35,7 @@ __all__ = [
     "grr_oue_crossover_domain_size",
     "optimized_unary_encoding",
     "symmetric_unary_encoding",
+    "unary_encode",
     "unary_encoding_epsilon",
     "unary_perturb",
     "unary_report_counts",
@@ -65,6 +66,13 @@ def optimized_unary_encoding(epsilon: float) -> tuple[float, float]:
     return 0.5, float(expit(-check_epsilon(epsilon)))
 
 
+def unary_encode(values: ArrayLike, k: int) -> np.ndarray:
+    """Each person's one-hot vector, a boolean (n, k) array: bit v is 1 for category code v,
+    and every bit is 0 for a person with no value (code -1)."""
+    codes, k = check_category_codes(values, k, none_allowed=True)
+    return codes[:, None] == np.arange(k)
+
+
 def unary_perturb(
     rng: np.random.Generator, values: ArrayLike, k: int, p: float, q: float
 ) -> np.ndarray:
@@ -79,11 +87,7 @@ def unary_perturb(
     for start in range(0, codes.size, _ROWS_PER_CHUNK):
         chunk = codes[start : start + _ROWS_PER_CHUNK]
         draws = rng.random((chunk.size, k))
-        held = chunk >= 0
-        rows, own = np.arange(chunk.size)[held], chunk[held]
-        block = draws < q
-        block[rows, own] = draws[rows, own] < p
-        bits[start : start + chunk.size] = block
+        bits[start : start + chunk.size] = np.where(unary_encode(chunk, k), draws < p, draws < q)
     return bits
 
 

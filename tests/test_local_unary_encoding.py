@@ -15,6 +15,7 @@ from dp_core import (
     grr_probabilities,
     optimized_unary_encoding,
     symmetric_unary_encoding,
+    unary_encode,
     unary_encoding_epsilon,
     unary_perturb,
     unary_report_counts,
@@ -202,3 +203,8 @@ def test_aggregate_and_per_person_sums_agree_with_all_zero_vectors():
 def test_bad_input_messages(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_unary_encode_is_one_hot_and_all_zero_for_no_value():
+    bits = unary_encode([4, 0, -1], 6)
+    assert bits.astype(int).tolist() == [[0, 0, 0, 0, 1, 0], [1, 0, 0, 0, 0, 0], [0] * 6]

@@ -34,6 +34,7 @@ from fragment_helpers import fragment_of, parent_fragment, run_fragment
 from streamlit.testing.v1 import AppTest
 
 from data.registry import DATASETS
+from dp_core import unary_encoding
 
 PAGE = "local_frequencies"
 REPORTS, COUNTS, DOMAIN = (
@@ -88,7 +89,7 @@ def test_default_oue_on_occupations(default_page):
     # one neighbouring relation on both sides: replacement, so the central scale is 2/eps
     assert "Neighbouring datasets on this page: one person's answer replaced" in texts(at)
     assert "Each person sends **14 bits**" in texts(at)
-    bits = at.table[0].value  # one row per category, one column per person
+    bits = at.table[-1].value  # one row per category, one column per person
     assert bits.index.tolist() == list(DATASETS["census"].domains["occupation"])
     assert bits.columns.tolist() == [str(i) for i in range(1, 13)]
     own = bits.apply(lambda column: column.str.endswith("*"))
@@ -97,6 +98,25 @@ def test_default_oue_on_occupations(default_page):
     box = successes(at)[0]
     assert "Guarantee: 1-DP" in box and "32,561 reports of k bits" in box
     assert "each person (`person_id`, with all their rows)" in box
+
+
+def test_encode_sales_is_shown_as_the_one_hot_vector_then_the_bits_sent(default_page):
+    # the Chinese notebook prints encode('Sales'): a 1 at Sales' place among the occupations in
+    # the data's order, 0 elsewhere; person 1 of the census holds Sales
+    at = default_page
+    occupations = list(DATASETS["census"].domains["occupation"])
+    one_hot = unary_encoding.unary_encode([occupations.index("Sales")], len(occupations))[0]
+    assert one_hot.astype(int).tolist() == [0, 0, 0, 0, 1] + [0] * 9
+    vector = ", ".join(str(int(bit)) for bit in one_hot)
+    assert "Person 1 answers Sales" in texts(at)
+    assert f"encode('Sales') = [{vector}]" in texts(at)
+    shown = at.table[0].value
+    assert shown.columns.tolist() == occupations
+    assert shown.index.tolist() == ["encode('Sales')", "sent by person 1"]
+    assert shown.iloc[0].tolist() == [str(int(bit)) for bit in one_hot]
+    matrix = at.table[-1].value  # the same person's bits as the matrix's first column shows
+    assert shown.iloc[1].tolist() == matrix["1"].str.rstrip("*").tolist()
+    assert matrix.loc["Sales", "1"].endswith("*")
 
 
 def test_the_counts_are_debiased_with_wald_intervals(default_page):
@@ -486,7 +506,7 @@ def test_p_and_q_from_a_link_and_no_epsilon_in_the_address_while_they_set_it():
 def test_in_german_categories_and_numbers_are_german():
     at = open_page(PAGE, query={"lang": "de", "lf_dataset": "diseases"})
     assert metric(at, "p (eigenes Bit → 1)") == "0,5000"
-    assert "Grippe" in at.table[0].value.index.tolist()
+    assert "Grippe" in at.table[-1].value.index.tolist()
 
 
 @pytest.mark.parametrize("lang", ["ja", "zh"])
@@ -516,7 +536,7 @@ def test_the_data_s_column_name_is_written_in_the_reader_s_language(lang, header
     box = widget(at.selectbox, "lf_column")
     assert box.options == [option] and box.value == "disease"  # the value is the data's name
     at = open_page(PAGE, query={"lang": lang, "lf_dataset": "diseases"})
-    reports = at.table[0].value  # one row per category, one column per person
+    reports = at.table[-1].value  # one row per category, one column per person
     assert reports.index.name == header and flu in reports.index
 
 

@@ -41,6 +41,7 @@ def reports(s: Settings) -> None:
     if s.grr:
         st.table(table)
     else:
+        _one_hot(s)
         st.markdown(_("local.lf.reports.matrix", shown=table.shape[1]))
         st.table(table.style.map(_bit_style))
     st.caption(_("local.lf.reports.caption"))
@@ -58,9 +59,9 @@ def report_table(s: Settings) -> pd.DataFrame:
     """
     codes = s.respondents.codes
     first = codes[codes >= 0][:SHOWN_REPORTS] if s.grr else codes[:SHOWN_REPORTS]
-    rng, names = page_rng(PAGE, "reports"), shown_labels(s)
+    names = shown_labels(s)
     if s.grr:
-        reported = rr.grr_perturb(rng, first, s.k, s.epsilon)
+        reported = rr.grr_perturb(page_rng(PAGE, "reports"), first, s.k, s.epsilon)
         return pd.DataFrame(
             {
                 _("local.lf.reports.person"): np.arange(1, first.size + 1),
@@ -68,7 +69,7 @@ def report_table(s: Settings) -> pd.DataFrame:
                 _("local.lf.reports.reports"): [names[c] for c in reported],
             }
         ).set_index(_("local.lf.reports.person"))
-    bits = unary_encoding.unary_perturb(rng, first, s.k, s.p, s.q)
+    bits = _sent_bits(s)
     cells = np.where(bits, "1", "0").astype(object)
     own = np.zeros(bits.shape, dtype=bool)
     held = first >= 0
@@ -77,6 +78,39 @@ def report_table(s: Settings) -> pd.DataFrame:
     table = pd.DataFrame(cells.T, index=names, columns=[str(i) for i in range(1, first.size + 1)])
     table.index.name = _column(s)
     return table
+
+
+def _sent_bits(s: Settings) -> np.ndarray:
+    """The bits the first SHOWN_REPORTS persons send under unary encoding, (persons, k)."""
+    first = s.respondents.codes[:SHOWN_REPORTS]
+    return unary_encoding.unary_perturb(page_rng(PAGE, "reports"), first, s.k, s.p, s.q)
+
+
+def _one_hot(s: Settings) -> None:
+    """The first person holding a category: their answer's one-hot vector (dp_core's
+    ``unary_encode``) under the categories' names, and the bits they send (the matrix's column)."""
+    first = s.respondents.codes[:SHOWN_REPORTS]
+    held = np.flatnonzero(first >= 0)
+    if not held.size:
+        return
+    person, names = int(held[0]), shown_labels(s)
+    value = names[first[person]]
+    encoded = unary_encoding.unary_encode(first[person : person + 1], s.k)[0]
+    sent = _sent_bits(s)[person]
+    st.markdown(
+        _(
+            "local.lf.reports.encode",
+            person=person + 1,
+            value=value,
+            bits=", ".join(str(int(bit)) for bit in encoded),
+        )
+    )
+    rows = [
+        _("local.lf.reports.encoded", value=value),
+        _("local.lf.reports.sent", person=person + 1),
+    ]
+    cells = np.where(np.array([encoded, sent]), "1", "0")
+    st.table(pd.DataFrame(cells, index=rows, columns=names).style.map(_bit_style))
 
 
 def _column(s: Settings) -> str:
