@@ -7,6 +7,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from collections import Counter
 
 import mpmath
@@ -22,6 +23,7 @@ from apptest_helpers import (
     download,
     errors,
     infos,
+    live_texts,
     metric,
     not_private,
     open_page,
@@ -37,6 +39,7 @@ from fragment_helpers import keyed_fragment, run_fragment
 from data.registry import DATASETS, category_counts, load_dataset
 from dp_core.exponential import exponential_probabilities
 from dp_core.selection_scores import floored_clipped_means
+from ui.common.shell import DEFAULT_SEED
 
 EPS_TEXT = "exponential_epsilon__text"
 EPS_SLIDER = "exponential_epsilon"
@@ -1128,6 +1131,28 @@ def test_the_disease_preset_shows_the_notebooks_table_from_typed_counts():
     assert table["sampled runs"].sum() == 10
     at = set_epsilon(at, "1")
     assert address(at, "exponential_epsilon") == "1"  # no longer the example's ε = 0.1
+
+
+def test_the_disease_preset_lists_the_notebooks_ten_draws_in_order_beside_their_tally():
+    """The notebook normalises the weights and draws 10 answers: the page lists the 10 runs in
+    the order drawn (the page's seeded stream, inverse transform on dp_core's probabilities),
+    and their tally is the table's column; with more runs it lists the first 10."""
+    at = click_preset(open_page("exponential"), "exponential", "diseases")
+    counts = {"Flu": 28, "Diabetes": 24, "Hepatitis": 8, "HIV": 5}  # by count, as the page
+    p = exponential_probabilities(list(counts.values()), 0.1, 1.0)
+    seed = [DEFAULT_SEED, 0, zlib.crc32(b"exponential"), zlib.crc32(b"table")]
+    uniforms = np.random.default_rng(seed).random(10)
+    names = list(counts)
+    expected = [names[int(np.argmax(u < np.cumsum(p)))] for u in uniforms]
+    listed = live_texts(at)["exponential_runs"]["now"]
+    assert listed == f"The 10 runs in the order they were drawn: {', '.join(expected)}."
+    tally = main_table(at)["sampled runs"]
+    assert Counter(expected) == {name: n for name, n in tally.items() if n}
+    widget(at.select_slider, "exponential_draws").set_value(1_000)
+    listed = live_texts(rerun(at))["exponential_runs"]["now"]
+    assert listed.startswith("The first 10 of the 1,000 runs, in the order they were drawn: ")
+    german = click_preset(open_page("exponential", query={"lang": "de"}), "exponential", "diseases")
+    assert "Grippe" in live_texts(german)["exponential_runs"]["now"]
 
 
 def test_the_industry_groups_preset_finds_the_most_common_group_95_percent_of_the_time():

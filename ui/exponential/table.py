@@ -29,6 +29,7 @@ from ui.exponential.table_frames import export_table, probability_frame, table_e
 from ui.exponential.tables import SHOWN, count_text, lost_text, probability_text, show_table
 
 T_95 = math.log(20)  # e^(-t) = 5%
+LISTED = 10  # runs listed in the order drawn: the notebook draws 10 answers
 
 
 @fragment
@@ -49,13 +50,15 @@ def probability_table(s: Settings) -> None:
     with chart_side:
         chart_place = st.container()
         n_draws = _draws_slider()
-    uniforms = _uniforms(n_draws)
+    drawn = _uniforms(n_draws)
+    uniforms = np.sort(drawn)
     sampled = sampled_runs(uniforms, np.exp(log_p))
     with chart_place:
         spec = live.follow_chart(s, lambda at: _bars(at, uniforms), key=f"{PAGE}_bars",
                                  depends=n_draws)  # fmt: skip
     with chart_side:
         st.caption(_("exponential.table.chart_caption"))
+        live.follow_text(s, lambda at: _runs_text(at, drawn), key=f"{PAGE}_runs", depends=n_draws)
         live.follow_text(s, _bound_caption, key=f"{PAGE}_bound", style="caption")
     with table_side:
         _table(s, log_p, sampled, n_draws)
@@ -176,8 +179,9 @@ def _draws_slider() -> int:
 
 
 def _uniforms(n_draws: int) -> np.ndarray:
-    """N standard uniforms from the page's seed and draw, sorted (``sampled_runs``)."""
-    return np.sort(page_rng(PAGE, "table").random(n_draws))
+    """N standard uniforms from the page's seed and draw, in the order drawn (sorted, they
+    give ``sampled_runs``; in order, ``runs_in_order``)."""
+    return page_rng(PAGE, "table").random(n_draws)
 
 
 def sampled_runs(uniforms: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
@@ -187,6 +191,29 @@ def sampled_runs(uniforms: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     cumulative = np.cumsum(probabilities / probabilities.sum())[:-1]
     below = np.searchsorted(uniforms, cumulative, side="left")  # runs naming one of 1 … r
     return np.diff(np.concatenate([[0], below, [uniforms.size]]))
+
+
+def runs_in_order(uniforms: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """The candidate each run names, one run per uniform u in the order drawn: the first r with
+    u < P(1) + … + P(r), as in ``sampled_runs`` (so its tally is the same counts)."""
+    cumulative = np.cumsum(probabilities / probabilities.sum())[:-1]
+    return np.searchsorted(cumulative, uniforms, side="right")
+
+
+def _runs_text(s: Settings, drawn: np.ndarray) -> str:
+    """The first LISTED runs as the candidates they name, in the order drawn (all of the
+    notebook's 10), at the settings' ε."""
+    names = s.candidates.names
+    runs = runs_in_order(drawn[:LISTED], np.exp(s.log_probabilities()))
+    listed = ", ".join(names[i] for i in runs)
+    if drawn.size <= LISTED:
+        return _("exponential.table.runs_all", n=formatting.count(drawn.size), runs=listed)
+    return _(
+        "exponential.table.runs_first",
+        shown=formatting.count(LISTED),
+        n=formatting.count(drawn.size),
+        runs=listed,
+    )
 
 
 def _bars(s: Settings, uniforms: np.ndarray) -> dict:
