@@ -434,6 +434,35 @@ def test_sensitivity_pitfall_is_near_uniform(page):
     section(rerun(at), TABLE)
 
 
+def test_the_pitfall_draws_200_runs_with_either_scoring_from_the_seeded_stream(page):
+    """The English notebook draws 200 answers under count ÷ largest with Δ = 1: beside the
+    probabilities, the page tallies 200 runs with either scoring (the page's seeded stream,
+    inverse transform on dp_core's probabilities), and says how often the true best came out."""
+    at = section(set_epsilon(page, "1"), PITFALL)
+    widget(at.toggle, "exponential_pitfall").set_value(True)
+    at = rerun(at)
+    pitfall = table_value(at.table[0])
+    counts = category_counts("diseases", "disease")[pitfall.index].to_numpy(dtype=float)
+    seed = [DEFAULT_SEED, 0, zlib.crc32(b"exponential"), zlib.crc32(b"pitfall")]
+    uniforms = np.random.default_rng(seed).random(200)
+    for column, p in (
+        ("of 200 runs, count ÷ largest with Δ = 1", exponential_probabilities(counts / 28, 1, 1)),
+        ("of 200 runs, count with Δ = 1", exponential_probabilities(counts, 1, 1)),
+    ):
+        named = [int(np.argmax(u < np.cumsum(p))) for u in uniforms]
+        tally = np.bincount(named, minlength=len(counts))
+        assert pitfall[column].astype(int).tolist() == tally.tolist(), column
+    wrong = pitfall["of 200 runs, count ÷ largest with Δ = 1"].astype(int)
+    right = pitfall["of 200 runs, count with Δ = 1"].astype(int)
+    assert wrong.min() >= 20 and right["Flu"] > 150  # near-uniform against the right scoring
+    assert (
+        f"In 200 runs the true best answer came out {wrong['Flu']} times with count ÷ largest "
+        f"and Δ = 1, against {right['Flu']} times with the count and Δ = 1."
+    ) in texts(at)
+    widget(at.toggle, "exponential_pitfall").set_value(False)
+    section(rerun(at), TABLE)
+
+
 def test_pitfall_keeps_epsilon_over_2_delta_when_the_count_is_monotonic(page):
     """count / largest is not monotonic: the monotonic switch must not reach it."""
     at = section(set_epsilon(page, "1"), PITFALL)

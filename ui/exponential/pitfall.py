@@ -19,12 +19,16 @@ from dp_core.selection_scores import (
 from ui.common import charts, formatting, live
 from ui.common.address import linked
 from ui.common.i18n import _
+from ui.common.shell import page_rng
 from ui.common.turns import fragment
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE, Candidates
 from ui.exponential.declared import PITFALL
 from ui.exponential.settings import Settings
+from ui.exponential.table import sampled_runs
 from ui.exponential.tables import SHOWN, candidate_index, probability_text, show_table
+
+DRAWS = 200  # runs with either Δ: the English notebook draws 200 under the wrong scoring
 
 
 @fragment(key=f"{PAGE}_pitfall_section")
@@ -42,8 +46,10 @@ def sensitivity_pitfall(s: Settings) -> None:
         return
     live.follow_chart(s, lambda at: _bars(at, shares), key=f"{PAGE}_pitfall_bars")
     log_p = s.log_probabilities()
-    _table(c, shares, _wrong(s, shares), log_p)
+    uniforms = np.sort(page_rng(PAGE, "pitfall").random(DRAWS))
+    _table(c, shares, _wrong(s, shares), log_p, uniforms)
     live.follow_text(s, lambda at: _squeeze(at, shares), key=f"{PAGE}_squeeze")
+    live.follow_text(s, lambda at: _runs(at, shares, uniforms), key=f"{PAGE}_pitfall_runs")
     st.markdown(_why(c.sensitivity, local))
     st.caption(_("exponential.pitfall.caption"))
 
@@ -71,18 +77,24 @@ def _bars(s: Settings, shares: np.ndarray) -> charts.Spec:
     )
 
 
-def _table(c: Candidates, shares: np.ndarray, wrong: np.ndarray, log_p: np.ndarray) -> None:
-    """Each candidate's share of the largest count, and its probability with either Δ."""
+def _table(
+    c: Candidates, shares: np.ndarray, wrong: np.ndarray, log_p: np.ndarray, uniforms: np.ndarray
+) -> None:
+    """Each candidate's share of the largest count, its probability with either Δ, and how
+    often it came out of the DRAWS runs with either (the same sorted uniforms)."""
     with np.errstate(divide="ignore"):  # a probability of 0 is log 0 = -inf
         log_wrong = np.log(wrong)
+    delta = formatting.number(c.sensitivity)
     show_table(
         pd.DataFrame(
             {
                 _("exponential.pitfall.share"): [formatting.fixed(v, 3) for v in shares],
                 _("exponential.pitfall.p_wrong"): [probability_text(v) for v in log_wrong],
-                _("exponential.pitfall.p_right", delta=formatting.number(c.sensitivity)): [
-                    probability_text(v) for v in log_p
-                ],
+                _("exponential.pitfall.p_right", delta=delta): [probability_text(v) for v in log_p],
+                _("exponential.pitfall.runs_wrong", n=DRAWS): sampled_runs(uniforms, wrong),
+                _("exponential.pitfall.runs_right", n=DRAWS, delta=delta): sampled_runs(
+                    uniforms, np.exp(log_p)
+                ),
             },
             index=candidate_index(c),
         ),
@@ -104,6 +116,20 @@ def _squeeze(s: Settings, shares: np.ndarray) -> str:
         else formatting.odds_factor(s.epsilon / 2),
         wrong=formatting.fixed(float(sel.probability_of_best(wrong, scores)), 3),
         right=formatting.fixed(float(sel.probability_of_best(right, scores)), 3),
+    )
+
+
+def _runs(s: Settings, shares: np.ndarray, uniforms: np.ndarray) -> str:
+    """How many of the DRAWS runs named a true best answer with either Δ, at the settings' ε."""
+    best = sel.best_mask(s.candidates.counts)
+    wrong = int(sampled_runs(uniforms, _wrong(s, shares))[best].sum())
+    right = int(sampled_runs(uniforms, np.exp(s.log_probabilities()))[best].sum())
+    return _(
+        "exponential.pitfall.runs",
+        n=DRAWS,
+        wrong=formatting.count(wrong),
+        right=formatting.count(right),
+        delta=formatting.number(s.candidates.sensitivity),
     )
 
 
