@@ -753,6 +753,25 @@ def test_the_doubling_exercise_is_the_ratio_of_the_two_analytic_sigmas_shown(pag
     assert _verdict(at, at.number_input, key, 2.0) == "wrong"  # not halved
 
 
+def test_the_other_name_exercise_is_the_normal_distribution_with_the_captions_sigma(page):
+    # the German notebook's control question: the Gaussian is also the normal distribution
+    at = section(page, NOISE)
+    sigma, half = re.search(r"Gaussian σ = (\S+): 95% within ±(\S+) \(exact\)", texts(at)).groups()
+    answer = _reveal(at, "gaussian.other_name")
+    assert answer.startswith("The normal distribution, N(0, σ²)")
+    assert f"σ = {sigma}, so 95% of the draws lie within ±{half}." in answer
+    assert _verdict(at, at.radio, "gaussian.other_name", "normal") == "right"
+    assert _verdict(at, at.radio, "gaussian.other_name", "laplace") == "wrong"
+    german = section(open_page("gaussian", query={"lang": "de"}), "3. Laplace- vs. Gauß-Rauschen")
+    assert _reveal(german, "gaussian.other_name").startswith("Die Normalverteilung, N(0, σ²)")
+    assert "Übung: Wie heißt die Gauß-Verteilung auch?" in [e.label for e in german.expander]
+    assert widget(german.radio, "exercise_gaussian.other_name_given").options == [
+        "die Normalverteilung",
+        "die Laplace-Verteilung",
+        "die Gleichverteilung",
+    ]
+
+
 def test_the_many_statistics_exercise_names_the_mechanism_the_k_section_picks(page):
     at = set_widget(section(page, K), page.slider, "gaussian_k", 20)
     gaussian_std, laplace_std = re.search(

@@ -8,9 +8,11 @@ import streamlit as st
 
 from dp_core import gaussian, laplace
 from ui.common import charts, formatting, live
+from ui.common.exercises import section_exercises
 from ui.common.i18n import N_, _
 from ui.common.shell import DEFAULT_SEED, page_rng
 from ui.gaussian import charts as gaussian_charts
+from ui.gaussian.exercises import EXERCISES
 from ui.gaussian.settings import MECHANISMS, NAMES, Settings
 
 DRAWS = 100_000
@@ -65,6 +67,7 @@ def noise_densities(s: Settings) -> None:
         key="gaussian_noise_shares",
         style="caption",
     )
+    section_exercises(EXERCISES, "noise", s)
 
 
 def _title(s: Settings) -> str:

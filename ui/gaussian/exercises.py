@@ -67,6 +67,18 @@ def _double_epsilon(s) -> Answer:
     )
 
 
+def _other_name(s) -> Answer:
+    """The normal distribution, with the page's σ and its 95% half-width (section 3's caption)."""
+    return Answer(
+        "normal",
+        _(
+            "gaussian.exercise.other_name.answer",
+            sigma=formatting.significant(s.sigma),
+            half=formatting.significant(gaussian.gaussian_half_width(s.sigma)),
+        ),
+    )
+
+
 EXERCISES = (
     Exercise(
         key="gaussian.smaller_delta",
@@ -85,6 +97,19 @@ EXERCISES = (
         kind="number",
         solve=_double_epsilon,
         tolerance=0.01,
+    ),
+    Exercise(
+        key="gaussian.other_name",
+        page="gaussian",
+        section="noise",
+        question=N_("gaussian.exercise.other_name.question"),
+        kind="choice",
+        choices=(
+            ("normal", N_("gaussian.exercise.other_name.normal")),
+            ("laplace", N_("gaussian.exercise.other_name.laplace")),
+            ("uniform", N_("gaussian.exercise.other_name.uniform")),
+        ),
+        solve=_other_name,
     ),
     Exercise(
         key="gaussian.many",
