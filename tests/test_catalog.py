@@ -62,7 +62,7 @@ def test_each_workshop_link_opens_the_section_of_its_exercise(number: int, works
     from apptest_helpers import open_page, open_tab
 
     exercises = _exercises()
-    assert len(workshop_links) == len(exercises) == 38
+    assert len(workshop_links) == len(exercises) == 41
     exercise = exercises[number]
     page, query = workshop_links[number]
     assert page == exercise.page

@@ -1110,6 +1110,59 @@ def test_the_publishes_exercise_is_false():
     assert any(s.value == "Right." for s in rerun(at).success)
 
 
+def marital_page(epsilon: str):
+    """Census, marital status, at ``epsilon``, section 3 (the curves)."""
+    at = dataset(open_page("exponential"), "census")
+    widget(at.selectbox, "exponential_column").set_value("marital_status")
+    return set_epsilon(section(rerun(at), CURVES), epsilon)
+
+
+def test_the_marital_status_control_questions_state_what_the_page_shows():
+    """The German notebook's control questions on the census' marital status: which status is
+    most likely at a small ε, whether the most common one always wins, and from what ε it is
+    near certain; each answer is the page's own number, and dp_core's."""
+    counts = category_counts("census", "marital_status")  # largest first
+    best, second = counts.index[:2]
+    p = exponential_probabilities(counts.to_numpy(dtype=float), 0.001, 1.0)
+    at = marital_page("0.001")
+    shown = metric(at, "Exponential mechanism")  # P(true best answer) at ε = 0.001
+    assert shown == f"{p[0]:.4f}" == "0.8888"
+    answer = reveal(at, "exponential.marital_likely")
+    assert answer.startswith(f"{best}: at ε = 0.001 it comes out with chance {p[0]:.3f}")
+    assert f"against {p[1]:.3f} for {second}" in answer and "(14,976 persons)" in answer
+    key = "exercise_exponential.marital_likely_given"
+    widget(at.radio, key).set_value("Married-civ-spouse")
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.radio, key).set_value("Never-married")
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+    answer = reveal(at, "exponential.marital_always")
+    assert answer.startswith(f"False. At ε = 0.001 it names {best} with chance {p[0]:.3f}")
+    assert f"so {100 * (1 - p[0]):.1f}% of the runs name another status" in answer
+    widget(at.radio, "exercise_exponential.marital_always_given").set_value("false")
+    assert any(s.value == "Right." for s in rerun(at).success)
+    answer = reveal(at, "exponential.marital_certain")
+    epsilon = re.match(r"About (\S+): from there on it names", answer).group(1)
+    assert "4,293 persons ahead of Never-married" in answer
+    at = set_epsilon(at, epsilon)  # the curve's point there: 0.99 (to 4 decimals, ±0.0005)
+    assert abs(float(metric(at, "Exponential mechanism")) - 0.99) < 5e-4
+    below = exponential_probabilities(counts.to_numpy(dtype=float), 0.95 * float(epsilon), 1.0)
+    assert below[0] < 0.99  # not any ε past 0.99: the first
+    key = "exercise_exponential.marital_certain_given"
+    widget(at.number_input, key).set_value(float(epsilon))
+    assert any(s.value == "Right." for s in rerun(at).success)
+    widget(at.number_input, key).set_value(0.01)
+    assert any("Not quite" in w.value for w in rerun(at).warning)
+
+
+def test_the_marital_status_control_questions_in_german():
+    at = open_page("exponential", query={"lang": "de"})
+    at = section(at, "3. Wie oft ist die Antwort richtig?")
+    answer = reveal(at, "exponential.marital_always")
+    assert answer.startswith("Falsch. Bei ε = 0,001 nennt er Verheiratet, ziviler Ehepartner")
+    options = widget(at.radio, "exercise_exponential.marital_always_given").options
+    assert options == ["Richtig", "Falsch"]
+
+
 def test_the_hours_exercise_matches_the_sensitivity_metric():
     at = section(open_page("exponential"), HOURS)
     widget(at.slider, "exponential_hours_bounds").set_value((20, 60))

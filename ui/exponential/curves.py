@@ -21,11 +21,13 @@ from dp_core.permute_and_flip import (
 )
 from ui.common import formatting, live
 from ui.common.address import linked
+from ui.common.exercises import section_exercises
 from ui.common.i18n import _
 from ui.common.turns import fragment
 from ui.exponential import charts as exp_charts
 from ui.exponential.candidates import PAGE
 from ui.exponential.declared import AXES, AXIS, EPSILON
+from ui.exponential.exercises import EXERCISES
 from ui.exponential.settings import Settings
 
 # The ε slider's own stops among the curves' points: P(best) at a stop is read off the curves,
@@ -120,6 +122,7 @@ def how_often_right(s: Settings) -> None:
                     label=name,  # the ε is the marker's, above: a label does not follow
                 )
     st.caption(_("exponential.curves.caption"))
+    section_exercises(EXERCISES, "right", s)
 
 
 def _chance(s: Settings, mechanism: int) -> str:
