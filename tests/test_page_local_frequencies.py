@@ -117,6 +117,10 @@ def test_encode_sales_is_shown_as_the_one_hot_vector_then_the_bits_sent(default_
     matrix = at.table[-1].value  # the same person's bits as the matrix's first column shows
     assert shown.iloc[1].tolist() == matrix["1"].str.rstrip("*").tolist()
     assert matrix.loc["Sales", "1"].endswith("*")
+    german = open_page(PAGE, query={"lang": "de"})  # the code keeps the data's own value
+    assert "Person 1 antwortet Verkauf (Sales). " in texts(german)
+    assert f"encode('Sales') = [{vector}]" in texts(german)
+    assert german.table[0].value.index.tolist() == ["encode('Sales')", "gesendet von Person 1"]
 
 
 def test_the_counts_are_debiased_with_wald_intervals(default_page):

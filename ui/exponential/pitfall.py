@@ -91,8 +91,8 @@ def _table(
                 _("exponential.pitfall.share"): [formatting.fixed(v, 3) for v in shares],
                 _("exponential.pitfall.p_wrong"): [probability_text(v) for v in log_wrong],
                 _("exponential.pitfall.p_right", delta=delta): [probability_text(v) for v in log_p],
-                _("exponential.pitfall.runs_wrong", n=DRAWS): sampled_runs(uniforms, wrong),
-                _("exponential.pitfall.runs_right", n=DRAWS, delta=delta): sampled_runs(
+                _("exponential.pitfall.runs_wrong", n=DRAWS): _tally(uniforms, wrong),
+                _("exponential.pitfall.runs_right", n=DRAWS, delta=delta): _tally(
                     uniforms, np.exp(log_p)
                 ),
             },
@@ -101,6 +101,11 @@ def _table(
         key=f"{PAGE}_all_pitfall",
         order=log_p,
     )
+
+
+def _tally(uniforms: np.ndarray, probabilities: np.ndarray) -> list[str]:
+    """How often each candidate came out of the runs, as the table writes a count."""
+    return [formatting.count(int(n)) for n in sampled_runs(uniforms, probabilities)]
 
 
 def _squeeze(s: Settings, shares: np.ndarray) -> str:

@@ -94,7 +94,7 @@ def _one_hot(s: Settings) -> None:
     if not held.size:
         return
     person, names = int(held[0]), shown_labels(s)
-    value = names[first[person]]
+    value, label = names[first[person]], s.labels[first[person]]  # as written, as in the data
     encoded = unary_encoding.unary_encode(first[person : person + 1], s.k)[0]
     sent = _sent_bits(s)[person]
     st.markdown(
@@ -102,11 +102,12 @@ def _one_hot(s: Settings) -> None:
             "local.lf.reports.encode",
             person=person + 1,
             value=value,
+            label=label,
             bits=", ".join(str(int(bit)) for bit in encoded),
         )
     )
     rows = [
-        _("local.lf.reports.encoded", value=value),
+        _("local.lf.reports.encoded", label=label),
         _("local.lf.reports.sent", person=person + 1),
     ]
     cells = np.where(np.array([encoded, sent]), "1", "0")
