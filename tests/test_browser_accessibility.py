@@ -8,8 +8,14 @@ from page to page (the app is loaded once, not once a page)."""
 
 from __future__ import annotations
 
+import json
+import zipfile
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
-from test_browser import MAIN, axe_violations, settled
+from playwright.sync_api import Page
+from test_browser import MAIN, axe_violations, main_text, settled
 
 from ui.common.catalog import available_pages
 from ui.common.i18n import LANGUAGES
@@ -41,4 +47,90 @@ def test_no_wcag_violation_on_a_phone(app, browser, url_path) -> None:
     page.goto(f"{app}/{url_path}")
     settled(page)
     assert axe_violations(page) == []
+    page.close()
+
+
+# The focused element's ring (WCAG 2.4.7): an outline of at least 2 px or a box shadow, on the
+# element or on the box drawn for it (a slider's thumb, a switch's label, an input's frame:
+# up to four levels up), that the element does not show once focus has left it.
+RING = """(element) => {
+    const up = [];
+    for (let node = element; node && up.length < 5; node = node.parentElement) up.push(node);
+    return up.map((node) => {
+        const style = getComputedStyle(node);
+        const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+        return (outline ? "o" : "") + (style.boxShadow !== "none" ? "s" : "");
+    }).join("|");
+}"""
+NOT_CONTROLS = {"MAIN", "BODY"}  # the skip link's target, and where Tab leaves the page
+
+
+def _tab(page: Page, to: str, back: bool = False, limit: int = 80) -> list[str]:
+    """Press Tab (Shift+Tab when ``back``) until the focused element matches ``to``; each
+    control passed on the way shows a focus ring that leaves with the focus. Returns what
+    was passed, as tag and accessible name."""
+    passed = []
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+        focused = page.evaluate_handle("document.activeElement")
+        name = focused.evaluate("e => e.tagName + ' ' + (e.getAttribute('aria-label') || "
+                                "e.innerText || '').slice(0, 40)")  # fmt: skip
+        passed.append(name)
+        if focused.evaluate("(e, css) => e.matches(css)", to):
+            return passed
+        if name.split()[0] not in NOT_CONTROLS:
+            ring = focused.evaluate(RING)
+            assert "o" in ring or "s" in ring, f"no focus ring on {name!r}"
+            page.keyboard.press("Shift+Tab" if not back else "Tab")  # away and back again
+            assert focused.evaluate(RING) != ring, f"{name!r} shows a ring unfocused"
+            page.keyboard.press("Tab" if not back else "Shift+Tab")
+            assert focused.evaluate(RING) == ring  # the same element, focused again
+    raise AssertionError(f"{to} never took focus: {passed}")
+
+
+def test_the_laplace_page_end_to_end_with_the_keyboard_alone(app, browser, tmp_path) -> None:
+    """WCAG 2.1.1 and 2.4.7: ε, a section, a preset and the results' download, reached by Tab
+    and worked by arrow keys, Enter and Space (no click, no fill), every control on the way
+    showing where the focus is."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page.goto(f"{app}/laplace")
+    settled(page)
+    thumb = ".st-key-laplace_epsilon input[type='range']"
+    passed = _tab(page, thumb)  # through the sidebar and the page's top controls
+    assert any("Disease table, ε = 0.9" in name for name in passed)
+    assert "Guarantee: 1-DP" in main_text(page)
+    for _ in range(3):  # 1 -> 0.8 -> 0.6 -> 0.5
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => location.search.includes('laplace_epsilon=0.5')")
+    settled(page)
+    assert "Guarantee: 0.5-DP" in main_text(page)
+
+    # A section: the tabs take arrow keys, and the one focused opens.
+    _tab(page, "[role='tab'][aria-selected='true']")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.search.includes('laplace_section=noise')")
+    settled(page)
+    tab = page.locator(f"{MAIN} [role='tab'][aria-selected='true']")
+    assert tab.inner_text().startswith("2.")
+    assert "noise" in page.locator(f"{MAIN} [role='tabpanel']").first.inner_text().lower()
+
+    # A preset, back up the page: ε 0.9 on the disease table, its section opened.
+    _tab(page, ".st-key-laplace__preset_diseases_0_9 button", back=True)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.search.includes('laplace_epsilon=0.9')")
+    settled(page)
+    assert "Guarantee: 0.9-DP" in main_text(page)
+    assert page.locator(thumb).get_attribute("aria-valuetext") == "0.9"
+    assert tab.inner_text().startswith("1.")
+
+    # The results, downloaded with Space on their button.
+    _tab(page, ".st-key-laplace_download button")
+    with page.expect_download(timeout=120_000) as download:
+        page.keyboard.press("Space")
+    assert download.value.suggested_filename.endswith(".zip")
+    archive = zipfile.ZipFile(Path(download.value.path()))
+    settings = next(name for name in archive.namelist() if name.endswith(".json"))
+    address = json.loads(archive.read(settings))["address"]
+    assert parse_qs(urlsplit(address).query)["laplace_epsilon"] == ["0.9"]
     page.close()
