@@ -104,6 +104,14 @@ def test_the_laplace_page_end_to_end_with_the_keyboard_alone(app, browser) -> No
     page.wait_for_function("() => location.search.includes('laplace_epsilon=0.5')")
     settled(page)
     assert "Guarantee: 0.5-DP" in main_text(page)
+    # An ε of 0 typed in its box is refused, in an alert a screen reader reads out (Streamlit's
+    # st.error is role="alert"); ε stays where it was.
+    _tab(page, ".st-key-laplace_epsilon__text input")
+    page.keyboard.type("0")
+    page.keyboard.press("Enter")
+    page.locator(f"{MAIN} [role='alert']", has_text="Could not use “0”").wait_for()
+    settled(page)
+    assert "Guarantee: 0.5-DP" in main_text(page)
 
     # A section: the tabs take arrow keys, and the one focused opens.
     _tab(page, "[role='tab'][aria-selected='true']")

@@ -167,6 +167,10 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
             if ask.count():
                 ask.click()
     results.wait_for(timeout=WAIT)
+    # The count is a polite live region (WCAG 4.1.3), the same element from 0 on: a screen
+    # reader reads each new count out (one the page replaced would be read by none).
+    counted = "[role='status'][aria-live='polite']"
+    results.locator(counted, has_text="Answered so far: 0").evaluate("e => e.dataset.seen = 1")
     for _context, page in attendees:
         question = page.locator(".st-key-room_question")
         question.wait_for(timeout=WAIT)
@@ -177,7 +181,10 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
             question.locator("input").first.press("Enter")
         question.get_by_role("button", name="Send my answer").click()
         question.get_by_text("Your answer is in").wait_for(timeout=WAIT)
-    results.get_by_text(f"Answered so far: {len(attendees)}").wait_for(timeout=WAIT)
+    n = len(attendees)
+    results.locator(f"{counted}[data-seen]", has_text=f"Answered so far: {n}").wait_for(
+        timeout=WAIT
+    )
     trainer.get_by_role("button", name="Show the answer").click()
     results.get_by_text("The answer:").wait_for(timeout=WAIT)
     for _context, page in attendees:
@@ -209,7 +216,7 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
         box.get_by_text("Have you ever reused a password?").wait_for(timeout=WAIT)
         box.get_by_role("button", name="No").click()
         box.get_by_text("Sent: yes.").wait_for(timeout=WAIT)
-    n = len(attendees)
+    survey.locator(counted, has_text=f"Answered so far: {n}").wait_for(timeout=WAIT)
     survey.get_by_text(f"Randomized answers: {n} yes of {n}.").wait_for(timeout=WAIT)
     assert "say nothing about the truth" in survey.inner_text()  # t = 0: no estimate
     trainer.get_by_role("button", name="End the survey").click()

@@ -4,18 +4,28 @@
 // - 2.1.1: a table wider than the screen (on a phone) scrolls in its own box, which the keyboard
 //   must be able to reach to scroll it: each table's box takes focus (tabindex 0), now and as
 //   tables are drawn.
+// - 4.1.3: a status message (a room's count of answers) is read out when it changes, not only
+//   when a reader goes to it: its container (ui.common.accessible.status, key "…__status") is a
+//   polite live region, which Streamlit keeps while the message in it is redrawn.
 const SCROLLING = "[data-testid='stTable'] > div:not([tabindex])";
+const STATUS = "[class*='__status']:not([role])";
 
-function focusableTables(root) {
+function declared(root) {
   root.querySelectorAll(SCROLLING).forEach((box) => box.setAttribute("tabindex", "0"));
+  for (const box of root.querySelectorAll(STATUS)) {
+    if (![...box.classList].some((c) => c.startsWith("st-key-") && c.endsWith("__status"))) continue;
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "polite");
+    box.setAttribute("aria-atomic", "true");
+  }
 }
 
 export default function ({ data }) {
   document.documentElement.lang = data.lang;
-  focusableTables(document);
+  declared(document);
   if (!window.__dpTablesWatched) {
     window.__dpTablesWatched = true;
-    new MutationObserver(() => focusableTables(document)).observe(document.body, {
+    new MutationObserver(() => declared(document)).observe(document.body, {
       childList: true,
       subtree: true,
     });

@@ -23,6 +23,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.common import charts
+from ui.common.accessible import status
 from ui.common.exercises import Answer, Exercise, answer_input
 from ui.common.formatting import count, percent, significant
 from ui.common.i18n import _
@@ -94,7 +95,7 @@ def results(code: str, question: Question) -> None:
         return
     with st.container(border=True, key="room_results"):
         st.markdown(_("workshop.ask.asked", question=_(exercise.question)))
-        st.markdown(_("workshop.ask.count", n=count(len(given))))
+        status(_("workshop.ask.count", n=count(len(given))), "room_answers")
         if given:
             _distribution(exercise, question, given)
         if question.revealed:

@@ -22,6 +22,7 @@ import streamlit as st
 from dp_core import coin_flip_epsilon, coin_flip_report_probabilities, debiased_count
 from dp_core.local_estimation import exact_count_interval
 from ui.common import charts
+from ui.common.accessible import status
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
 from ui.workshop.asking import GIVEN, end, keep, stored
@@ -146,7 +147,7 @@ def results(code: str, survey: Survey) -> None:
                 epsilon=number(round(epsilon, 3)),
             )
         )
-        st.markdown(_("workshop.ask.count", n=count(len(reports))))
+        status(_("workshop.ask.count", n=count(len(reports))), "room_survey_answers")
         if reports and survey.truth == 0:  # P(yes | yes) = P(yes | no) = y: no estimate
             st.markdown(
                 _(
