@@ -353,6 +353,17 @@ def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
     if pad.count():
         corner = pad.first.bounding_box()
         assert corner is not None and corner["y"] < 80 and corner["x"] > 1920 / 2, corner
+        # Its keys (PageUp, PageDown) and Esc's button trap no focus (WCAG 2.1.2): Tab and
+        # Shift+Tab leave the pad and the button as from any other.
+        held = "(e, css) => e.closest(css) !== null"
+        for button, key, css in (
+            ("__section__previous", "Shift+Tab", "[class*='__section__nav']"),
+            ("__section__next", "Tab", "[class*='__section__nav']"),
+            ("presenter_leave", "Tab", ".st-key-presenter_leave"),
+        ):
+            page.locator(f"[class*='{button}'] button").focus()
+            page.keyboard.press(key)
+            assert page.evaluate_handle("document.activeElement").evaluate(held, css) is False
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{entry.url_path}-presenter.png"))
     page.close()
