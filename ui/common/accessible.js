@@ -7,6 +7,8 @@
 // - 4.1.3: a status message (a room's count of answers) is read out when it changes, not only
 //   when a reader goes to it: its container (ui.common.accessible.status, key "…__status") is a
 //   polite live region, which Streamlit keeps while the message in it is redrawn.
+// - 1.4.10: on a phone's screen (data.width wide at most) the page folds its data controls
+//   away (ui.common.shell.settings_area): the browser says so when the server does not know.
 const SCROLLING = "[data-testid='stTable'] > div:not([tabindex])";
 const STATUS = "[class*='__status']:not([role])";
 
@@ -20,8 +22,10 @@ function declared(root) {
   }
 }
 
-export default function ({ data }) {
+export default function ({ data, setStateValue }) {
   document.documentElement.lang = data.lang;
+  const narrow = window.innerWidth <= data.width;
+  if (narrow !== data.narrow) setStateValue("narrow", narrow);
   declared(document);
   if (!window.__dpTablesWatched) {
     window.__dpTablesWatched = true;

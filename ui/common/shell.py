@@ -16,7 +16,7 @@ from typing import TypeVar
 import numpy as np
 import streamlit as st
 
-from ui.common.accessible import declare_page
+from ui.common.accessible import declare_page, narrow
 from ui.common.address import from_address, linked, publish
 from ui.common.folding import columns, folded, folded_into
 from ui.common.i18n import LANGUAGES, _, language
@@ -235,9 +235,10 @@ def following() -> bool:
 
 
 def compact() -> bool:
-    """Whether the page must fit few screens: on a projector, or following a trainer (most
-    often on a phone). Long boxes then say their one line, the rest in a tooltip."""
-    return presenter_mode() or following()
+    """Whether the page must fit few screens: on a projector, following a trainer (most often
+    on a phone), or on a phone. Long boxes then say their one line, the rest in a tooltip, and
+    the data controls are folded away (``settings_area``)."""
+    return presenter_mode() or following() or narrow()
 
 
 def page_header(title: str, question: str, try_this: str) -> None:
@@ -268,14 +269,16 @@ def settings_area() -> Iterator[None]:
     """Where a page puts its data and query controls: inline, or folded away for a projector.
 
     In presenter mode they sit in a closed box, so the main slider and the open section
-    share one screen; the controls are one click away. So they do on a page that follows a
-    trainer's: they are the trainer's, and a phone shows the trainer's chart first. While the
-    box is closed its controls are read, not drawn (ui.common.folding): opening it reruns.
+    share one screen; the controls are one click away. So they do on a phone, and on a page
+    that follows a trainer's: they are the trainer's, and a phone shows the trainer's chart
+    first. While the box is closed its controls are read, not drawn (ui.common.folding):
+    opening it reruns.
     """
-    if not (presenter_mode() or following()):
+    if not compact():
         yield
         return
-    label = _("common.presenter.settings") if presenter_mode() else _("common.room.settings")
+    room = following() and not presenter_mode()
+    label = _("common.room.settings") if room else _("common.presenter.settings")
     box = st.expander(label, icon=":material/tune:", key="settings_area", on_change="rerun")
     with box, nullcontext() if box.open else folded_into(box):
         yield
