@@ -203,6 +203,8 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
     heading = "DP Explorer" if entry.url_path == "home" else entry.title
     assert page.locator("h1").first.inner_text().strip() == heading
     assert axe_violations(page) == []  # WCAG 2.2 AA, in English at 1400 x 1000
+    # not a phone's screen: the data controls are drawn, not folded away (ui.common.shell)
+    assert page.locator(f"{MAIN} .st-key-settings_area").count() == 0
 
     if not page.locator(SLIDERS).count():  # a page without sliders (the workshop listing)
         no_errors(page, errors)

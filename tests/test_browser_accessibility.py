@@ -1,5 +1,6 @@
 """WCAG 2.2 AA in a real browser: axe-core finds no violation on any page, in the four languages
-besides English and in English on a phone (390 x 844). English at 1400 x 1000 and on a
+besides English and in English on a phone (390 x 844), where ε, the headline number and the
+first chart come on the first screens. English at 1400 x 1000 and on a
 1920 x 1080 projector is checked by every page's deep-link and presenter-mode tests in
 tests/test_browser.py.
 
@@ -67,6 +68,32 @@ SMALL_TARGETS = """() => {
 }"""
 
 
+# On a phone (390 x 844) a person alone finds the page's ε and its headline number on the
+# first screen, and the open section's first chart within one and a half: the headline is the
+# guarantee where the page states one next to ε, else the first metric (the home page's budget
+# game has no chart). The pages whose first chart is still further down are the ones below.
+SCREEN, CHART_BY = 844, 1266
+HEADLINE = {
+    "home": "metric",
+    "laplace": "guarantee",
+    "gaussian": "guarantee",
+    "exponential": "guarantee",
+    "synthetic": "guarantee",
+    "planner": "guarantee",
+}
+CHART_LATER = {"home", "local_frequencies", "bounding", "attacker", "planner", "dp_sgd"}
+PLACES = """(main) => {
+  const top = (el) => el ? el.getBoundingClientRect().top : null;
+  const epsilon = [...document.querySelectorAll(main + " [data-testid='stSlider']")]
+    .find((slider) => slider.innerText.includes("ε"));
+  const guarantee = [...document.querySelectorAll(main + " .dp-live-text, " + main +
+    " [data-testid='stMarkdownContainer']")].find((el) => el.innerText.includes("Guarantee:"));
+  return {epsilon: top(epsilon), guarantee: top(guarantee),
+    metric: top(document.querySelector(main + " [data-testid='stMetric'], .dp-live-metric")),
+    chart: top(document.querySelector(main + " [data-testid='stVegaLiteChart']"))};
+}"""
+
+
 @pytest.mark.parametrize("url_path", PAGES)
 def test_no_wcag_violation_on_a_phone(app, browser, url_path) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -74,6 +101,13 @@ def test_no_wcag_violation_on_a_phone(app, browser, url_path) -> None:
     settled(page)
     assert axe_violations(page) == []
     assert page.evaluate(SMALL_TARGETS) == []  # axe's target-size allows a small one spaced out
+    places = page.evaluate(PLACES, MAIN)  # the page is at its top: a top is a y on the page
+    if places["epsilon"] is not None:
+        assert places["epsilon"] < SCREEN, places
+        if url_path in HEADLINE:
+            assert places[HEADLINE[url_path]] < SCREEN, places
+        if url_path not in CHART_LATER:
+            assert places["chart"] < CHART_BY, places
     page.close()
 
 

@@ -1,5 +1,7 @@
 """The shared shell: presenter mode, seeds from links, and the log epsilon grid."""
 
+import re
+
 import pytest
 from apptest_helpers import charts, open_page, open_tab, rerun, shown_label, widget
 
@@ -96,3 +98,24 @@ def test_a_new_language_keeps_the_open_section_the_data_and_every_choice(
         # held, which matches none of the German options: a radio would show none chosen).
         assert shown_label(w, label) == w.options[w.index], (k, label, w.options)
     assert widget(at.selectbox, f"{page}_dataset").options[1].startswith("Volkszählung")
+
+
+def test_a_phone_is_the_same_width_in_the_stylesheet_and_the_report() -> None:
+    """accessible.css's phone layout and accessible.js's report of a phone (given the width
+    by accessible.py) start at one width."""
+    from ui.common.accessible import _HERE, PHONE_WIDTH
+
+    css = (_HERE / "accessible.css").read_text(encoding="utf-8")
+    assert re.findall(r"@media \(max-width: (\d+)px\)", css) == [str(PHONE_WIDTH)]
+
+
+def test_a_phone_folds_the_data_controls_away_as_a_projector_does() -> None:
+    """Once the browser said its screen is a phone's (accessible.js), the data controls are
+    in a closed box: ε comes on the first screen."""
+    at = open_page("laplace")
+    assert at.expander[0].label.startswith("About the data")
+    assert at.button(key="laplace__preset_diseases_0_1")
+    at.session_state["accessible"] = {"narrow": True}  # as the component's report sets it
+    rerun(at)
+    assert at.expander[0].label == "Data, query and noise"
+    assert not [b for b in at.button if b.key.startswith("laplace__preset")]
