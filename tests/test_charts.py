@@ -188,19 +188,20 @@ def clipped_titles(spec: dict, data: dict, width: int) -> list[str]:
     return found
 
 
-# Grouped bars still told apart by colour (and their place in the group) only: numpy's and
-# OpenDP's attack rates, whose white labels inside the bars rule out a paler fill (issue 37).
-COLOUR_ALONE_STILL = {("attacker", "floating-point")}
-
-
 @pytest.mark.parametrize("presenter", [False, True], ids=["normal", "presenter"])
 @pytest.mark.parametrize("page", list(SECTIONS))
 def test_no_axis_title_is_cut_at_the_apps_widths(page: str, presenter: bool) -> None:
     """Also, on the same charts (normal mode): no two of a chart's colours merge for a
-    colour-blind reader, no line or grouped bar series differs by colour alone
-    (tests/test_palette.py)."""
+    colour-blind reader, no line, point or grouped bar series differs by colour alone, every
+    fill without an outline is 3:1 on white and every text 4.5:1 (tests/test_palette.py)."""
     from apptest_helpers import open_page
-    from test_palette import chart_colors, colour_only_series, merged_colors
+    from test_palette import (
+        chart_colors,
+        colour_only_series,
+        faint_fills,
+        faint_text,
+        merged_colors,
+    )
 
     prefix, keys = SECTIONS[page]
     cut = []
@@ -210,9 +211,8 @@ def test_no_axis_title_is_cut_at_the_apps_widths(page: str, presenter: bool) -> 
         for number, (spec, data, columns) in enumerate(_page_charts(at)):
             problems = clipped_titles(spec, data, PAGE_WIDTH[presenter] // columns)
             if not presenter:
-                problems += merged_colors(chart_colors(spec, data))
-                if (page, key) not in COLOUR_ALONE_STILL:
-                    problems += colour_only_series(spec)
+                problems += merged_colors(chart_colors(spec, data)) + colour_only_series(spec)
+                problems += faint_fills(spec, data) + faint_text(spec, data)
             cut += [f"{key} chart {number + 1}: {problem}" for problem in problems]
     assert not cut, "\n".join(cut)
 

@@ -17,10 +17,15 @@ import itertools
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from ui.attacker import charts as attacker_charts
+from ui.attacker import fp_charts
 from ui.bounding import charts as bounding_charts
 from ui.common import charts, palette
+from ui.local import lf_charts
+from ui.planner import charts as planner_charts
 
 # Machado, Oliveira & Fernandes (2009), IEEE TVCG 15(6), severity 1.0, on linear RGB.
 MACHADO = {
@@ -37,8 +42,12 @@ SRGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522
 D65 = np.array([0.95047, 1.0, 1.08883])
 APART = 10.0  # CIEDE2000, see the module's docstring
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-# A mark and its own label, one series: the label is darker, as text needs 4.5:1.
-SAME_SERIES = {frozenset({palette.SECOND_COLOR, palette.SECOND_TEXT_COLOR})}
+# A mark and its own label or outline, one series: the label is darker, as text needs 4.5:1,
+# a pale fill's outline darker, as a mark needs 3:1.
+SAME_SERIES = {
+    frozenset(pair) for pair in [*palette.TEXT_SHADES.items(), *palette.OUTLINES.items()]
+}
+NAMED = {"white": "#ffffff", "black": "#000000"}  # the colour names the charts use
 MARK_COLORS = {
     "TRUE_COLOR": palette.TRUE_COLOR,
     "NOISY_COLOR": palette.NOISY_COLOR,
@@ -149,8 +158,8 @@ def _layers(spec: dict) -> list[dict]:
 
 
 def colour_only_series(spec: dict) -> list[str]:
-    """The line layers and grouped bars whose series (a colour field) differ by nothing but
-    colour: no other channel on the same field and no text layer naming them."""
+    """The line and point layers and grouped bars whose series (a colour field) differ by
+    nothing but colour: no other channel on the same field and no text layer naming them."""
     layers = _layers(spec)
     named = {item["encoding"].get("text", {}).get("field") for item in layers
              if item["mark"]["type"] == "text"}  # fmt: skip
@@ -158,7 +167,11 @@ def colour_only_series(spec: dict) -> list[str]:
     for item in layers:
         encoding, kind = item["encoding"], item["mark"]["type"]
         color = encoding.get("color")
-        if kind not in {"line", "bar"} or not isinstance(color, dict) or "field" not in color:
+        if (
+            kind not in {"line", "bar", "point"}
+            or not isinstance(color, dict)
+            or "field" not in color
+        ):
             continue
         if kind == "bar" and "xOffset" not in encoding:
             continue  # one bar a category: the category names it
@@ -166,6 +179,53 @@ def colour_only_series(spec: dict) -> list[str]:
         others = [encoding.get(cue, {}) for cue in CUES]
         if not any(c.get("field") == field for c in others) and field not in named:
             found.append(f"{kind} layer on {item['data']['name']}: {field} by colour alone")
+    return found
+
+
+def _colors(mark: dict, channel: dict | None, data: dict, *keys: str) -> set[str]:
+    """The colours a layer draws a channel in: the mark's ``keys``, the channel's value, its
+    condition, its scale's range or (no scale) the data's column."""
+    found = [mark.get(key) for key in keys]
+    if isinstance(channel, dict):
+        found += [channel.get("value"), channel.get("condition", {}).get("value")]
+        if channel.get("scale", {}) is None and channel.get("field") in data:
+            found += list(data[channel["field"]].dropna())
+        found += list((channel.get("scale") or {}).get("range", []))
+    return {NAMED.get(c, c).lower() for c in found if isinstance(c, str)}
+
+
+def faint_fills(spec: dict, data: dict) -> list[str]:
+    """The mark colours under 3:1 on white (WCAG 1.4.11) in layers that draw a fill with no
+    outline of 3:1 round it: bars, areas, rectangles, ticks and points (text and lines
+    aside; an invisible mark's colour does not count)."""
+    found = []
+    for item in _layers(spec):
+        mark, encoding = item["mark"], item["encoding"]
+        if mark["type"] in {"text", "line", "rule"} or mark.get("opacity") == 0:
+            continue
+        frame = data.get(item.get("data", {}).get("name"), {})
+        fills = _colors(mark, encoding.get("color"), frame, "color", "fill")
+        fills |= _colors({}, encoding.get("fill"), frame)
+        outlines = _colors(mark, encoding.get("stroke"), frame, "stroke")
+        if outlines and all(contrast_on_white(c) >= 3 for c in outlines):
+            continue
+        found += [f"{mark['type']} filled {c}: {contrast_on_white(c):.2f}:1 on white"
+                  for c in sorted(fills) if contrast_on_white(c) < 3]  # fmt: skip
+    return found
+
+
+def faint_text(spec: dict, data: dict) -> list[str]:
+    """The text marks' colours under 4.5:1 on white (WCAG 1.4.3); a halo (text drawn in its
+    own outline's colour, behind the text) is not text."""
+    found = []
+    for item in _layers(spec):
+        mark = item["mark"]
+        if mark["type"] != "text" or mark.get("stroke", "") == mark.get("color"):
+            continue
+        frame = data.get(item.get("data", {}).get("name"), {})
+        colors = _colors(mark, item["encoding"].get("color"), frame, "color", "fill")
+        found += [f"text in {c}: {contrast_on_white(c):.2f}:1 on white"
+                  for c in sorted(colors) if contrast_on_white(c) < 4.5]  # fmt: skip
     return found
 
 
@@ -206,8 +266,20 @@ def test_each_mark_colour_is_three_to_one_on_white(name: str) -> None:
     assert contrast_on_white(MARK_COLORS[name]) >= 3.0
 
 
-def test_a_seconds_label_is_text_contrast_on_white() -> None:
-    assert contrast_on_white(palette.SECOND_TEXT_COLOR) >= 4.5
+@pytest.mark.parametrize("color", list(palette.TEXT_SHADES))
+def test_a_marks_text_shade_is_text_contrast_on_white_in_its_hue(color: str) -> None:
+    """WCAG 1.4.3: text in a mark's colour takes its shade, 4.5:1 on white (the red is 4.36:1,
+    the slate 3.59:1), of the same hue (within 4 degrees) so that it still names the mark."""
+    shade = palette.text_color(color)
+    assert contrast_on_white(color) < 4.5 <= contrast_on_white(shade)
+    hue = [np.degrees(np.arctan2(*seen(c, "normal")[:0:-1])) for c in (color, shade)]
+    assert abs((hue[0] - hue[1] + 180) % 360 - 180) < 4
+    assert palette.text_color(palette.NOISY_COLOR) == palette.NOISY_COLOR  # 6.8:1 already
+
+
+def test_a_pale_fills_outline_is_three_to_one_on_white() -> None:
+    for pale, outline in palette.OUTLINES.items():
+        assert contrast_on_white(pale) < 3.0 <= contrast_on_white(outline)
 
 
 def test_every_two_mark_colours_stay_apart_for_every_reader() -> None:
@@ -266,3 +338,67 @@ def test_the_cue_check_sees_bars_that_differ_by_colour_alone() -> None:
     for cue in ("fillOpacity", "strokeDash"):
         del spec["layer"][0]["encoding"][cue]
     assert colour_only_series(spec) == ["bar layer on bars: series by colour alone"]
+
+
+def test_point_series_differ_by_shape_in_the_legends_order() -> None:
+    """The posterior's highest and lowest markers, the ROC's simulated tests, the planner's
+    central and local deployments: a shape each, on the colour's series; without it the
+    check sees colour alone."""
+    posterior = attacker_charts.posterior(np.array([0.5]), np.array([0.4]), np.array([0.6]),
+                                          0.5, 0.4, 0.6, "c")  # fmt: skip
+    roc = attacker_charts.roc(np.array([0.5]), np.array([0.6]), np.array([0.55]), None,
+                              [("a", np.array([0.5]), np.array([0.5]))], "c")  # fmt: skip
+    frame = pd.DataFrame({"x": [1.0], "label": ["plan"]})
+    wild = planner_charts.in_the_wild(pd.DataFrame(), frame)
+    for spec in (posterior, roc, wild):
+        points = [item for item in _layers(spec) if item["mark"]["type"] == "point"
+                  and "color" in item["encoding"]]  # fmt: skip
+        assert points and not colour_only_series(spec)
+        for item in points:
+            encoding = item["encoding"]
+            assert {k: v for k, v in encoding["shape"].items() if k != "scale"} == {
+                k: v for k, v in encoding["color"].items() if k != "scale"
+            }  # the same field, order and legend: one legend
+            del encoding["shape"]
+        assert any("point layer" in problem for problem in colour_only_series(spec))
+
+
+def test_the_attack_rates_bars_differ_by_fill_and_outline_with_dark_labels() -> None:
+    """numpy's bars pale in a solid outline, OpenDP's half-filled in a dashed one, the legend's
+    tick and line solid; the labels inside are 4.5:1 on each bar's fill as it shows on white."""
+    rates = {fp_charts.numpy_noise(): [0.9], fp_charts.opendp_noise(): [0.6]}
+    spec = fp_charts.attack_rates("d", ["ε = 1"], rates, title="t", best=[0.7])
+    assert not colour_only_series(spec)
+    bar, label = _layers(spec)[:2]
+    encoding = bar["encoding"]
+    assert encoding["fillOpacity"]["scale"]["range"] == [0.3, 0.6, 1.0, 1.0]
+    assert encoding["strokeDash"]["scale"]["range"][:2] == [[1, 0], [4, 2]]
+    ink = linear(label["mark"]["color"])
+    for fill, opacity in zip(encoding["color"]["scale"]["range"][:2], [0.3, 0.6], strict=True):
+        shown = opacity * linear(fill) + (1 - opacity) * 1.0  # over white, in linear light
+        lum = [float(np.array([0.2126, 0.7152, 0.0722]) @ c) + 0.05 for c in (shown, ink)]
+        assert lum[0] / lum[1] >= 4.5
+
+
+def test_the_raw_sum_of_bits_bars_are_outlined_at_three_to_one() -> None:
+    """The local frequencies' raw counts keep their pale fill inside a darker outline; drawn
+    in their fill's colour, the check sees them."""
+    spec = lf_charts.frequency_bars(["a"], np.array([3]), np.array([5]), np.array([3.2]),
+                                    np.array([1.0]), "raw")  # fmt: skip
+    data = {name: frame for name, frame in spec["datasets"].items()}
+    assert not faint_fills(spec, data)
+    encoding = _layers(spec)[0]["encoding"]
+    assert palette.MUTED_COLOR in encoding["color"]["scale"]["range"]
+    encoding["stroke"] = encoding["color"]
+    assert faint_fills(spec, data) == [f"bar filled {palette.MUTED_COLOR}: 1.62:1 on white"]
+
+
+def test_a_markers_label_is_in_its_text_shade_and_the_check_sees_the_red() -> None:
+    for color in (palette.ACCENT_COLOR, palette.TRUE_COLOR, palette.NOISY_COLOR):
+        spec = charts.chart(charts.rule_x("now", color=color), datasets={})
+        assert not faint_text(spec, {})
+        assert _layers(spec)[1]["mark"]["color"] == palette.text_color(color)
+        _layers(spec)[1]["mark"]["color"] = color
+        assert bool(faint_text(spec, {})) == (color != palette.NOISY_COLOR)
+    halo = charts.chart(lf_charts.haloed(charts.foot_label("d", {})), datasets={})
+    assert not faint_text(halo, {})  # the white halo behind a label is no text

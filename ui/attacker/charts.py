@@ -17,23 +17,20 @@ import pandas as pd
 
 from ui.common.charts import (
     ACCENT_COLOR,
-    GOOD_COLOR,
     NOISY_COLOR,
     SECOND_COLOR,
     TRUE_COLOR,
     Spec,
-    bars,
     chart,
     layer,
     lines,
     marker,
-    nominal,
     quantitative,
     rule_x,
-    series,
 )
 from ui.common.formatting import count, percent
 from ui.common.i18n import _
+from ui.common.palette import same_series
 
 CEILING_COLOR = ACCENT_COLOR
 LAPLACE_COLOR = SECOND_COLOR
@@ -81,7 +78,7 @@ def _curves(curves: Sequence[tuple[str, np.ndarray, np.ndarray]], columns: tuple
 DIAGONAL = np.array([0.0, 1.0])  # a straight line needs its two ends only
 
 
-def _share(field: str, title: str, top: float = 1.0) -> dict:
+def share(field: str, title: str, top: float = 1.0) -> dict:
     """A 0-100% axis."""
     return quantitative(field, title, axis=SHARE_AXIS, scale={"domain": [0, top], "nice": False})
 
@@ -118,7 +115,7 @@ def posterior(
     (δ > 0), and their names say so. ``epsilon_upper``, dashed, is the ε bound when it is
     shown only for comparison.
     """
-    x = _share("prior", _("attacker.chart.prior_axis"))
+    x = share("prior", _("attacker.chart.prior_axis"))
     curves = _posterior_curves(priors, lower, upper, curve_label, epsilon_upper, epsilon_name)
     return chart(
         *_posterior_layers(x),
@@ -183,19 +180,25 @@ def _posterior_layers(x: dict) -> list[dict]:
         lines(
             "curves",
             x=x,
-            y=_share("posterior", _("attacker.chart.posterior_axis")),
+            y=share("posterior", _("attacker.chart.posterior_axis")),
             color=_named("series", [TRUE_COLOR, NOISY_COLOR, CEILING_COLOR, CEILING_COLOR]),
             strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, DASHED]),
         ),
-        layer(
-            "markers",
-            {"type": "point", "filled": True, "size": 170, "opacity": 1},
-            x=x,
-            y={"field": "posterior", "type": "quantitative"},
-            color=_named("series", [CEILING_COLOR, NOISY_COLOR]),
-            tooltip=[{"field": "series"}],
-        ),
+        _markers(x, _named("series", [CEILING_COLOR, NOISY_COLOR])),
     ]
+
+
+def _markers(x: dict, color: dict) -> dict:
+    """The highest posterior as a triangle up, the lowest as one down, in ``color``."""
+    return layer(
+        "markers",
+        {"type": "point", "filled": True, "size": 170, "opacity": 1},
+        x=x,
+        y={"field": "posterior", "type": "quantitative"},
+        color=color,
+        shape=same_series(color, ["triangle-up", "triangle-down"]),
+        tooltip=[{"field": "series"}],
+    )
 
 
 def roc(
@@ -218,7 +221,8 @@ def roc(
     if gaussian is not None:
         curves.append((_("attacker.chart.gaussian_best"), alphas, gaussian))
     points = _curves(simulated, ("fpr", "tpr"))
-    x = _share("fpr", _("attacker.chart.fpr_axis"))
+    simulated_color = _named("series", [LAPLACE_COLOR, GAUSSIAN_COLOR])
+    x = share("fpr", _("attacker.chart.fpr_axis"))
     band = layer(
         "roc",
         {"type": "area", "opacity": 0.10, "color": CEILING_COLOR},
@@ -231,16 +235,17 @@ def roc(
         lines(
             "roc",
             x=x,
-            y=_share("tpr", _("attacker.chart.tpr_axis"), top=1.01),
+            y=share("tpr", _("attacker.chart.tpr_axis"), top=1.01),
             color=_named("series", [TRUE_COLOR, CEILING_COLOR, LAPLACE_COLOR, GAUSSIAN_COLOR]),
             strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, SOLID]),
         ),
         layer(
             "simulated",
-            {"type": "point", "shape": "cross", "angle": 45, "filled": True, "size": 110},
+            {"type": "point", "angle": 45, "filled": True, "size": 110},
             x=x,
             y={"field": "tpr", "type": "quantitative"},
-            color=_named("series", [LAPLACE_COLOR, GAUSSIAN_COLOR]),
+            color=simulated_color,
+            shape=same_series(simulated_color, ["cross", "square"]),  # × and ◆ at 45°
             tooltip=[
                 {"field": "series"},
                 {"field": "fpr", "format": ".3f"},
@@ -286,109 +291,3 @@ def composition(
         datasets={"totals": frame, "k_now": marker(k_now, f"k = {count(k_now)}")},
         height=420,
     )
-
-
-def numpy_noise() -> str:
-    return _("attacker.chart.numpy_noise")
-
-
-def opendp_noise() -> str:
-    return _("attacker.chart.opendp_noise")
-
-
-def _best_and_coin(x: dict, colors: dict) -> list:
-    """The best attack on the true Laplace mechanism (a tick per ε) and the coin flip (a
-    dotted line at 50%), over the bars of ``attack_rates``."""
-    return [
-        layer(
-            "coin",
-            {"type": "rule", "strokeDash": DOTTED, "strokeWidth": 2},
-            y={"field": "rate", "type": "quantitative"},
-            color=colors,
-        ),
-        layer(
-            "best",
-            {"type": "tick", "thickness": 4, "size": 70},
-            x=x,
-            y={"field": "rate", "type": "quantitative"},
-            color=colors,
-            tooltip=[{"field": "series"}, {"field": "rate", "format": ".1%"}],
-        ),
-    ]
-
-
-def attack_rates(
-    data: str,
-    epsilons: Sequence[str],
-    rates: dict[str, Sequence[float]],
-    *,
-    title: str,
-    best: Sequence[float] | None = None,
-) -> Spec:
-    """Grouped bars per ε (numpy, OpenDP), each labelled with its share; with ``best``, the
-    best success any attacker has against the true (continuous) Laplace mechanism as a tick
-    over each group, and the coin flip (50%) as a dotted line; the labels then sit at the foot
-    of the bars, clear of the ticks. ``data`` names the bars' dataset."""
-    names = [numpy_noise(), opendp_noise()]
-    x = nominal("epsilon", _("attacker.chart.epsilon_axis"), sort=None, axis={"labelAngle": 0})
-    true_laplace, coin_flip = _("attacker.chart.true_laplace"), _("attacker.chart.coin_flip")
-    legend = names + ([true_laplace, coin_flip] if best is not None else [])
-    colors = series(
-        "series",
-        legend,
-        [NOISY_COLOR, GOOD_COLOR, ACCENT_COLOR, TRUE_COLOR][: len(legend)],
-        columns=2,
-    )
-    layers = _labelled_bars(data, x, names, colors, title=title, inside=best is not None)
-    datasets = {data: _rates_frame(epsilons, rates, names)}
-    if best is not None:
-        layers += _best_and_coin(x, colors)
-        datasets["best"] = pd.DataFrame(
-            {"epsilon": list(epsilons), "rate": list(best), "series": true_laplace}
-        )
-        datasets["coin"] = pd.DataFrame({"rate": [0.5], "series": [coin_flip]})
-    return chart(*layers, datasets=datasets, height=400)
-
-
-def _rates_frame(
-    epsilons: Sequence[str], rates: dict[str, Sequence[float]], names: Sequence[str]
-) -> pd.DataFrame:
-    """The bars' rows: each ε's rate by each noise (``names``), one noise after the other."""
-    return pd.concat(
-        [
-            pd.DataFrame({"epsilon": list(epsilons), "series": name, "rate": list(rates[name])})
-            for name in names
-        ],
-        ignore_index=True,
-    )
-
-
-def _labelled_bars(
-    data: str, x: dict, names: Sequence[str], colors: dict, *, title: str, inside: bool
-) -> list:
-    """Grouped bars of ``data`` (a bar per noise in ``names``), each with its share written on
-    it: on top, or (``inside``) in white at its foot."""
-    offset = {"field": "series", "type": "nominal", "scale": {"domain": list(names)}}
-    label = (
-        {"type": "text", "baseline": "bottom", "dy": -6, "color": "white", "fontWeight": "bold"}
-        if inside
-        else {"type": "text", "baseline": "bottom", "dy": -3}
-    )
-    return [
-        bars(
-            data,
-            x=x,
-            y=_share("rate", title),
-            color=colors,
-            xOffset=offset,
-            tooltip=[{"field": "epsilon"}, {"field": "series"}, {"field": "rate", "format": ".1%"}],
-        ),
-        layer(
-            data,
-            label,
-            x=x,
-            xOffset=offset,
-            y={"datum": 0} if inside else {"field": "rate", "type": "quantitative"},
-            text={"field": "rate", "type": "quantitative", "format": ".0%"},
-        ),
-    ]

@@ -10,7 +10,7 @@ import streamlit as st
 
 from dp_core import attacks, floating_point_attack, laplace, release
 from dp_core.floating_point_attack import AttackResult
-from ui.attacker import charts as attacker_charts
+from ui.attacker import fp_charts
 from ui.attacker.settings import Settings
 from ui.attacker.words import listed
 from ui.common import charts
@@ -104,11 +104,11 @@ def _rate_charts(
 ) -> None:
     """Side by side, per ε: how often the attacker is right, and how often certain."""
     labels = [f"ε = {number(e)}" for e in FP_EPSILONS]
-    names = (attacker_charts.numpy_noise(), attacker_charts.opendp_noise())
+    names = (fp_charts.numpy_noise(), fp_charts.opendp_noise())
     left, right = st.columns(2)
     with left:
         charts.show(
-            attacker_charts.attack_rates(
+            fp_charts.attack_rates(
                 "fp_success",
                 labels,
                 {
@@ -122,7 +122,7 @@ def _rate_charts(
         )
     with right:
         charts.show(
-            attacker_charts.attack_rates(
+            fp_charts.attack_rates(
                 "fp_certain",
                 labels,
                 {

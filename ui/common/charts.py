@@ -29,7 +29,7 @@ import streamlit as st
 from ui.common.formatting import number_locale
 from ui.common.i18n import _
 from ui.common.palette import ACCENT_COLOR as ACCENT_COLOR
-from ui.common.palette import DASHES, bar_cues, same_series
+from ui.common.palette import DASHES, bar_cues, same_series, text_color
 from ui.common.palette import GOOD_COLOR as GOOD_COLOR
 from ui.common.palette import NOISY_COLOR as NOISY_COLOR
 from ui.common.palette import SECOND_COLOR as SECOND_COLOR
@@ -146,13 +146,13 @@ def band(data: str, *, x: dict, low: str, high: str, color: str = SECOND_COLOR) 
 
 
 def rule_x(data: str, field: str = "x", text: str = "label", *, color: str = ACCENT_COLOR) -> list:
-    """A labelled vertical dashed line (e.g. the current ε); label at the top, inside the plot."""
-    x = {"field": field, "type": "quantitative"}
+    """A labelled vertical dashed line (e.g. the current ε); label at the top, in its text shade."""
+    x, ink = {"field": field, "type": "quantitative"}, text_color(color)
     return [
         layer(data, {"type": "rule", "strokeDash": [6, 4], "strokeWidth": 2, "color": color}, x=x),
         layer(
             data,
-            {"type": "text", "align": "left", "baseline": "top", "dx": 4, "y": 2, "color": color},
+            {"type": "text", "align": "left", "baseline": "top", "dx": 4, "y": 2, "color": ink},
             x=x,
             text={"field": text},
         ),
@@ -179,7 +179,7 @@ def foot_label(data: str, x: dict, *, color: str | None = None) -> dict:
     mark = {"type": "text", "align": "left", "baseline": "bottom", "dx": 4, "y": "height"}
     return layer(
         data,
-        {**mark, "dy": -4, **({"color": color} if color else {})},
+        {**mark, "dy": -4, **({"color": text_color(color)} if color else {})},
         x=x,
         text={"field": "label"},
     )

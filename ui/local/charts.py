@@ -1,5 +1,5 @@
-"""What the local-DP pages' charts share (Vega-Lite specs, see ui.common.charts): a muted
-colour, a layer kept to some rows, text over a white halo, persons on a log axis.
+"""What the local-DP pages' charts share (Vega-Lite specs, see ui.common.charts): a layer kept
+to some rows, text over a white halo, persons on a log axis.
 
 The charts themselves are by what they show: the coin tree (ui.local.rr_tree_chart), the
 randomized-response survey's estimate and errors (ui.local.rr_charts), the local frequencies'
@@ -10,8 +10,6 @@ dataset, so a step swaps data and keeps the spec.
 from __future__ import annotations
 
 from ui.common.charts import LOG_LABEL, quantitative
-
-MUTED_COLOR = "#c4ccd6"
 
 
 def with_filter(spec: dict, condition: str) -> dict:

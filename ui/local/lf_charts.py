@@ -26,7 +26,8 @@ from ui.common.charts import (
 )
 from ui.common.formatting import fixed
 from ui.common.i18n import _
-from ui.local.charts import MUTED_COLOR, haloed, log_persons
+from ui.common.palette import MUTED_COLOR
+from ui.local.charts import haloed, log_persons
 
 
 def frequency_bars(

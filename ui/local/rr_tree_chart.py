@@ -22,7 +22,8 @@ from ui.common.charts import (
 )
 from ui.common.formatting import fixed
 from ui.common.i18n import _, language
-from ui.local.charts import MUTED_COLOR, with_filter
+from ui.common.palette import MUTED_COLOR
+from ui.local.charts import with_filter
 
 _TREE_X = [-1.15, 3.45]
 _TREE_Y = [-2.05, 1.55]

@@ -23,6 +23,7 @@ from ui.common.charts import (
     series,
 )
 from ui.common.i18n import N_, _
+from ui.common.palette import same_series
 
 # Legend entries (message ids): the datasets' colour columns hold them in the reader's language.
 STATUS = (N_("planner.status.meets"), N_("planner.status.misses"), N_("planner.status.none"))
@@ -111,8 +112,9 @@ def accountants(frame: pd.DataFrame) -> Spec:
 
 
 def in_the_wild(points: pd.DataFrame, plan: pd.DataFrame) -> Spec:
-    """Published deployments' ε on a log axis (one row each, coloured central or local, with
-    what one unit is beside each point) and the plan's total as a labelled vertical line.
+    """Published deployments' ε on a log axis (one row each: a circle if central, a diamond if
+    local, each in its colour; what one unit is beside each point) and the plan's total as a
+    labelled vertical line.
 
     ``points``: deployment (label), epsilon, model, per, unit, period, pad; ``plan``: x, label.
     """
@@ -123,13 +125,15 @@ def in_the_wild(points: pd.DataFrame, plan: pd.DataFrame) -> Spec:
         axis={"labelLimit": 420, "labelOverlap": False},
     )
     x = quantitative("epsilon", _("planner.chart.published"), log=True)
+    model = series("model", [_(m) for m in MODELS.values()], (TRUE_COLOR, SECOND_COLOR))
     return chart(
         layer(
             "published",
             {"type": "point", "filled": True, "size": 110},
             y=y,
             x=x,
-            color=series("model", [_(m) for m in MODELS.values()], (TRUE_COLOR, SECOND_COLOR)),
+            color=model,
+            shape=same_series(model, ["circle", "diamond"]),
             tooltip=[
                 {"field": "deployment", "title": _("planner.wild.deployment")},
                 {"field": "epsilon", "title": "ε", "format": ",.4~g"},
