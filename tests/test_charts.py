@@ -211,7 +211,7 @@ def test_no_axis_title_is_cut_at_the_apps_widths(page: str, presenter: bool) -> 
         for number, (spec, data, columns) in enumerate(_page_charts(at)):
             problems = clipped_titles(spec, data, PAGE_WIDTH[presenter] // columns)
             if not presenter:
-                problems += merged_colors(chart_colors(spec, data)) + colour_only_series(spec)
+                problems += merged_colors(chart_colors(spec, data)) + colour_only_series(spec, data)
                 problems += faint_fills(spec, data) + faint_text(spec, data)
             cut += [f"{key} chart {number + 1}: {problem}" for problem in problems]
     assert not cut, "\n".join(cut)

@@ -157,9 +157,12 @@ def _layers(spec: dict) -> list[dict]:
     return found
 
 
-def colour_only_series(spec: dict) -> list[str]:
+def colour_only_series(spec: dict, data: dict | None = None) -> list[str]:
     """The line and point layers and grouped bars whose series (a colour field) differ by
-    nothing but colour: no other channel on the same field and no text layer naming them."""
+    nothing but colour: no other channel on the same field and no text layer naming them. A
+    point layer of one series (by ``data``, else the spec's datasets) differs by its mark (a
+    diamond beside a line or a bar)."""
+    frames = spec.get("datasets", {}) if data is None else data
     layers = _layers(spec)
     named = {item["encoding"].get("text", {}).get("field") for item in layers
              if item["mark"]["type"] == "text"}  # fmt: skip
@@ -175,10 +178,14 @@ def colour_only_series(spec: dict) -> list[str]:
             continue
         if kind == "bar" and "xOffset" not in encoding:
             continue  # one bar a category: the category names it
-        field = color["field"]
+        field, frame = color["field"], frames.get(item.get("data", {}).get("name"))
+        if kind == "point" and frame is not None and field in frame and frame[field].nunique() < 2:
+            continue
         others = [encoding.get(cue, {}) for cue in CUES]
         if not any(c.get("field") == field for c in others) and field not in named:
-            found.append(f"{kind} layer on {item['data']['name']}: {field} by colour alone")
+            found.append(
+                f"{kind} layer on {item.get('data', {}).get('name')}: {field} by colour alone"
+            )
     return found
 
 
@@ -346,10 +353,11 @@ def test_point_series_differ_by_shape_in_the_legends_order() -> None:
     check sees colour alone."""
     posterior = attacker_charts.posterior(np.array([0.5]), np.array([0.4]), np.array([0.6]),
                                           0.5, 0.4, 0.6, "c")  # fmt: skip
-    roc = attacker_charts.roc(np.array([0.5]), np.array([0.6]), np.array([0.55]), None,
-                              [("a", np.array([0.5]), np.array([0.5]))], "c")  # fmt: skip
-    frame = pd.DataFrame({"x": [1.0], "label": ["plan"]})
-    wild = planner_charts.in_the_wild(pd.DataFrame(), frame)
+    tests = [(name, np.array([0.5]), np.array([0.5])) for name in ("laplace", "gaussian")]
+    roc = attacker_charts.roc(np.array([0.5]), np.array([0.6]), np.array([0.55]), None, tests,
+                              "c")  # fmt: skip
+    plan = pd.DataFrame({"x": [1.0], "label": ["plan"]})
+    wild = planner_charts.in_the_wild(pd.DataFrame({"model": ["central", "local"]}), plan)
     for spec in (posterior, roc, wild):
         points = [item for item in _layers(spec) if item["mark"]["type"] == "point"
                   and "color" in item["encoding"]]  # fmt: skip

@@ -128,7 +128,9 @@ def posterior(
                 prior_now, _("attacker.chart.prior_marker", prior=f"{count(prior_now * 100)}%")
             ),
         },
-        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+        resolve={
+            "scale": {"color": "independent", "strokeDash": "independent", "shape": "independent"}
+        },
         height=440,
     )
 
@@ -253,7 +255,9 @@ def roc(
             ],
         ),
         datasets={"roc": _curves(curves, ("fpr", "tpr")), "simulated": points},
-        resolve={"scale": {"color": "independent", "strokeDash": "independent"}},
+        resolve={
+            "scale": {"color": "independent", "strokeDash": "independent", "shape": "independent"}
+        },
         height=520,
     )
 

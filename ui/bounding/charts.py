@@ -28,7 +28,7 @@ from ui.common.charts import (
     series,
 )
 from ui.common.i18n import N_, _
-from ui.common.palette import SECOND_TEXT_COLOR
+from ui.common.palette import text_color
 
 BOUNDED_COLOR = GOOD_COLOR
 DP_COLOR = "#7b2d6b"  # plum: #6a4c93 fell 3.5 CIEDE2000 from NOISY_COLOR for a protanope
@@ -106,11 +106,12 @@ def changes(
 
 
 def _label(data: str, *, color: str, dy: int = -12, left: bool = False) -> dict:
-    """Text at each point of a dataset with columns x, y, label (``left``: before the point)."""
+    """Text at each point of a dataset with columns x, y, label (``left``: before the point),
+    in ``color``'s text shade."""
     mark = {"type": "text", "align": "right" if left else "left", "dx": -10 if left else 8}
     return layer(
         data,
-        {**mark, "dy": dy, "color": color, "fontWeight": "bold"},
+        {**mark, "dy": dy, "color": text_color(color), "fontWeight": "bold"},
         x={"field": "x", "type": "quantitative"},
         y={"field": "y", "type": "quantitative"},
         text={"field": "label"},
@@ -302,7 +303,7 @@ def _best_and_pair(prefix: str) -> list[dict]:
             x=point[0],
             y=point[1],
         ),
-        _label(f"{prefix}_pair", color=SECOND_TEXT_COLOR, dy=16, left=True),
+        _label(f"{prefix}_pair", color=SECOND_COLOR, dy=16, left=True),
     ]
 
 
