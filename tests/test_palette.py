@@ -24,7 +24,7 @@ from ui.attacker import charts as attacker_charts
 from ui.attacker import fp_charts
 from ui.bounding import charts as bounding_charts
 from ui.common import charts, palette
-from ui.local import lf_charts
+from ui.local import lf_charts, rr_charts, rr_tree_chart
 from ui.planner import charts as planner_charts
 
 # Machado, Oliveira & Fernandes (2009), IEEE TVCG 15(6), severity 1.0, on linear RGB.
@@ -150,18 +150,54 @@ def merged_colors(colors: set[str]) -> list[str]:
     return close
 
 
-def _layers(spec: dict) -> list[dict]:
-    found = []
+def _layers(spec: dict, data: dict | None = None) -> list[dict]:
+    """The spec's mark layers, each with the data it draws (its own, else its parent's)."""
+    data, found = spec.get("data", data), []
     for item in spec.get("layer", []):
-        found.extend(_layers(item) if "layer" in item else [item])
+        if "layer" in item:
+            found.extend(_layers(item, data))
+        else:
+            found.append(item if "data" in item or data is None else {**item, "data": data})
     return found
+
+
+def _source(item: dict, frames: dict) -> tuple[str | None, pd.DataFrame]:
+    """A layer's data as Vega reads it: a dataset's name or inline values, or (a generated
+    sequence, as the live sliders' layers draw) the dataset its lookup takes its fields from."""
+    data = item.get("data", {})
+    for lookup in [t for t in item.get("transform") or [] if "lookup" in t and "name" not in data]:
+        data = lookup["from"]["data"]
+    if "values" in data:
+        return "values", pd.DataFrame(data["values"])
+    return data.get("name"), pd.DataFrame(frames.get(data.get("name"), {}))
+
+
+def _labelled(item: dict, layers: list[dict], frames: dict) -> bool:
+    """Every mark of a layer has its own label: text layers on its data at its x and y, whose
+    filters (``datum.column == 'value'``, the others shared with the layer) cover every row."""
+    name, frame = _source(item, frames)
+    at = [item["encoding"].get(c, {}).get("field") for c in "xy"]
+    covered = pd.Series(False, index=frame.index)
+    for text in layers:
+        if text["mark"]["type"] != "text" or _source(text, frames)[0] != name:
+            continue
+        if [text["encoding"].get(c, {}).get("field") for c in "xy"] != at:
+            continue
+        rows = pd.Series(True, index=frame.index)
+        for step in text.get("transform") or []:
+            match = re.fullmatch(r"datum\.(\w+) == '([^']*)'", str(step.get("filter", "")))
+            if match and match[1] in frame:
+                rows &= frame[match[1]] == match[2]
+        covered |= rows
+    return bool(len(frame)) and bool(covered.all())
 
 
 def colour_only_series(spec: dict, data: dict | None = None) -> list[str]:
     """The line and point layers and grouped bars whose series (a colour field) differ by
     nothing but colour: no other channel on the same field and no text layer naming them. A
     point layer of one series (by ``data``, else the spec's datasets) differs by its mark (a
-    diamond beside a line or a bar)."""
+    diamond beside a line or a bar), and one in its data's own colours (no legend to match
+    them to) whose every point has its own label says what each is in words."""
     frames = spec.get("datasets", {}) if data is None else data
     layers = _layers(spec)
     named = {item["encoding"].get("text", {}).get("field") for item in layers
@@ -178,14 +214,15 @@ def colour_only_series(spec: dict, data: dict | None = None) -> list[str]:
             continue
         if kind == "bar" and "xOffset" not in encoding:
             continue  # one bar a category: the category names it
-        field, frame = color["field"], frames.get(item.get("data", {}).get("name"))
-        if kind == "point" and frame is not None and field in frame and frame[field].nunique() < 2:
+        field, (name, frame) = color["field"], _source(item, frames)
+        if kind == "point" and (
+            (field in frame and frame[field].nunique() < 2)
+            or ("scale" in color and color["scale"] is None and _labelled(item, layers, frames))
+        ):
             continue
         others = [encoding.get(cue, {}) for cue in CUES]
         if not any(c.get("field") == field for c in others) and field not in named:
-            found.append(
-                f"{kind} layer on {item.get('data', {}).get('name')}: {field} by colour alone"
-            )
+            found.append(f"{kind} layer on {name}: {field} by colour alone")
     return found
 
 
@@ -210,7 +247,7 @@ def faint_fills(spec: dict, data: dict) -> list[str]:
         mark, encoding = item["mark"], item["encoding"]
         if mark["type"] in {"text", "line", "rule"} or mark.get("opacity") == 0:
             continue
-        frame = data.get(item.get("data", {}).get("name"), {})
+        frame = _source(item, data)[1]
         fills = _colors(mark, encoding.get("color"), frame, "color", "fill")
         fills |= _colors({}, encoding.get("fill"), frame)
         outlines = _colors(mark, encoding.get("stroke"), frame, "stroke")
@@ -229,7 +266,7 @@ def faint_text(spec: dict, data: dict) -> list[str]:
         mark = item["mark"]
         if mark["type"] != "text" or mark.get("stroke", "") == mark.get("color"):
             continue
-        frame = data.get(item.get("data", {}).get("name"), {})
+        frame = _source(item, data)[1]
         colors = _colors(mark, item["encoding"].get("color"), frame, "color", "fill")
         found += [f"text in {c}: {contrast_on_white(c):.2f}:1 on white"
                   for c in sorted(colors) if contrast_on_white(c) < 4.5]  # fmt: skip
@@ -410,3 +447,43 @@ def test_a_markers_label_is_in_its_text_shade_and_the_check_sees_the_red() -> No
         assert bool(faint_text(spec, {})) == (color != palette.NOISY_COLOR)
     halo = charts.chart(lf_charts.haloed(charts.foot_label("d", {})), datasets={})
     assert not faint_text(halo, {})  # the white halo behind a label is no text
+
+
+def test_the_cue_check_reads_a_layers_data_as_vega_does() -> None:
+    """A diamond beside bars is one series wherever its rows come from: the top level's data,
+    inline values, or (a live slider's layer) a sequence looking its fields up in a dataset;
+    two series there differ by colour alone."""
+    point = {"mark": {"type": "point", "shape": "diamond"},
+             "encoding": {"color": {"field": "series", "type": "nominal"}}}  # fmt: skip
+    found = {"data": {"name": "d"}, "key": "_row", "fields": ["series"]}
+    lookup = {"lookup": "_row", "from": found}
+    for series in (["sampled"], ["sampled", "exact"]):
+        frame = pd.DataFrame({"series": series, "_row": range(len(series))})
+        rows = frame.to_dict(orient="records")
+        specs = [
+            {"data": {"name": "d"}, "layer": [point]},
+            {"layer": [{**point, "data": {"values": rows}}]},
+            {"layer": [{**point, "data": {"sequence": {"start": 0, "stop": 2, "as": "_row"}},
+                        "transform": [lookup]}]},
+        ]  # fmt: skip
+        for spec in specs:
+            problems = colour_only_series(spec, {"d": frame})
+            assert bool(problems) == (len(series) == 2)
+            assert all(" on None:" not in problem for problem in problems)
+
+
+def test_the_coin_trees_nodes_are_each_labelled_in_words() -> None:
+    """Its nodes take their data's colours (no legend) and each has its own label beside it,
+    saying what it is; a node without one would be told apart by colour alone."""
+    spec = rr_tree_chart.coin_tree(0.5, 0.5)
+    assert not colour_only_series(spec)
+    leaf_labels = [item for item in spec["layer"] if "leaf" in str(item.get("transform"))]
+    spec["layer"].remove(leaf_labels[0])
+    assert colour_only_series(spec) == ["point layer on tree_nodes: color by colour alone"]
+
+
+def test_the_surveys_estimate_is_labelled_in_the_reds_text_shade() -> None:
+    spec = rr_charts.estimate_distribution(
+        np.array([0.4, 0.5, 0.6]), np.array([0.2, 0.6, 0.2]), 0.5, 0.52, (0.4, 0.6)
+    )
+    assert not faint_text(spec, spec["datasets"])

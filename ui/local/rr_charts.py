@@ -24,6 +24,7 @@ from ui.common.charts import (
 )
 from ui.common.formatting import count, fixed
 from ui.common.i18n import _
+from ui.common.palette import text_color
 from ui.local.charts import haloed, log_persons, with_filter
 
 
@@ -140,7 +141,7 @@ def _survey_labels() -> list[dict]:
             for text in haloed(
                 layer(
                     "survey_marks",
-                    {**label, "y": 24, "color": ACCENT_COLOR},
+                    {**label, "y": 24, "color": text_color(ACCENT_COLOR)},
                     x=at,
                     text={"field": "label"},
                 )
