@@ -186,7 +186,8 @@ def _posterior_layers(x: dict) -> list[dict]:
             color=_named("series", [TRUE_COLOR, NOISY_COLOR, CEILING_COLOR, CEILING_COLOR]),
             strokeDash=_dashed("series", [DOTTED, SOLID, SOLID, DASHED]),
         ),
-        _markers(x, _named("series", [CEILING_COLOR, NOISY_COLOR])),
+        # the markers' legend below the plot: beside the curves' one it ran off a narrow chart
+        _markers(x, _named("series", [CEILING_COLOR, NOISY_COLOR], orient="bottom")),
     ]
 
 
