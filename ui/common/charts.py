@@ -26,6 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
+from ui.common.chart_text import bars_description, describe, table_view
 from ui.common.formatting import number_locale
 from ui.common.i18n import _
 from ui.common.palette import ACCENT_COLOR as ACCENT_COLOR
@@ -290,10 +291,12 @@ def _y_titles_wrapped(value: Any) -> Any:
     return value
 
 
-def show(spec: Spec, *, key: str, steady: bool = False) -> None:
-    """Draw a chart at the page's width; presenter mode labels it in 22 px type. ``steady``:
-    numbers on a y axis get room for seven characters, so that a live chart's plot keeps its
-    place (and Vega its layout) as the labels change during a drag."""
+def show(spec: Spec, *, key: str, steady: bool = False, live: Spec | None = None) -> None:
+    """Draw a chart at the page's width, its text alternative (``describe``) and a switch for
+    its data as tables; presenter mode labels it in 22 px type. ``live``: the live spec drawn
+    instead (its alternative painted by the relay); ``steady``: numbers on a y axis get room
+    for seven characters, so a live chart's plot keeps its place as its labels change."""
+    alt, base, spec = (None, spec, live) if live else (describe(spec), spec, spec)
     presenter = presenter_mode()
     if presenter and "height" in spec:  # a section and its chart on one 1080-pixel screen,
         # its legends beside the plot rather than above it (the screen is wide, not tall)
@@ -302,7 +305,7 @@ def show(spec: Spec, *, key: str, steady: bool = False) -> None:
             spec = _x_axes(spec, _presenter(spec)["x_axis"])
     # The presenter's notes stay here; Vega-Embed's options (a live chart's renderer) go on.
     usermeta = {k: v for k, v in spec.get("usermeta", {}).items() if k == "embedOptions"}
-    spec = {name: value for name, value in spec.items() if name != "usermeta"}
+    spec = {name: value for name, value in spec.items() if name not in ("usermeta", "description")}
     if usermeta:
         spec["usermeta"] = usermeta
     config = {**_config(presenter), **spec.get("config", {})}
@@ -314,7 +317,9 @@ def show(spec: Spec, *, key: str, steady: bool = False) -> None:
         spec={**spec, "config": config, **({"datasets": datasets} if datasets else {})},
         width="stretch",
         key=key,
+        alt=alt,
     )
+    table_view(base, key)
 
 
 _ARROW: dict[int, tuple[weakref.ref, pa.Table]] = {}  # id(frame) -> (the frame, its table)
@@ -396,4 +401,5 @@ def noisy_vs_true(
         datasets={"bars": bars_frame, "errors": errors},
         height=380,
         presenter=presenter,
+        description=bars_description(labels, series_values, value_title),
     )

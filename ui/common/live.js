@@ -6,6 +6,7 @@ export default function ({ parentElement, data }) {
     // there, or until the person takes the thumb.
     const pushed = (window.__dpPushed = {});
     window.__dpStops = {};
+    window.__dpAlts = {};
     const keyOf = (box) => [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
     document.addEventListener("pointerdown", (event) => {
       pressed = true;
@@ -24,7 +25,23 @@ export default function ({ parentElement, data }) {
         if (texts === undefined) continue;
         paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
       }
+      for (const chart in window.__dpAlts) if (key in window.__dpAlts[chart].texts) label(chart);
     };
+    // A live chart's text alternative (ui.common.live.chart) at the stop its sliders show,
+    // in its aria-label: when a thumb moves, when the relay brings a run's, and when Vega
+    // draws the chart (which sets its role, and clears a label it was not given).
+    const label = (chart) => {
+      const alt = window.__dpAlts[chart];
+      const held = document.querySelector(`.st-key-${CSS.escape(chart)} [role='graphics-document']`);
+      if (!alt || !held) return;
+      let said = alt.now;
+      for (const [key, stops] of Object.entries(alt.texts)) {
+        const found = document.querySelector(`.st-key-${CSS.escape(key)}`);
+        if (found && found.value < 0) said = stops[-found.value - 1];
+      }
+      if (held.getAttribute("aria-label") !== said) held.setAttribute("aria-label", said);
+    };
+    window.__dpLabel = label;
     // A thumb that comes to rest on the stop it moved to is not announced again: its charts
     // show that stop already, and an announcement would make Vega lay them out and paint them
     // again (a jump of a pixel or two after each release). It comes to rest for good when
@@ -113,6 +130,10 @@ export default function ({ parentElement, data }) {
           }
         }
         else if (type === "attributes" && target.hasAttribute("data-live")) texts(target);
+        else if (target.getAttribute("role") === "graphics-document") {
+          const chart = target.closest("[class*='st-key-']");
+          if (chart) label(keyOf(chart));
+        }
         else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
           if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
           else announce(box(target), -Number(target.value) - 1);
@@ -120,7 +141,7 @@ export default function ({ parentElement, data }) {
       }
     }).observe(document.body,
       { subtree: true, childList: true, attributes: true,
-        attributeFilter: ["value", "data-live"] });
+        attributeFilter: ["value", "data-live", "role", "aria-label"] });
     const app = document.querySelector("[data-testid='stApp']");
     new MutationObserver(() => {
       if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
@@ -132,6 +153,8 @@ export default function ({ parentElement, data }) {
   // the stops of the sliders this page's charts and sentences follow, and its story
   window.__dpStops = data.stops;
   window.__dpStory = data.story;
+  window.__dpAlts = data.alts || {};
+  for (const chart in window.__dpAlts) window.__dpLabel(chart);
 }
 
 // A box's icon is hidden from screen readers: the box is read as its sentence.

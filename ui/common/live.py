@@ -26,6 +26,10 @@ A page's numbers follow the same way (``text``): the sentence for every stop, in
 element's ``data-live`` (one element, not a component of its own), which the script paints
 at the stop the thumb is on.
 
+A live chart's text alternative (ui.common.chart_text.describe) at every stop goes with the
+relay, not with the chart (a text alternative Streamlit sends makes the browser embed the chart
+anew whenever it changes); the script paints it into the chart's ``aria-label``.
+
 Secure releases are never computed at other stops: that would be a release per stop.
 
 A room's browsers move the same stops without a run (ui.workshop.room_strip): the relay carries,
@@ -53,6 +57,7 @@ from typing import Any, Protocol
 import pandas as pd
 import streamlit as st
 
+from ui.common.chart_text import describe
 from ui.common.charts import Spec, show
 from ui.common.i18n import language
 from ui.common.live_assembly import assembled, family
@@ -152,8 +157,18 @@ def chart(
     """Draw ``build``'s chart so that it follows the sliders' thumbs (``depends``: as for
     ``live_spec``); returns the chart at the values in use (for exports and the report)."""
     spec, base = _live(sliders, build, key, depends)
-    show(spec, key=key, steady=bool(follows(spec)))
+    if not follows(spec):
+        show(base, key=key)
+        return base
+    memo_key = _memo_key(key, depends)
+    said = {s.key: [describe(one) for one in family(sliders, j, build, base, memo_key)[1]]
+            for j, s in enumerate(sliders)}  # fmt: skip
+    st.session_state.setdefault(_ALTS, {})[key] = {"now": describe(base), "texts": said}
+    show(base, key=key, steady=True, live=spec)
     return base
+
+
+_ALTS = "live__alts"  # session state: each live chart's text alternative at every stop
 
 
 class Followed(Protocol):
@@ -220,7 +235,8 @@ def relay() -> None:
     the page), with the stops of every slider this run's charts and sentences followed, and
     the page's story."""
     state = st.session_state
-    data = {"stops": state.pop(_FOLLOWED, {}), "story": state.pop(_STORY, None)}
+    data = {"stops": state.pop(_FOLLOWED, {}), "story": state.pop(_STORY, None),
+            "alts": state.pop(_ALTS, {})}  # fmt: skip
     _COMPONENT(key="dp_live_relay", data=data)
 
 

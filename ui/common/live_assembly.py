@@ -23,7 +23,8 @@ EVENT = "dp-live"  # what the script dispatches on a slider's container at each 
 
 
 def _skeleton(value: Any) -> Any:
-    return {k: v for k, v in value.items() if k != "datasets"}
+    """A spec without its data and its text alternative (the relay carries a live chart's)."""
+    return {k: v for k, v in value.items() if k not in ("datasets", "description")}
 
 
 def _param(j: int) -> str:
@@ -236,7 +237,7 @@ def _assemble(sliders: Sequence[Stops], base: Spec, stacks: list[_Stack]) -> Spe
         varying[name] = (rows, _picking(name, stacked, rows))
     if not varying:
         return base
-    spec = _picked_in(base, varying)
+    spec = _picked_in(_skeleton(base), varying)
     params = [
         {"name": _param(j), "value": None, "bind": {"element": f".st-key-{s.key}", "event": EVENT}}
         for j, s in enumerate(sliders)

@@ -1,0 +1,219 @@
+"""A chart's text alternative (WCAG 1.1.1) and its data as a table, drawn only when asked.
+
+``describe`` gives the sentence a screen reader reads for a chart: the spec's own
+``description`` where its builder wrote one (e.g. ``charts.noisy_vs_true``: every
+category's values), else what its axes show and the labels it prints (the current ε, a true
+answer), which are its main numbers. ``ui.common.charts.show`` sends it as the chart's
+``alt``; a live chart's, at every stop, goes with the relay (ui.common.live), whose script
+paints it into the chart's ``aria-label`` during a drag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ui.common import formatting
+from ui.common.formatting import significant
+from ui.common.i18n import _
+
+Spec = dict[str, Any]
+
+
+def _layers(value: Any) -> Iterator[dict]:
+    """Every view of a spec (layers, concatenations), outermost first."""
+    if isinstance(value, dict):
+        if "mark" in value or "encoding" in value:
+            yield value
+        for name in ("layer", "vconcat", "hconcat", "concat"):
+            for item in value.get(name, []):
+                yield from _layers(item)
+
+
+def _title(channel: Any) -> str | None:
+    title = channel.get("title") if isinstance(channel, dict) else None
+    return " ".join(title) if isinstance(title, list) else title or None
+
+
+def _axis(spec: Spec, name: str) -> str | None:
+    """The first title of a channel ``name`` (x or y) in the spec."""
+    for view in _layers(spec):
+        title = _title(view.get("encoding", {}).get(name))
+        if title:
+            return title
+    return None
+
+
+def _labels(spec: Spec) -> list[str]:
+    """The words the chart prints on its plot (text marks' values), in order, once each."""
+    found: list[str] = []
+    datasets = spec.get("datasets", {})
+    for view in _layers(spec):
+        mark = view.get("mark", {})
+        field = view.get("encoding", {}).get("text", {}).get("field")
+        frame = datasets.get(view.get("data", {}).get("name"))
+        words = isinstance(frame, pd.DataFrame) and field in frame
+        if mark.get("type") == "text" and words and not pd.api.types.is_numeric_dtype(frame[field]):
+            for word in (" ".join(str(v).split()) for v in frame[field]):
+                if word and word not in found:
+                    found.append(word)
+    return found
+
+
+ROWS = 24  # a chart with more bars than this is described by its axes and labels only
+
+
+def _mark(view: dict) -> str | None:
+    mark = view.get("mark")
+    return mark.get("type") if isinstance(mark, dict) else mark
+
+
+def _frame(spec: Spec, view: dict) -> pd.DataFrame | None:
+    frame = spec.get("datasets", {}).get(view.get("data", {}).get("name"))
+    return frame if isinstance(frame, pd.DataFrame) else None
+
+
+def _number(channel: dict) -> Callable[[float], str]:
+    """How a channel's axis writes its numbers: as percentages where its format says so."""
+    percent = "%" in str(channel.get("axis", {}).get("format", ""))
+    return (lambda v: formatting.percent(v)) if percent else significant
+
+
+def _said(frame: pd.DataFrame, channel: dict, series: str | None) -> str:
+    """A category's values: "12" or "true count 12, noisy count 13.4"."""
+    value, write = channel["field"], _number(channel)
+    if series is None:
+        return ", ".join(write(float(v)) for v in frame[value])
+    return ", ".join(_("common.chart.alt.value", series=name, value=write(float(v)))
+                     for name, v in zip(frame[series], frame[value], strict=True))  # fmt: skip
+
+
+def _series(enc: dict, frame: pd.DataFrame, category: str) -> str | None:
+    """The field naming a view's series: its colour's, unless that holds colours themselves."""
+    color = enc.get("color", {})
+    field = color.get("field")
+    named = field in frame and field != category and color.get("scale", {}) is not None
+    return field if named else None
+
+
+def _bars(spec: Spec) -> str | None:
+    """The values of the first view that draws a number per category (at most ROWS)."""
+    for view in _layers(spec):
+        enc, frame = view.get("encoding", {}), _frame(spec, view)
+        for cat, num in (("x", "y"), ("y", "x")):
+            c, n = enc.get(cat, {}), enc.get(num, {})
+            kinds = ("nominal", "ordinal") + (
+                ("quantitative",) if _mark(view) in ("bar", "text") else ()
+            )
+            if (frame is None or len(frame) > ROWS or c.get("type") not in kinds
+                    or n.get("type") != "quantitative" or "field" not in n or "y2" in enc
+                    or "x2" in enc):  # fmt: skip
+                continue
+            series = _series(enc, frame, c["field"])
+            groups = [
+                _("common.chart.alt.group", category=name, values=_said(rows, n, series))
+                for name, rows in frame.groupby(c["field"], sort=False)
+            ]
+            return _("common.chart.alt.values", groups="; ".join(groups))
+    return None
+
+
+def _at_mark(spec: Spec) -> tuple[str, str] | None:
+    """(the vertical marker's label, the sentence of each line's value there): a curve read
+    at the current ε. The lines are read as drawn, straight between their points."""
+    marks = [v for v in _layers(spec) if _mark(v) == "rule"
+             and "x" in v.get("encoding", {}) and "y" not in v.get("encoding", {})]  # fmt: skip
+    mark = _frame(spec, marks[0]) if marks else None
+    field = marks[0]["encoding"]["x"].get("field") if marks else None
+    if mark is None or "label" not in mark or field not in mark or len(mark) != 1:
+        return None
+    at, label = float(mark[field].iloc[0]), str(mark["label"].iloc[0])
+    said = []
+    for view in _layers(spec):
+        enc, frame = view.get("encoding", {}), _frame(spec, view)
+        x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
+        if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
+            continue
+        series, write = _series(enc, frame, x), _number(enc["y"])
+        whole = [(_title(enc["y"]) or y, frame)]
+        for name, rows in frame.groupby(series, sort=False) if series else whole:
+            rows = rows.sort_values(x)
+            if len(rows) and rows[x].min() <= at <= rows[x].max():
+                value = float(np.interp(at, rows[x].astype(float), rows[y].astype(float)))
+                said.append(_("common.chart.alt.value", series=name, value=write(value)))
+    return (label, _("common.chart.alt.at", mark=label, values=", ".join(said))) if said else None
+
+
+def describe(spec: Spec) -> str:
+    """The chart's text alternative: its own ``description``, else what its axes show, its
+    values (a number per category, or each line's at the marked ε) and the labels printed."""
+    if spec.get("description"):
+        return str(spec["description"])
+    x, y = _axis(spec, "x"), _axis(spec, "y")
+    if x and y:
+        said = [_("common.chart.alt.axes", y=y, x=x)]
+    elif x or y:
+        said = [_("common.chart.alt.axis", values=x or y)]
+    else:
+        said = [_("common.chart.alt.plain")]
+    at, labels = _at_mark(spec), _labels(spec)
+    values = _bars(spec)
+    if values:
+        said.append(values)
+    if at:
+        said.append(at[1])
+        labels = [label for label in labels if label != at[0]]
+    if labels:
+        said.append(_("common.chart.alt.labels", labels="; ".join(labels)))
+    return " ".join(said)
+
+
+def _titles(spec: Spec) -> dict[str, str]:
+    """Each field's title in the reader's language, as the chart's channels name it."""
+    titles = {"group": _("common.chart.category"), "series": _("common.chart.series")}
+    for view in _layers(spec):
+        for channel in view.get("encoding", {}).values():
+            for item in channel if isinstance(channel, list) else [channel]:
+                if isinstance(item, dict) and item.get("field") and _title(item):
+                    titles.setdefault(item["field"], _title(item))
+    return titles
+
+
+def tables(spec: Spec) -> list[pd.DataFrame]:
+    """The chart's datasets as tables: each one with a titled numeric column, its titled
+    columns named in the reader's language (untitled ones are the chart's machinery)."""
+    titles, out = _titles(spec), []
+    for frame in spec.get("datasets", {}).values():
+        if not isinstance(frame, pd.DataFrame):
+            continue
+        kept = [c for c in frame.columns if c in titles]
+        numeric = [c for c in kept if pd.api.types.is_numeric_dtype(frame[c])]
+        if numeric:
+            out.append(frame[kept].rename(columns=titles).reset_index(drop=True))
+    return out
+
+
+@st.fragment
+def table_view(spec: Spec, key: str) -> None:
+    """A switch under a chart that draws its data as tables while on (a run of this fragment
+    only); while off it draws nothing else."""
+    if st.toggle(_("common.chart.table"), key=f"{key}__table"):
+        for frame in tables(spec):
+            st.dataframe(frame, hide_index=True)
+
+
+def bars_description(
+    labels: Sequence[str], series_values: Mapping[str, Sequence[float]], value_title: str
+) -> str:
+    """Bars per category (``charts.noisy_vs_true``): what they show and every value."""
+    groups = [
+        _("common.chart.alt.group", category=label, values=", ".join(
+            _("common.chart.alt.value", series=name, value=significant(float(values[i])))
+            for name, values in series_values.items()))
+        for i, label in enumerate(labels)
+    ]  # fmt: skip
+    return _("common.chart.alt.bars", values=value_title, groups="; ".join(groups))
