@@ -238,6 +238,21 @@ def raw_charts(at: AppTest) -> list[tuple[dict, dict]]:
     return found
 
 
+def chart_alts(at: AppTest) -> list[str]:
+    """The still charts' text alternatives (each sent with its chart as its alt), in order."""
+    return [
+        element.proto.alt
+        for element in _all_elements(at)
+        if getattr(element, "type", None) == "vega_lite_chart" and element.proto.alt
+    ]
+
+
+def live_alts(at: AppTest) -> dict[str, dict]:
+    """The live charts' text alternatives the relay carries: {"now", "texts": by slider}."""
+    (relay,) = [c for c in at.get("bidi_component") if c.proto.id.endswith("dp_live_relay")]
+    return json.loads(relay.proto.json)["alts"]
+
+
 def chart_data(at: AppTest, name: str):
     """The dataset ``name`` of the first chart that has one (a DataFrame)."""
     for _, data in charts(at):

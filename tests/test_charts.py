@@ -7,12 +7,14 @@ import pandas as pd
 import pytest
 import vl_convert
 
-from ui.common import charts
+from ui.common import chart_text, charts, formatting, i18n
 
 
 def _spec_text(spec: dict) -> str:
-    """The spec without its data, as the browser compares it between reruns."""
-    return json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True)
+    """The spec without its data and its text alternative (``description``, which the relay
+    carries for a live chart), as the browser compares it between reruns."""
+    kept = {k: v for k, v in spec.items() if k not in ("datasets", "description")}
+    return json.dumps(kept, sort_keys=True)
 
 
 def test_noisy_vs_true_changes_only_its_data_when_the_noise_moves() -> None:
@@ -262,3 +264,71 @@ def test_the_first_sections_charts_fit_a_projector_with_their_headings(
     assert len(boxes) == count, boxes
     for heading, top, bottom in boxes:
         assert 0 <= heading <= top and bottom <= 1080, (heading, top, bottom)
+
+
+def _in(lang: str, make):
+    token = i18n._LATER.set(lang)
+    try:
+        return make()
+    finally:
+        i18n._LATER.reset(token)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", ["Bars of count", "a: True 3, Noisy 3.5", "b: True 4, Noisy 2", "1,234"]),
+     ("de", ["Balken von count", "a: True 3, Noisy 3,5", "b: True 4, Noisy 2", "1.234"])],
+)  # fmt: skip
+def test_noisy_vs_true_says_every_category_s_values_in_the_reader_s_language(lang, words):
+    spec = _in(lang, lambda: charts.noisy_vs_true(
+        ["a", "b", "c"], {"True": [3, 4, 5], "Noisy": [3.5, 2, 1234.5]}, noisy="Noisy",
+        half_width=3.0, value_title="count"))  # fmt: skip
+    said = _in(lang, lambda: chart_text.describe(spec))
+    for word in words:
+        assert word in said
+    bars = spec["datasets"]["bars"]  # the numbers said are the chart's own
+    for row in bars.itertuples():
+        number = _in(lang, lambda row=row: formatting.significant(row.value))
+        assert f"{row.group}: " in said and f"{row.series} {number}" in said
+
+
+def _curve() -> dict:
+    frame = pd.DataFrame({"eps": [0.5, 1.0, 2.0, 0.5, 1.0, 2.0], "series": ["A"] * 3 + ["B"] * 3,
+                          "y": [1.0, 2.0, 4.0, 10.0, 20.0, 40.0]})  # fmt: skip
+    return charts.chart(
+        charts.lines("curve", x=charts.quantitative("eps", "epsilon"),
+                     y=charts.quantitative("y", "error"),
+                     color=charts.series("series", "AB", "xy")),
+        charts.rule_x("now"),
+        datasets={"curve": frame, "now": charts.marker(1.5, "ε = 1.5")},
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "A chart of error against epsilon. At ε = 1.5: A 3, B 30."),
+        ("de", "Ein Diagramm von error über epsilon. Bei ε = 1.5: A 3, B 30."),
+    ],
+)
+def test_a_curve_is_read_at_its_marked_epsilon(lang, said) -> None:
+    """Each line's value where the marker stands, as drawn (straight between its points)."""
+    assert _in(lang, lambda: chart_text.describe(_curve())) == said
+
+
+def test_bars_by_category_say_their_values_and_the_printed_labels() -> None:
+    frame = pd.DataFrame({"who": ["x", "y"], "p": [0.25, 0.75]})
+    spec = charts.chart(
+        charts.bars("p", x=charts.nominal("who"), y=charts.quantitative("p", "probability")),
+        charts.rule_y("truth"),
+        datasets={"p": frame, "truth": charts.marker(0.5, "half")},
+    )
+    said = _in("en", lambda: chart_text.describe(spec))
+    assert said == "A chart of probability. Its values: x: 0.25; y: 0.75. Marked on it: half."
+
+
+def test_the_table_holds_the_chart_s_titled_data_in_the_reader_s_words() -> None:
+    spec = _in("de", _curve)
+    (table,) = _in("de", lambda: chart_text.tables(spec))
+    assert list(table.columns) == ["epsilon", "Reihe", "error"]
+    pd.testing.assert_frame_equal(table, spec["datasets"]["curve"].set_axis(table.columns, axis=1))

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from apptest_helpers import (
     NOT_DP,
+    chart_alts,
     chart_data,
     charts,
     click_preset,
@@ -31,6 +32,7 @@ from apptest_helpers import (
 )
 
 from dp_core import attacks, dp_sgd
+from ui.common.formatting import percent
 from ui.dp_sgd.curves import default_curve, default_problem
 from ui.dp_sgd.declared import DEFAULT_TRAINING
 from ui.dp_sgd.declared import EPSILON as EPSILON_SETTING
@@ -84,6 +86,10 @@ def test_defaults_give_dp_accountings_sigma_and_a_guarantee_for_each_person(page
     assert "508 training steps" in box
     curve = chart_data(page, "series")
     assert set(curve["series"]) == {"with DP", "without DP", "majority guess"}
+    (with_dp,) = curve[(curve["x"] == 1.0) & (curve["series"] == "with DP")]["y"]
+    assert chart_alts(page)[0].startswith(  # its text alternative: the curve read at ε
+        f"A chart of held-out accuracy against ε. At ε = 1: with DP {percent(with_dp)}, "
+    )
     assert not page.error and not page.warning
 
 

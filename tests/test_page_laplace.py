@@ -14,9 +14,11 @@ import pytest
 from apptest_helpers import (
     READ_CAP,
     READ_CATEGORIES,
+    chart_alts,
     chart_data,
     charts,
     click_preset,
+    live_alts,
     live_texts,
     metric,
     noisy_answers,
@@ -32,6 +34,7 @@ from apptest_helpers import (
 )
 
 from data.registry import DATASETS, category_counts, load_dataset
+from ui.common.formatting import significant
 
 
 @pytest.fixture
@@ -708,3 +711,33 @@ def test_the_restaurant_preset_gives_scale_8_and_a_link_keeps_it() -> None:
     assert widget(linked.number_input, "laplace_cap").value == 4
     assert widget(linked.select_slider, "laplace_epsilon").value == 0.5
     assert dict(linked.query_params) == address
+
+
+def test_the_chart_says_each_category_s_numbers_at_every_stop_of_epsilon(at) -> None:
+    """Its text alternative (WCAG 1.1.1) names each category's true and noisy count, the ones
+    drawn; the relay carries it at every stop of ε, for the browser to follow a drag."""
+    assert not chart_alts(at)  # a live chart's goes with the relay
+    said = live_alts(at)["laplace_answers"]["now"]
+    assert said.startswith("Bars of count for each category: Diabetes: True count 24, Noisy")
+    for group, row in noisy_answers(at).iterrows():
+        assert f"{group}: True count {row.true:g}, Noisy (± 95% of noise) " in said
+        assert significant(row.noisy) in said
+    (slider,) = [s for s in at.select_slider if s.key == "laplace_epsilon"]
+    stops = live_alts(at)["laplace_answers"]["texts"]["laplace_epsilon"]
+    assert len(stops) == len(slider.options) and len(set(stops)) == len(stops)
+    assert stops[list(slider.options).index(slider.format_func(slider.value))] == said
+
+
+def test_the_chart_s_data_are_a_table_only_when_asked(at) -> None:
+    """The switch under the chart draws its data (for the ε in use) in a run of its fragment;
+    an ordinary run draws no table."""
+    before = len(at.dataframe)
+    assert not at.toggle(key="laplace_answers__table").value
+    at.toggle(key="laplace_answers__table").set_value(True).run()
+    assert len(at.dataframe) == before + 1
+    shown = next(d.value for d in at.dataframe if "Category" in d.value.columns)
+    bars = chart_data(at, "bars")
+    assert list(shown.columns) == ["Category", "Series", "count"]
+    np.testing.assert_array_equal(shown.to_numpy(), bars[["group", "series", "value"]].to_numpy())
+    at.toggle(key="laplace_answers__table").set_value(False).run()
+    assert len(at.dataframe) == before
