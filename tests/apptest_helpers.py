@@ -111,10 +111,11 @@ def live_texts(at: AppTest) -> dict[str, dict]:
 
 LIVE = '<div class="dp-live-text" data-live="'  # how ui.common.live.text draws one
 LIVE_ROW = '<div class="dp-live-row">'  # several side by side (ui.common.live.row)
+ALT = '<div class="dp-live-alt" data-live="'  # a live chart's text alternative
 
 
 def _live(value: str) -> bool:
-    return value.startswith((LIVE, LIVE_ROW))
+    return value.startswith((LIVE, LIVE_ROW, ALT))
 
 
 def _live_data(element) -> list[dict]:
@@ -248,9 +249,14 @@ def chart_alts(at: AppTest) -> list[str]:
 
 
 def live_alts(at: AppTest) -> dict[str, dict]:
-    """The live charts' text alternatives the relay carries: {"now", "texts": by slider}."""
-    (relay,) = [c for c in at.get("bidi_component") if c.proto.id.endswith("dp_live_relay")]
-    return json.loads(relay.proto.json)["alts"]
+    """The live charts' text alternatives, by the chart's key: {"now", "texts": by slider}
+    (the hidden element ui.common.live.chart draws beside the chart)."""
+    return {
+        data["key"]: data
+        for element in _all_elements(at)
+        if getattr(element, "type", None) == "markdown" and element.value.startswith(ALT)
+        for data in [json.loads(html.unescape(element.value[len(ALT) :].split('"', 1)[0]))]
+    }
 
 
 def chart_data(at: AppTest, name: str):

@@ -49,6 +49,15 @@ def live_sentences(page: Page) -> list[str]:
     return page.locator(f"{MAIN} .dp-live-text").all_inner_texts()
 
 
+def chart_alts(page: Page) -> list[tuple[str | None, dict]]:
+    """Each live chart's aria-label, with the text alternatives sent for it (its own at the
+    values in use, "now", and at every stop by slider, "texts")."""
+    return page.evaluate("""() => [...document.querySelectorAll(".dp-live-alt")].map((root) => [
+        document.querySelector(`.st-key-${CSS.escape(root.dataset.key)}__chart
+          [role='graphics-document']`)?.getAttribute("aria-label"),
+        { now: JSON.parse(root.dataset.now), texts: JSON.parse(root.dataset.texts) }])""")
+
+
 def _wait(page: Page, changed, seconds: float = 20) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -88,6 +97,10 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     page.wait_for_timeout(300)  # the thumb is still: let the last stop paint
     during_charts, during_words = chart_pixels(page), live_sentences(page)
     value = root.locator("input[type='range']").first.get_attribute("aria-valuetext")
+    # each chart that follows the thumb says what it shows at the thumb's stop (WCAG 1.1.1)
+    stop = root.locator("input[type='range']").first.evaluate("input => Number(input.value)")
+    followed = [(label, alt) for label, alt in chart_alts(page) if slider in alt["texts"]]
+    assert followed and all(label == alt["texts"][slider][stop] for label, alt in followed)
     assert not sent, "the browser told the server before the release"
     page.mouse.up()
     pictures: list[list[str]] = []  # every picture from the release to the server's answer
@@ -99,6 +112,10 @@ def test_a_dragged_thumb_moves_the_charts_before_the_release(
     assert _wait(page, answered), (page.url, value)
     settled(page)
     assert live_sentences(page) == during_words
+    stale = [(label, alt["now"]) for label, alt in chart_alts(page) if label != alt["now"]]
+    assert not stale, "a stale alternative"
+    after = [label for label, alt in chart_alts(page) if slider in alt["texts"]]
+    assert after == [label for label, _ in followed]  # the server's words are the dragged ones
     # a box's icon is a picture to a screen reader: hidden from it, the sentence read alone
     assert page.locator(".dp-live-icon:not([aria-hidden='true'])").count() == 0
     pictures.append(chart_pixels(page))

@@ -79,7 +79,7 @@ def _frame(spec: Spec, view: dict) -> pd.DataFrame | None:
 
 def _number(channel: dict) -> Callable[[float], str]:
     """How a channel's axis writes its numbers: as percentages where its format says so."""
-    percent = "%" in str(channel.get("axis", {}).get("format", ""))
+    percent = "%" in str((channel.get("axis") or {}).get("format", ""))
     return (lambda v: formatting.percent(v)) if percent else significant
 
 
@@ -172,27 +172,32 @@ def describe(spec: Spec) -> str:
     return " ".join(said)
 
 
-def _titles(spec: Spec) -> dict[str, str]:
-    """Each field's title in the reader's language, as the chart's channels name it."""
+def _titles(spec: Spec, name: str) -> dict[str, str]:
+    """Each field of dataset ``name`` with its title in the reader's language, as the
+    channels of the views drawing it name it."""
     titles = {"group": _("common.chart.category"), "series": _("common.chart.series")}
+    found: dict[str, str] = {}
     for view in _layers(spec):
+        if view.get("data", {}).get("name") != name:
+            continue
         for channel in view.get("encoding", {}).values():
             for item in channel if isinstance(channel, list) else [channel]:
-                if isinstance(item, dict) and item.get("field") and _title(item):
-                    titles.setdefault(item["field"], _title(item))
-    return titles
+                field = item.get("field") if isinstance(item, dict) else None
+                if field and (_title(item) or field in titles):
+                    found.setdefault(field, _title(item) or titles[field])
+    return found
 
 
 def tables(spec: Spec) -> list[pd.DataFrame]:
     """The chart's datasets as tables: each one with a titled numeric column, its titled
     columns named in the reader's language (untitled ones are the chart's machinery)."""
-    titles, out = _titles(spec), []
-    for frame in spec.get("datasets", {}).values():
+    out = []
+    for name, frame in spec.get("datasets", {}).items():
+        titles = _titles(spec, name)
         if not isinstance(frame, pd.DataFrame):
             continue
         kept = [c for c in frame.columns if c in titles]
-        numeric = [c for c in kept if pd.api.types.is_numeric_dtype(frame[c])]
-        if numeric:
+        if any(pd.api.types.is_numeric_dtype(frame[c]) for c in kept):
             out.append(frame[kept].rename(columns=titles).reset_index(drop=True))
     return out
 

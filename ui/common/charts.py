@@ -313,13 +313,14 @@ def show(spec: Spec, *, key: str, steady: bool = False, live: Spec | None = None
         size = PRESENTER_FONT_SIZE if presenter else FONT_SIZE
         config["axisYQuantitative"] = {"minExtent": 4 * size}  # "−0.0005", "100,000"
     datasets = {name: _arrow(frame) for name, frame in spec.get("datasets", {}).items()}
-    st.vega_lite_chart(
-        spec={**spec, "config": config, **({"datasets": datasets} if datasets else {})},
-        width="stretch",
-        key=key,
-        alt=alt,
-    )
-    table_view(base, key)
+    with st.container(key=f"{key}__chart"):  # where the relay's script finds a live chart
+        st.vega_lite_chart(
+            spec={**spec, "config": config, **({"datasets": datasets} if datasets else {})},
+            width="stretch",
+            key=key,
+            alt=alt,
+        )
+        table_view(base, key)
 
 
 _ARROW: dict[int, tuple[weakref.ref, pa.Table]] = {}  # id(frame) -> (the frame, its table)

@@ -6,7 +6,6 @@ export default function ({ parentElement, data }) {
     // there, or until the person takes the thumb.
     const pushed = (window.__dpPushed = {});
     window.__dpStops = {};
-    window.__dpAlts = {};
     const keyOf = (box) => [...box.classList].find((c) => c.startsWith("st-key-")).slice(7);
     document.addEventListener("pointerdown", (event) => {
       pressed = true;
@@ -20,28 +19,12 @@ export default function ({ parentElement, data }) {
       box.value = value;
       box.dispatchEvent(new Event("dp-live"));
       const key = keyOf(box);
-      for (const root of document.querySelectorAll(".dp-live-text[data-texts]")) {
+      for (const root of document.querySelectorAll(LIVE.replaceAll("data-live", "data-texts"))) {
         const texts = JSON.parse(root.dataset.texts)[key];
         if (texts === undefined) continue;
         paint(root, value < 0 ? texts[-value - 1] : JSON.parse(root.dataset.now));
       }
-      for (const chart in window.__dpAlts) if (key in window.__dpAlts[chart].texts) label(chart);
     };
-    // A live chart's text alternative (ui.common.live.chart) at the stop its sliders show,
-    // in its aria-label: when a thumb moves, when the relay brings a run's, and when Vega
-    // draws the chart (which sets its role, and clears a label it was not given).
-    const label = (chart) => {
-      const alt = window.__dpAlts[chart];
-      const held = document.querySelector(`.st-key-${CSS.escape(chart)} [role='graphics-document']`);
-      if (!alt || !held) return;
-      let said = alt.now;
-      for (const [key, stops] of Object.entries(alt.texts)) {
-        const found = document.querySelector(`.st-key-${CSS.escape(key)}`);
-        if (found && found.value < 0) said = stops[-found.value - 1];
-      }
-      if (held.getAttribute("aria-label") !== said) held.setAttribute("aria-label", said);
-    };
-    window.__dpLabel = label;
     // A thumb that comes to rest on the stop it moved to is not announced again: its charts
     // show that stop already, and an announcement would make Vega lay them out and paint them
     // again (a jump of a pixel or two after each release). It comes to rest for good when
@@ -67,19 +50,23 @@ export default function ({ parentElement, data }) {
     // its data-live).
     const texts = (node) => {
       if (!node.querySelectorAll) return;
-      const found = [...node.querySelectorAll(".dp-live-text[data-live]")];
-      if (node.matches && node.matches(".dp-live-text[data-live]")) found.push(node);
+      const found = [...node.querySelectorAll(LIVE)];
+      if (node.matches && node.matches(LIVE)) found.push(node);
       for (const root of found) {
         const data = JSON.parse(root.dataset.live);
         root.removeAttribute("data-live");
-        Object.assign(root.dataset, { base: data.style, label: data.label || "",
+        Object.assign(root.dataset, { key: data.key, base: data.style, label: data.label || "",
           note: data.note || "", now: JSON.stringify(data.now),
           texts: JSON.stringify(data.texts) });
         paint(root, data.now, true);
-        for (const [key, stops] of Object.entries(data.texts)) {
-          const held = document.querySelector(`.st-key-${CSS.escape(key)}`);
-          if (held && held.value < 0) paint(root, stops[-held.value - 1]);
-        }
+        atStop(root);
+      }
+    };
+    // A sentence at the stop its sliders show (the server's while no thumb has moved).
+    const atStop = (root) => {
+      for (const [key, stops] of Object.entries(JSON.parse(root.dataset.texts))) {
+        const held = document.querySelector(`.st-key-${CSS.escape(key)}`);
+        if (held && held.value < 0) paint(root, stops[-held.value - 1]);
       }
     };
     // Every slider where it is (or at the stop pushed to it): when the page is drawn and
@@ -131,8 +118,14 @@ export default function ({ parentElement, data }) {
         }
         else if (type === "attributes" && target.hasAttribute("data-live")) texts(target);
         else if (target.getAttribute("role") === "graphics-document") {
-          const chart = target.closest("[class*='st-key-']");
-          if (chart) label(keyOf(chart));
+          // Vega drew a chart (it sets the role and its own label): a live one's is ours
+          const chart = target.closest("[class*='__chart']");
+          const key = chart && keyOf(chart).replace(/__chart$/, "");
+          const root = key && document.querySelector(`.dp-live-alt[data-key='${CSS.escape(key)}']`);
+          if (root) {
+            paint(root, JSON.parse(root.dataset.now));
+            atStop(root);
+          }
         }
         else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
           if (keyOf(box(target)) in pushed) still([target]);  // caught up by ``__dpMove``
@@ -153,8 +146,6 @@ export default function ({ parentElement, data }) {
   // the stops of the sliders this page's charts and sentences follow, and its story
   window.__dpStops = data.stops;
   window.__dpStory = data.story;
-  window.__dpAlts = data.alts || {};
-  for (const chart in window.__dpAlts) window.__dpLabel(chart);
 }
 
 // A box's icon is hidden from screen readers: the box is read as its sentence.
@@ -180,9 +171,19 @@ function markdown(text) {
     .replace(/\n\n/g, "<br>");
 }
 
+// What the relay's script paints: a live sentence, or a live chart's text alternative.
+const LIVE = ".dp-live-text[data-live], .dp-live-alt[data-live]";
+
 // A sentence, or [style, sentence] for a stop drawn in a box of its own (an error where
 // there is no guarantee); drawn again in full when its style changes or the server sent it.
+// A chart's text alternative goes into the chart's aria-label (once Vega has drawn it).
 function paint(root, said, sent = false) {
+  if (root.classList.contains("dp-live-alt")) {
+    const chart = document.querySelector(
+      `.st-key-${CSS.escape(root.dataset.key)}__chart [role='graphics-document']`);
+    if (chart && chart.getAttribute("aria-label") !== said) chart.setAttribute("aria-label", said);
+    return;
+  }
   const [style, text] = Array.isArray(said) ? said : [root.dataset.base, said];
   if (sent || root.dataset.style !== style) {
     root.dataset.style = style;

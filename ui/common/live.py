@@ -26,9 +26,9 @@ A page's numbers follow the same way (``text``): the sentence for every stop, in
 element's ``data-live`` (one element, not a component of its own), which the script paints
 at the stop the thumb is on.
 
-A live chart's text alternative (ui.common.chart_text.describe) at every stop goes with the
-relay, not with the chart (a text alternative Streamlit sends makes the browser embed the chart
-anew whenever it changes); the script paints it into the chart's ``aria-label``.
+A live chart's text alternative (ui.common.chart_text.describe) follows the same way, from a
+hidden element beside the chart into its ``aria-label`` (one Streamlit sends as the chart's
+``alt`` would make the browser embed the chart anew whenever it changes).
 
 Secure releases are never computed at other stops: that would be a release per stop.
 
@@ -163,12 +163,10 @@ def chart(
     memo_key = _memo_key(key, depends)
     said = {s.key: [describe(one) for one in family(sliders, j, build, base, memo_key)[1]]
             for j, s in enumerate(sliders)}  # fmt: skip
-    st.session_state.setdefault(_ALTS, {})[key] = {"now": describe(base), "texts": said}
+    alt = {"key": key, "now": describe(base), "texts": said}
+    st.markdown(_held(alt, "dp-live-alt"), unsafe_allow_html=True)  # hidden (live.css)
     show(base, key=key, steady=True, live=spec)
     return base
-
-
-_ALTS = "live__alts"  # session state: each live chart's text alternative at every stop
 
 
 class Followed(Protocol):
@@ -235,8 +233,7 @@ def relay() -> None:
     the page), with the stops of every slider this run's charts and sentences followed, and
     the page's story."""
     state = st.session_state
-    data = {"stops": state.pop(_FOLLOWED, {}), "story": state.pop(_STORY, None),
-            "alts": state.pop(_ALTS, {})}  # fmt: skip
+    data = {"stops": state.pop(_FOLLOWED, {}), "story": state.pop(_STORY, None)}
     _COMPONENT(key="dp_live_relay", data=data)
 
 
@@ -300,16 +297,21 @@ def text(
     _note(sliders)
     found = {s.key: family(sliders, j, sentence, now, memo_key)[1] for j, s in enumerate(sliders)}
     data = {"key": key, "now": now, "texts": found, "style": style, "label": label, "note": note}
-    # Markdown holding the sentences, which the relay's script paints (not a component of its
-    # own: each one would be a widget whose state every run and every selectbox presents).
-    payload = html.escape(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-    drawn = f'<div class="dp-live-text" data-live="{payload}"></div>'
-    held = _ROW.get()
+    drawn, held = _held(data, "dp-live-text"), _ROW.get()
     if held is None:
         st.markdown(drawn, unsafe_allow_html=True)
     else:
         held.append(drawn)
     return now
+
+
+def _held(data: dict, kind: str) -> str:
+    """Markdown holding a live sentence at every stop (``data``), which the relay's script
+    paints (not a component of its own: each one would be a widget whose state every run and
+    every selectbox presents): a sentence shown ("dp-live-text"), or a live chart's text
+    alternative ("dp-live-alt"), painted into the chart's aria-label."""
+    payload = html.escape(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return f'<div class="{kind}" data-live="{payload}"></div>'
 
 
 # The sentences of the ``row`` being drawn; None outside one.
