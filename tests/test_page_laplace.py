@@ -715,8 +715,8 @@ def test_the_restaurant_preset_gives_scale_8_and_a_link_keeps_it() -> None:
 
 def test_the_chart_says_each_category_s_numbers_at_every_stop_of_epsilon(at) -> None:
     """Its text alternative (WCAG 1.1.1) names each category's true and noisy count, the ones
-    drawn; the relay carries it at every stop of ε, for the browser to follow a drag."""
-    assert not chart_alts(at)  # a live chart's goes with the relay
+    drawn; it is sent at every stop of ε beside the chart, for the browser to follow a drag."""
+    assert not chart_alts(at)  # a live chart's is not its alt (see ui.common.live)
     said = live_alts(at)["laplace_answers"]["now"]
     assert said.startswith("Bars of count for each category: Diabetes: True count 24, Noisy")
     for group, row in noisy_answers(at).iterrows():

@@ -4,7 +4,7 @@
 ``description`` where its builder wrote one (e.g. ``charts.noisy_vs_true``: every
 category's values), else what its axes show and the labels it prints (the current ε, a true
 answer), which are its main numbers. ``ui.common.charts.show`` sends it as the chart's
-``alt``; a live chart's, at every stop, goes with the relay (ui.common.live), whose script
+``alt``; a live chart's, at every stop, is sent beside it (ui.common.live), and the script
 paints it into the chart's ``aria-label`` during a drag.
 """
 

@@ -294,7 +294,7 @@ def _y_titles_wrapped(value: Any) -> Any:
 def show(spec: Spec, *, key: str, steady: bool = False, live: Spec | None = None) -> None:
     """Draw a chart at the page's width, its text alternative (``describe``) and a switch for
     its data as tables; presenter mode labels it in 22 px type. ``live``: the live spec drawn
-    instead (its alternative painted by the relay); ``steady``: numbers on a y axis get room
+    instead (its alternative drawn by ui.common.live); ``steady``: numbers on a y axis get room
     for seven characters, so a live chart's plot keeps its place as its labels change."""
     alt, base, spec = (None, spec, live) if live else (describe(spec), spec, spec)
     presenter = presenter_mode()
