@@ -34,7 +34,7 @@ from apptest_helpers import (
 )
 
 from data.registry import DATASETS, category_counts, load_dataset
-from ui.common.formatting import significant
+from ui.common.formatting import readable, significant
 
 
 @pytest.fixture
@@ -729,15 +729,16 @@ def test_the_chart_says_each_category_s_numbers_at_every_stop_of_epsilon(at) -> 
 
 
 def test_the_chart_s_data_are_a_table_only_when_asked(at) -> None:
-    """The switch under the chart draws its data (for the ε in use) in a run of its fragment;
-    an ordinary run draws no table."""
-    before = len(at.dataframe)
-    assert not at.toggle(key="laplace_answers__table").value
-    at.toggle(key="laplace_answers__table").set_value(True).run()
-    assert len(at.dataframe) == before + 1
-    shown = next(d.value for d in at.dataframe if "Category" in d.value.columns)
+    """The sidebar's switch draws every chart's data (for the ε in use) as a table below it,
+    its numbers as the page writes them, and keeps it in the address; an ordinary run draws
+    none."""
+    assert not at.table and not at.toggle(key="tables").value
+    at.toggle(key="tables").set_value(True).run()
+    assert at.query_params["tables"] == "1"
+    shown = next(t.value for t in at.table if "Category" in t.value.columns)
     bars = chart_data(at, "bars")
     assert list(shown.columns) == ["Category", "Series", "count"]
-    np.testing.assert_array_equal(shown.to_numpy(), bars[["group", "series", "value"]].to_numpy())
-    at.toggle(key="laplace_answers__table").set_value(False).run()
-    assert len(at.dataframe) == before
+    assert shown["Category"].tolist() == bars["group"].tolist()
+    assert shown["count"].tolist() == [readable(v) for v in bars["value"]]
+    at.toggle(key="tables").set_value(False).run()
+    assert not at.table

@@ -20,6 +20,7 @@ import streamlit as st
 from ui.common import formatting
 from ui.common.formatting import significant
 from ui.common.i18n import _
+from ui.common.shell import chart_tables
 
 Spec = dict[str, Any]
 
@@ -202,13 +203,20 @@ def tables(spec: Spec) -> list[pd.DataFrame]:
     return out
 
 
-@st.fragment
-def table_view(spec: Spec, key: str) -> None:
-    """A switch under a chart that draws its data as tables while on (a run of this fragment
-    only); while off it draws nothing else."""
-    if st.toggle(_("common.chart.table"), key=f"{key}__table"):
+def _written(column: pd.Series) -> pd.Series:
+    """A column as the page writes it: numbers in the reader's format (1,414 or 2.83)."""
+    if not pd.api.types.is_numeric_dtype(column):
+        return column
+    return column.map(lambda value: formatting.readable(float(value)))
+
+
+def table_view(spec: Spec) -> None:
+    """The chart's data as tables below it, when the reader asked for them (the sidebar's
+    switch, ui.common.shell.chart_tables): real tables, which a screen reader walks cell by
+    cell, their numbers written as the page writes them. Otherwise nothing is drawn."""
+    if chart_tables():
         for frame in tables(spec):
-            st.dataframe(frame, hide_index=True)
+            st.table(frame.apply(_written), hide_index=True)
 
 
 def bars_description(

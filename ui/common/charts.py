@@ -16,16 +16,14 @@ a plotly chart takes (benchmarks/bench_browser.py). So every number that moves w
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import streamlit as st
 
+from ui.common.arrow_tables import arrow_table
 from ui.common.chart_text import bars_description, describe, table_view
 from ui.common.formatting import number_locale
 from ui.common.i18n import _
@@ -312,7 +310,7 @@ def show(spec: Spec, *, key: str, steady: bool = False, live: Spec | None = None
     if steady:
         size = PRESENTER_FONT_SIZE if presenter else FONT_SIZE
         config["axisYQuantitative"] = {"minExtent": 4 * size}  # "−0.0005", "100,000"
-    datasets = {name: _arrow(frame) for name, frame in spec.get("datasets", {}).items()}
+    datasets = {name: arrow_table(frame) for name, frame in spec.get("datasets", {}).items()}
     with st.container(key=f"{key}__chart"):  # where the relay's script finds a live chart
         st.vega_lite_chart(
             spec={**spec, "config": config, **({"datasets": datasets} if datasets else {})},
@@ -320,29 +318,7 @@ def show(spec: Spec, *, key: str, steady: bool = False, live: Spec | None = None
             key=key,
             alt=alt,
         )
-        table_view(base, key)
-
-
-_ARROW: dict[int, tuple[weakref.ref, pa.Table]] = {}  # id(frame) -> (the frame, its table)
-_ARROW_LOCK = threading.Lock()
-
-
-def _arrow(frame: Any) -> Any:
-    """A dataset as the Arrow table Streamlit sends (pyarrow's own conversion, as Streamlit
-    makes it), kept while the frame lives: a live chart's stacked frames, kept across runs and
-    sessions (ui.common.live), are converted once, not on every run of every session."""
-    if not isinstance(frame, pd.DataFrame):
-        return frame
-    key = id(frame)
-    with _ARROW_LOCK:
-        found = _ARROW.get(key)
-    if found is not None and found[0]() is frame:
-        return found[1]
-    table = pa.Table.from_pandas(frame)
-    forget = weakref.ref(frame, lambda _gone, key=key: _ARROW.pop(key, None))
-    with _ARROW_LOCK:
-        _ARROW[key] = (forget, table)
-    return table
+        table_view(base)
 
 
 def noisy_vs_true(

@@ -55,6 +55,11 @@ def presenter_mode() -> bool:
     return bool(st.session_state.get(PRESENT.key, False))
 
 
+def chart_tables() -> bool:
+    """Whether the reader asked for every chart's data as a table below it."""
+    return bool(st.session_state.get(TABLES.key, False))
+
+
 def use_app_navigation() -> None:
     """Make a first-visit deep link run through app.py's own navigation: a server still in
     the legacy ``pages/`` mode (ui.common.streamlit_internals) is switched and the run starts
@@ -73,6 +78,7 @@ def _next_draw() -> None:
 SEED = Number("seed", None, minimum=0, maximum=2**32 - 1, integer=True)
 DRAW = Number("draw", None, minimum=0, maximum=2**31, integer=True)
 PRESENT = Flag("present", on="1")
+TABLES = Flag("tables", on="1")  # every chart's data as a table below it (WCAG 1.1.1)
 LANGUAGE = Choice(LANGUAGE_KEY, None, options=tuple(LANGUAGES))
 
 
@@ -152,6 +158,7 @@ def sidebar() -> None:
             _("common.sidebar.presenter"),
             help=_("common.sidebar.presenter.help"),
         )
+        linked(TABLES, st.toggle, _("common.sidebar.tables"), help=_("common.sidebar.tables.help"))
         if following():
             st.caption(_("common.sidebar.following"))
         else:
