@@ -1,5 +1,5 @@
 """Make the project root importable for tests run from anywhere; the browser tests' shared
-fixtures (a server and a chromium per test process)."""
+fixtures (a server per test process, a chromium per module); no Hypothesis deadline."""
 
 import functools
 import sys
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from streamlit.components.v2 import manifest_scanner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +21,12 @@ if str(ROOT) not in sys.path:
 manifest_scanner.scan_component_manifests = functools.cache(
     manifest_scanner.scan_component_manifests
 )
+
+
+# A test must not depend on the machine's speed: on a busy machine an example's first call
+# (its imports) took 397 ms, past Hypothesis' default deadline of 200 ms, and failed.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 # The modules whose tests take longest (browsers, Spark, trainings, synthesis), sent to the
@@ -49,9 +56,11 @@ def app() -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium, headless, driven by Playwright (one a test process)."""
+    """Debian's chromium, headless, driven by Playwright; one a module, not a test process:
+    Playwright's sync API keeps an event loop running in the thread while it is open, where
+    the room's tests run their own (asyncio.run)."""
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM, CHROMIUM_ARGS
 
