@@ -19,6 +19,7 @@ from ui.common.export import export_buttons
 from ui.common.formatting import odds_factor, percent, significant
 from ui.common.formatting import power_of_ten as format_delta
 from ui.common.i18n import N_, _
+from ui.common.shell import on_a_phone
 
 # The curves' priors, evenly spaced in log-odds (the posterior's log-odds is the prior's ± ε,
 # so each curve's points are as evenly spread): within a pixel of the curves at every ε, with
@@ -28,10 +29,12 @@ PRIORS = np.concatenate([[0.0], expit(np.linspace(-10, 10, 61)), [1.0]])
 
 def attackers_guess(s: Settings) -> None:
     """Section 1: the posterior bound after one output, for the prior chosen; the intro and the
-    chart follow the ε thumb, the headline the ε and δ thumbs."""
-    live.text(s.stops[:1], lambda e: _intro(s.at(e)), key="attacker_guess_intro", depends=s.pure)
+    chart follow the ε thumb, the headline the ε and δ thumbs. On a phone the metrics and the
+    chart come first, the headline and the intro right below the chart."""
+    phone = on_a_phone()
+    if not phone:
+        _words(s)
     now = posterior(s, s.prior)
-    _headline(s)
     _posterior_metrics(s, now)
     # δ moves the chart only where 10δ reaches 1 (typed, beyond the slider): it follows ε
     chart = live.chart(
@@ -40,6 +43,8 @@ def attackers_guess(s: Settings) -> None:
         key="attacker_posterior",
         depends=(s.pure, s.bounded, s.prior),
     )
+    if phone:
+        _words(s)
     if s.pure:
         st.caption(_("attacker.guess.tight"))
     elif not s.certain:
@@ -52,6 +57,13 @@ def attackers_guess(s: Settings) -> None:
             st.dataframe(posterior_table(s), hide_index=True, width="stretch")
     export_buttons("attacker", None, lambda: posterior_export(s, chart), secure=False)
     section_exercises(EXERCISES, "guess", s)
+
+
+def _words(s: Settings) -> None:
+    """What the attacker knows and what ε-DP promises, then the sentence the section answers
+    with."""
+    live.text(s.stops[:1], lambda e: _intro(s.at(e)), key="attacker_guess_intro", depends=s.pure)
+    _headline(s)
 
 
 def _intro(s: Settings) -> str:

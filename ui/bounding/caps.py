@@ -14,7 +14,7 @@ from ui.bounding.choices import Choices
 from ui.bounding.data import BoundingData
 from ui.bounding.declared import BOUNDS, MAX_GROUPS, MAX_PER_GROUP
 from ui.bounding.private import PrivateChoice, private_choice
-from ui.common import formatting
+from ui.common import folding, formatting
 from ui.common.address import linked
 from ui.common.errors import show_error, translated
 from ui.common.i18n import _
@@ -35,7 +35,7 @@ def _cap_sliders(data: BoundingData, private: bool):
         return 1, 1, False
     link = data.data.link_key
     controls = link if not data.data.own else (link, data.group, n)  # what the caps are for
-    cols = st.columns(2)
+    cols = folding.columns(2)
     max_groups = None
     most = data.max_groups_per_person
     if private:

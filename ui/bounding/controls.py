@@ -21,7 +21,7 @@ from ui.common.errors import translated
 from ui.common.i18n import _
 from ui.common.release import draws_caption, guarantee_box
 from ui.common.sections import Section, story
-from ui.common.shell import presenter_row
+from ui.common.shell import phone_fold, presenter_row
 from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 
@@ -45,7 +45,7 @@ def explore(chosen: tuple[BoundingData, Choices], sections: Sequence[Section]) -
         if choices.mechanism == "gaussian":
             label = _("bounding.delta", **nouns)
             stops += (delta_slider(DELTA, label=label),)
-    with caps:
+    with caps, phone_fold(_("bounding.caps.box"), "bounding_caps_box"):  # on a phone, closed
         bounds, private, reads = bounds_controls(data, choices)
     if bounds is None:
         return

@@ -286,7 +286,32 @@ def settings_area() -> Iterator[None]:
         return
     room = following() and not presenter_mode()
     label = _("common.room.settings") if room else _("common.presenter.settings")
-    box = st.expander(label, icon=":material/tune:", key="settings_area", on_change="rerun")
+    with _folded_box(label, "settings_area"):
+        yield
+
+
+def on_a_phone() -> bool:
+    """Whether the page is compact for a phone (alone, or following a trainer), not for a
+    projector, where a page's own controls stay on one row (presenter_row)."""
+    return compact() and not presenter_mode()
+
+
+@contextmanager
+def phone_fold(label: str, key: str) -> Iterator[None]:
+    """A page's own controls that a person alone on a phone does not need first (a training's
+    settings, the caps): on a phone in a closed box of their own, read, not drawn, as in
+    ``settings_area``, so that the guarantee and the open section's chart come sooner."""
+    if not on_a_phone():
+        yield
+        return
+    with _folded_box(label, key):
+        yield
+
+
+@contextmanager
+def _folded_box(label: str, key: str) -> Iterator[None]:
+    """A box of controls, closed until opened (which reruns); closed, its controls are read."""
+    box = st.expander(label, icon=":material/tune:", key=key, on_change="rerun")
     with box, nullcontext() if box.open else folded_into(box):
         yield
 

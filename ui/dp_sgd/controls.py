@@ -10,13 +10,13 @@ import streamlit as st
 
 from dp_core.errors import CodedError
 from dp_core.model_table import Encoding
-from ui.common import formatting
+from ui.common import folding, formatting
 from ui.common.address import linked
 from ui.common.errors import translated
 from ui.common.i18n import N_, _
 from ui.common.release import guarantee_box
 from ui.common.sections import Section, story
-from ui.common.shell import page_seed, presenter_mode, presenter_row
+from ui.common.shell import page_seed, phone_fold, presenter_mode, presenter_row
 from ui.common.turns import fragment
 from ui.common.widgets import delta_slider, epsilon_slider
 from ui.dp_sgd.declared import (
@@ -62,8 +62,15 @@ SLIDERS = (
 
 def _training(delta: float) -> tuple[Training, float]:
     """The training's settings (five sliders, the accountant): in two rows, or in one on a
-    projector (the section's chart then fits the screen)."""
-    columns = st.columns(6) if presenter_mode() else [*st.columns(4), *st.columns(2)]
+    projector (the section's chart then fits the screen); on a phone in a closed box, so the
+    guarantee and the accuracy chart come on the first screens."""
+    with phone_fold(_("dp_sgd.training.box"), "dp_sgd_training_box"):
+        return _training_controls(delta)
+
+
+def _training_controls(delta: float) -> tuple[Training, float]:
+    """The five sliders and the accountant's radio (read, not drawn, while folded away)."""
+    columns = folding.columns(6) if presenter_mode() else [*folding.columns(4), *folding.columns(2)]
     values = []
     for column, (setting, label, help_id, written) in zip(columns, SLIDERS, strict=False):
         with column:

@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.common import formatting
 from ui.common.i18n import _
 from ui.common.sections import Section, story
-from ui.common.shell import formula_box, presenter_row, what_to_notice
+from ui.common.shell import formula_box, phone_fold, presenter_row, what_to_notice
 from ui.common.turns import fragment
 from ui.local.guarantee import local_guarantee_box, rounded_up
 from ui.local.inputs import Respondents
@@ -35,7 +35,8 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
     step reruns only this."""
     controls, figures = presenter_row(5, 3)
     with controls:
-        protocol = protocol_choice()
+        with phone_fold(_("local.lf.protocol.box"), "lf_protocol_box"):  # on a phone, closed
+            protocol = protocol_choice()
         chosen = probabilities(protocol, len(respondents.labels))
     if chosen is None:
         return

@@ -13,39 +13,50 @@ from ui.common import formatting
 from ui.common.exercises import section_exercises
 from ui.common.i18n import _, n_
 from ui.common.labels import column_label
-from ui.common.shell import page_rng, presenter_mode
+from ui.common.shell import on_a_phone, page_rng, presenter_mode
 from ui.local.lf_settings import OWN_EXERCISES, PAGE, SHOWN_REPORTS, Settings, shown_labels
 
 
 def reports(s: Settings) -> None:
-    """Section 1: what one person sends, and the first respondents' reports."""
-    k = s.k
+    """Section 1: what one person sends, and the first respondents' reports. On a phone the
+    tables follow the first sentence; what explains them further comes after them."""
+    k, phone = s.k, on_a_phone()
     if s.grr:
         st.markdown(_("local.lf.reports.grr", k=k, others=k - 1))
     else:
         st.markdown(_("local.lf.reports.unary", k=k))
-        if s.zero_vectors and not presenter_mode():  # said aloud on a projector
-            st.markdown(
-                n_(
-                    "local.lf.reports.zeros.one",
-                    "local.lf.reports.zeros.other",
-                    s.zero_vectors,
-                    count=formatting.count(s.zero_vectors),
-                    column=s.respondents.column,
-                    reports=formatting.count(s.n),
-                )
-            )
-    if not presenter_mode():  # said aloud on a projector
-        st.caption(_("local.lf.neighbours"))
+    if not phone:
+        _context(s)
     table = report_table(s)
     if s.grr:
         st.table(table)
     else:
-        _one_hot(s)
+        _one_hot(s, sentence_first=not phone)
         st.markdown(_("local.lf.reports.matrix", shown=table.shape[1]))
         st.table(table.style.map(_bit_style))
     st.caption(_("local.lf.reports.caption"))
+    if phone:
+        _context(s)
     section_exercises(OWN_EXERCISES, "reports", s)
+
+
+def _context(s: Settings) -> None:
+    """The reports of persons holding no category, and the neighbouring datasets: said aloud
+    on a projector."""
+    if presenter_mode():
+        return
+    if not s.grr and s.zero_vectors:
+        st.markdown(
+            n_(
+                "local.lf.reports.zeros.one",
+                "local.lf.reports.zeros.other",
+                s.zero_vectors,
+                count=formatting.count(s.zero_vectors),
+                column=s.respondents.column,
+                reports=formatting.count(s.n),
+            )
+        )
+    st.caption(_("local.lf.neighbours"))
 
 
 def report_table(s: Settings) -> pd.DataFrame:
@@ -86,9 +97,10 @@ def _sent_bits(s: Settings) -> np.ndarray:
     return unary_encoding.unary_perturb(page_rng(PAGE, "reports"), first, s.k, s.p, s.q)
 
 
-def _one_hot(s: Settings) -> None:
+def _one_hot(s: Settings, sentence_first: bool) -> None:
     """The first person holding a category: their answer's one-hot vector (dp_core's
-    ``unary_encode``) under the categories' names, and the bits they send (the matrix's column)."""
+    ``unary_encode``) under the categories' names, and the bits they send (the matrix's column);
+    the sentence saying so above the table or below it."""
     first = s.respondents.codes[:SHOWN_REPORTS]
     held = np.flatnonzero(first >= 0)
     if not held.size:
@@ -97,21 +109,23 @@ def _one_hot(s: Settings) -> None:
     value, label = names[first[person]], s.labels[first[person]]  # as written, as in the data
     encoded = unary_encoding.unary_encode(first[person : person + 1], s.k)[0]
     sent = _sent_bits(s)[person]
-    st.markdown(
-        _(
-            "local.lf.reports.encode",
-            person=person + 1,
-            value=value,
-            label=label,
-            bits=", ".join(str(int(bit)) for bit in encoded),
-        )
+    sentence = _(
+        "local.lf.reports.encode",
+        person=person + 1,
+        value=value,
+        label=label,
+        bits=", ".join(str(int(bit)) for bit in encoded),
     )
+    if sentence_first:
+        st.markdown(sentence)
     rows = [
         _("local.lf.reports.encoded", label=label),
         _("local.lf.reports.sent", person=person + 1),
     ]
     cells = np.where(np.array([encoded, sent]), "1", "0")
     st.table(pd.DataFrame(cells, index=rows, columns=names).style.map(_bit_style))
+    if not sentence_first:
+        st.markdown(sentence)
 
 
 def _column(s: Settings) -> str:

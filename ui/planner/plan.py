@@ -11,6 +11,7 @@ from ui.common.exercises import section_exercises
 from ui.common.export import Export, export_buttons
 from ui.common.i18n import _, n_
 from ui.common.release import guarantee_text, unit_words
+from ui.common.shell import on_a_phone
 from ui.planner import charts as planner_charts
 from ui.planner import link, summary
 from ui.planner.cost import totals
@@ -32,12 +33,9 @@ def the_plan(s: Settings) -> None:
         _("planner.metric.widest", name=worst.name), summary.percent(worst.relative_half_width)
     )
     released = summary.releases(s)
-    st.markdown(summary.screen_table(s, released))
-    st.caption(_("planner.plan.legend"))
-    full = st.expander(_("planner.plan.every_column"), key=f"{PAGE}_table", on_change="rerun")
-    if full.open:
-        with full:
-            st.dataframe(summary.plan_table(s, released), hide_index=True, width="stretch")
+    phone = on_a_phone()
+    if not phone:
+        _table(s, released)
     missed = [r.name for r in plan.rows if r.meets_target is False]
     if missed:
         names = _("planner.board.list_separator").join(f"“{name}”" for name in missed)
@@ -49,8 +47,21 @@ def the_plan(s: Settings) -> None:
         s, lambda at: planner_charts.accuracy(*summary.accuracy_frames(at)), key=f"{PAGE}_accuracy"
     )
     st.caption(_("planner.plan.accuracy_note"))
+    if phone:
+        _table(s, released)
     zip_button(s, released, accuracy)
     section_exercises(EXERCISES, "plan", s)
+
+
+def _table(s: Settings, released: dict) -> None:
+    """The plan's table, its legend and every column: above the accuracy chart, below it on a
+    phone (where the chart then comes on the first screens)."""
+    st.markdown(summary.screen_table(s, released))
+    st.caption(_("planner.plan.legend"))
+    full = st.expander(_("planner.plan.every_column"), key=f"{PAGE}_table", on_change="rerun")
+    if full.open:
+        with full:
+            st.dataframe(summary.plan_table(s, released), hide_index=True, width="stretch")
 
 
 def _heading(s: Settings) -> str:
