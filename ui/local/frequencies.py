@@ -16,7 +16,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.common import formatting
 from ui.common.i18n import _
 from ui.common.sections import Section, story
-from ui.common.shell import formula_box, phone_fold, presenter_row, what_to_notice
+from ui.common.shell import formula_box, on_a_phone, phone_fold, presenter_row, what_to_notice
 from ui.common.turns import fragment
 from ui.local.guarantee import local_guarantee_box, rounded_up
 from ui.local.inputs import Respondents
@@ -41,7 +41,9 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
     if chosen is None:
         return
     s = Settings(respondents, protocol, *chosen)
-    _metrics(s, figures)
+    phone = on_a_phone()  # there the guarantee comes right under ε, p and q below it
+    if not phone:
+        _metrics(s, figures)
     local_guarantee_box(
         respondents.data,
         s.epsilon,
@@ -50,6 +52,8 @@ def explore(respondents: Respondents, sections: list[Section]) -> None:
         reads=respondents.reads,
         follows=(s.sliders, lambda *values: s.at(*values).epsilon) if s.sliders else None,
     )
+    if phone:
+        _metrics(s, st.container())
     story(PAGE, sections, s)
 
 
