@@ -107,7 +107,8 @@ def settled(page: Page) -> None:
 
     A first visit runs twice (see ui.common.shell.use_app_navigation), so one "notRunning"
     moment is not enough; the first time a widget appears its code loads (a skeleton); and a
-    live sentence is painted by the relay's script once that has loaded (ui.common.live).
+    live sentence is painted by the relay's script once that has loaded (ui.common.live); a
+    phone's page is folded by the run that hears of its screen (ui.common.accessible).
     """
     page.wait_for_selector(
         "[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=60_000
@@ -119,6 +120,8 @@ def settled(page: Page) -> None:
         page.wait_for_timeout(500)
         loading = page.locator("[data-testid^='stSkeleton']").count()
         loading += page.locator(".dp-live-text[data-live]").count()  # not painted yet
+        # a phone's screen not yet reported to the server, which folds the page when it is
+        loading += page.locator("html:not([data-screen='known'])").count()
         if page.locator(idle).count() == 1 and loading == 0:
             return
     pytest.fail("the app kept rerunning or loading for 90 s")

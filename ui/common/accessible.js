@@ -25,6 +25,9 @@ function declared(root) {
 export default function ({ data, setStateValue }) {
   document.documentElement.lang = data.lang;
   const narrow = window.innerWidth <= data.width;
+  // Whether the server's run knows this screen yet ("reporting" until a phone's report has
+  // been heard): the browser tests read a page once it says "known".
+  document.documentElement.dataset.screen = narrow === data.narrow ? "known" : "reporting";
   if (narrow !== data.narrow) setStateValue("narrow", narrow);
   declared(document);
   if (!window.__dpTablesWatched) {

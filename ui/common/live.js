@@ -59,15 +59,19 @@ export default function ({ parentElement, data }) {
           note: data.note || "", now: JSON.stringify(data.now),
           texts: JSON.stringify(data.texts) });
         paint(root, data.now, true);
-        atStop(root);
+        const moved = atMovedStop(root);
+        if (moved !== undefined) paint(root, moved);
       }
     };
-    // A sentence at the stop its sliders show (the server's while no thumb has moved).
-    const atStop = (root) => {
+    // The sentence at the stop of a thumb moved since the last run; undefined if none moved
+    // (the server's sentence holds).
+    const atMovedStop = (root) => {
+      let said;
       for (const [key, stops] of Object.entries(JSON.parse(root.dataset.texts))) {
         const held = document.querySelector(`.st-key-${CSS.escape(key)}`);
-        if (held && held.value < 0) paint(root, stops[-held.value - 1]);
+        if (held && held.value < 0) said = stops[-held.value - 1];
       }
+      return said;
     };
     // Every slider where it is (or at the stop pushed to it): when the page is drawn and
     // after each server run.
@@ -122,9 +126,9 @@ export default function ({ parentElement, data }) {
           const chart = target.closest("[class*='__chart']");
           const key = chart && keyOf(chart).replace(/__chart$/, "");
           const root = key && document.querySelector(`.dp-live-alt[data-key='${CSS.escape(key)}']`);
-          if (root) {
-            paint(root, JSON.parse(root.dataset.now));
-            atStop(root);
+          if (root) {  // one label, set only when it differs: setting it is a mutation too
+            const moved = atMovedStop(root);
+            paint(root, moved === undefined ? JSON.parse(root.dataset.now) : moved);
           }
         }
         else if (target.tagName === "INPUT" && target.type === "range" && box(target)) {
