@@ -316,6 +316,23 @@ def test_a_curve_is_read_at_its_marked_epsilon(lang, said) -> None:
     assert _in(lang, lambda: chart_text.describe(_curve())) == said
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "A chart of error against epsilon. Each line's highest point (epsilon): "
+               "A 4 at 2, B 40 at 2."),
+        ("de", "Ein Diagramm von error über epsilon. Höchster Punkt jeder Linie (epsilon): "
+               "A 4 bei 2, B 40 bei 2."),
+    ],
+)  # fmt: skip
+def test_curves_with_no_marker_say_each_line_s_highest_point(lang, said) -> None:
+    """A training curve or a density has no ε marked to read it at: its main numbers are
+    each line's highest point and where it is reached."""
+    spec = _in(lang, _curve)
+    spec["layer"] = spec["layer"][:1]  # the lines without the marker
+    assert _in(lang, lambda: chart_text.describe(spec)) == said
+
+
 def test_bars_by_category_say_their_values_and_the_printed_labels() -> None:
     frame = pd.DataFrame({"who": ["x", "y"], "p": [0.25, 0.75]})
     spec = charts.chart(

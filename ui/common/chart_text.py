@@ -149,9 +149,31 @@ def _at_mark(spec: Spec) -> tuple[str, str] | None:
     return (label, _("common.chart.alt.at", mark=label, values=", ".join(said))) if said else None
 
 
+def _peaks(spec: Spec) -> str | None:
+    """Each line's highest point, for curves with no marker to read them at: a training
+    curve's best accuracy, a density's mode and its height."""
+    said = []
+    for view in _layers(spec):
+        enc, frame = view.get("encoding", {}), _frame(spec, view)
+        x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
+        if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
+            continue
+        series, write, write_x = _series(enc, frame, x), _number(enc["y"]), _number(enc["x"])
+        whole = [(_title(enc["y"]) or y, frame)]
+        for name, rows in frame.groupby(series, sort=False) if series else whole:
+            values = rows[y].to_numpy(dtype=float)
+            if np.isfinite(values).any():
+                top = int(np.nanargmax(values))
+                value, at = write(values[top]), write_x(float(rows[x].iloc[top]))
+                said.append(_("common.chart.alt.peak", series=name, value=value, at=at))
+    axis = _axis(spec, "x")
+    return _("common.chart.alt.peaks", axis=axis, values=", ".join(said)) if said and axis else None
+
+
 def describe(spec: Spec) -> str:
     """The chart's text alternative: its own ``description``, else what its axes show, its
-    values (a number per category, or each line's at the marked ε) and the labels printed."""
+    values (a number per category, each line's at the marked ε, or else each line's highest
+    point) and the labels printed."""
     if spec.get("description"):
         return str(spec["description"])
     x, y = _axis(spec, "x"), _axis(spec, "y")
@@ -168,6 +190,8 @@ def describe(spec: Spec) -> str:
     if at:
         said.append(at[1])
         labels = [label for label in labels if label != at[0]]
+    elif not values and (peaks := _peaks(spec)):
+        said.append(peaks)
     if labels:
         said.append(_("common.chart.alt.labels", labels="; ".join(labels)))
     return " ".join(said)
