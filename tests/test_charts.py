@@ -333,6 +333,17 @@ def test_curves_with_no_marker_say_each_line_s_highest_point(lang, said) -> None
     assert _in(lang, lambda: chart_text.describe(spec)) == said
 
 
+def test_a_long_bar_chart_says_its_ten_largest_values() -> None:
+    frame = pd.DataFrame({"who": [f"c{i}" for i in range(30)], "p": np.arange(30) / 100})
+    spec = charts.chart(
+        charts.bars("p", x=charts.nominal("who"), y=charts.quantitative("p", "probability")),
+        datasets={"p": frame},
+    )
+    said = _in("en", lambda: chart_text.describe(spec))
+    largest = "; ".join(f"c{i}: {i / 100:g}" for i in range(29, 19, -1))
+    assert said == f"A chart of probability. Its 10 largest values of 30: {largest}."
+
+
 def test_bars_by_category_say_their_values_and_the_printed_labels() -> None:
     frame = pd.DataFrame({"who": ["x", "y"], "p": [0.25, 0.75]})
     spec = charts.chart(

@@ -14,6 +14,8 @@ import zipfile
 import pandas as pd
 import pytest
 from apptest_helpers import (
+    chart_alts,
+    chart_data,
     charts,
     click_preset,
     errors,
@@ -32,6 +34,7 @@ from apptest_helpers import (
 from dp_core.accountants import zcdp_rho_for
 from dp_core.errors import CodedError
 from dp_core.synthetic import budget_split
+from ui.common.formatting import percent
 from ui.synthetic import jobs
 from ui.synthetic.declared import CENSUS_DOMAIN, EPSILONS
 from ui.synthetic.release import meta, store_path
@@ -79,6 +82,13 @@ def test_the_unmeasured_pairs_are_further_off_than_the_measured():
     assert "occupation × sex was not measured" in texts(at)
     at = set_widget(at, at.selectbox, "synthetic_column", "income")
     assert "occupation × income was measured" in texts(at)
+    # its text alternative names each table's three largest cells, with the chart's shares
+    (said,) = chart_alts(at)
+    assert said.startswith("Each cell's share of the rows, by occupation and income, in the real")
+    cells = chart_data(at, "cells")
+    real = cells[cells["order"] == 0].nlargest(3, "share")
+    listed = ", ".join(f"{c.occupation} | {c.income} {percent(c.share)}" for c in real.itertuples())
+    assert f"The three largest cells: real: {listed}; synthetic: " in said
 
 
 def test_downstream_task_and_rare_cells():

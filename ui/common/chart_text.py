@@ -65,7 +65,8 @@ def _labels(spec: Spec) -> list[str]:
     return found
 
 
-ROWS = 24  # a chart with more bars than this is described by its axes and labels only
+ROWS = 24  # a chart with more bars than this is described by its LARGEST values only
+LARGEST = 10
 
 
 def _mark(view: dict) -> str | None:
@@ -110,16 +111,20 @@ def _bars(spec: Spec) -> str | None:
             kinds = ("nominal", "ordinal") + (
                 ("quantitative",) if _mark(view) in ("bar", "text") else ()
             )
-            if (frame is None or len(frame) > ROWS or c.get("type") not in kinds
+            if (frame is None or c.get("type") not in kinds
                     or n.get("type") != "quantitative" or "field" not in n or "y2" in enc
                     or "x2" in enc):  # fmt: skip
                 continue
             series = _series(enc, frame, c["field"])
-            groups = [
+            shown = frame.nlargest(LARGEST, n["field"]) if len(frame) > ROWS else frame
+            groups = "; ".join(
                 _("common.chart.alt.group", category=name, values=_said(rows, n, series))
-                for name, rows in frame.groupby(c["field"], sort=False)
-            ]
-            return _("common.chart.alt.values", groups="; ".join(groups))
+                for name, rows in shown.groupby(c["field"], sort=False)
+            )
+            if len(shown) < len(frame):  # a long chart: its largest values
+                return _("common.chart.alt.largest", shown=len(shown), count=len(frame),
+                         groups=groups)  # fmt: skip
+            return _("common.chart.alt.values", groups=groups)
     return None
 
 
@@ -243,14 +248,22 @@ def table_view(spec: Spec) -> None:
             st.table(frame.apply(_written), hide_index=True)
 
 
+def grouped(groups: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """Values by category in the reader's words: "a: true 3, noisy 3.5; b: …" (each category
+    with its (series, written value) pairs)."""
+    return "; ".join(
+        _("common.chart.alt.group", category=category, values=", ".join(
+            _("common.chart.alt.value", series=series, value=value) for series, value in pairs))
+        for category, pairs in groups.items()
+    )  # fmt: skip
+
+
 def bars_description(
     labels: Sequence[str], series_values: Mapping[str, Sequence[float]], value_title: str
 ) -> str:
     """Bars per category (``charts.noisy_vs_true``): what they show and every value."""
-    groups = [
-        _("common.chart.alt.group", category=label, values=", ".join(
-            _("common.chart.alt.value", series=name, value=significant(float(values[i])))
-            for name, values in series_values.items()))
+    groups = {
+        label: [(name, significant(float(values[i]))) for name, values in series_values.items()]
         for i, label in enumerate(labels)
-    ]  # fmt: skip
-    return _("common.chart.alt.bars", values=value_title, groups="; ".join(groups))
+    }
+    return _("common.chart.alt.bars", values=value_title, groups=grouped(groups))

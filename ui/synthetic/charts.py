@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ui.common.chart_text import grouped
 from ui.common.charts import (
     ACCENT_COLOR,
     GOOD_COLOR,
@@ -20,7 +21,7 @@ from ui.common.charts import (
     quantitative,
     rule_x,
 )
-from ui.common.formatting import number
+from ui.common.formatting import number, percent
 from ui.common.i18n import _
 
 SHARE = {"format": ".0%"}
@@ -63,6 +64,7 @@ def crosstab(frame: pd.DataFrame, row: str, column: str, titles: tuple[str, str]
     """Shares of each (row, column) cell in the real and the synthetic table, side by side;
     ``titles``: the row's and the column's axis titles (in the reader's language)."""
     return {
+        "description": _crosstab_said(frame, row, column, titles),
         "datasets": {"cells": frame},
         "data": {"name": "cells"},
         "facet": {"column": {"field": "table", "type": "nominal", "title": None,
@@ -85,6 +87,17 @@ def crosstab(frame: pd.DataFrame, row: str, column: str, titles: tuple[str, str]
             },
         },
     }  # fmt: skip
+
+
+def _crosstab_said(frame: pd.DataFrame, row: str, column: str, titles: tuple[str, str]) -> str:
+    """The crosstab's text alternative: what it shows and each table's three largest cells."""
+    largest = {
+        table: [(f"{c[row]} | {c[column]}", percent(c["share"]))
+                for _i, c in rows.nlargest(3, "share").iterrows()]
+        for table, rows in frame.sort_values("order").groupby("table", sort=False)
+    }  # fmt: skip
+    return _("synthetic.chart.crosstab_alt", row=titles[0], column=titles[1],
+             largest=grouped(largest))  # fmt: skip
 
 
 def downstream_curve(frame: pd.DataFrame, epsilon: float) -> Spec:
