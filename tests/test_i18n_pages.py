@@ -25,7 +25,9 @@ PAGES = [entry.url_path for entry in available_pages()]
 _WORDS = re.compile(r"[A-Za-z][A-Za-z’'-]*(?:[ ,;:]+[A-Za-z][A-Za-z’'-]*){3,}")
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 # Names that are the same in every language: mechanisms' authors, libraries, data's codes.
-_KEPT = re.compile(r"OpenDP|dp-accounting|Google|Apple|LinkedIn|Microsoft|Census|UCI|PyDP")
+_KEPT = re.compile(  # names, not sentences (a chart's labels, said in its text alternative)
+    r"OpenDP|dp-accounting|Google|Apple|LinkedIn|Microsoft|Census|UCI|PyDP|Wikimedia"
+)
 
 
 def english_sentences() -> set[str]:

@@ -19,7 +19,7 @@ import streamlit as st
 
 from ui.common import formatting
 from ui.common.formatting import significant
-from ui.common.i18n import _
+from ui.common.i18n import _, listed, sentences
 from ui.common.shell import chart_tables
 
 Spec = dict[str, Any]
@@ -89,8 +89,8 @@ def _said(frame: pd.DataFrame, channel: dict, series: str | None) -> str:
     """A category's values: "12" or "true count 12, noisy count 13.4"."""
     value, write = channel["field"], _number(channel)
     if series is None:
-        return ", ".join(write(float(v)) for v in frame[value])
-    return ", ".join(_("common.chart.alt.value", series=name, value=write(float(v)))
+        return listed(write(float(v)) for v in frame[value])
+    return listed(_("common.chart.alt.value", series=name, value=write(float(v)))
                      for name, v in zip(frame[series], frame[value], strict=True))  # fmt: skip
 
 
@@ -151,7 +151,7 @@ def _at_mark(spec: Spec) -> tuple[str, str] | None:
             if len(rows) and rows[x].min() <= at <= rows[x].max():
                 value = float(np.interp(at, rows[x].astype(float), rows[y].astype(float)))
                 said.append(_("common.chart.alt.value", series=name, value=write(value)))
-    return (label, _("common.chart.alt.at", mark=label, values=", ".join(said))) if said else None
+    return (label, _("common.chart.alt.at", mark=label, values=listed(said))) if said else None
 
 
 def _peaks(spec: Spec) -> str | None:
@@ -172,7 +172,7 @@ def _peaks(spec: Spec) -> str | None:
                 value, at = write(values[top]), write_x(float(rows[x].iloc[top]))
                 said.append(_("common.chart.alt.peak", series=name, value=value, at=at))
     axis = _axis(spec, "x")
-    return _("common.chart.alt.peaks", axis=axis, values=", ".join(said)) if said and axis else None
+    return _("common.chart.alt.peaks", axis=axis, values=listed(said)) if said and axis else None
 
 
 def describe(spec: Spec) -> str:
@@ -199,7 +199,7 @@ def describe(spec: Spec) -> str:
         said.append(peaks)
     if labels:
         said.append(_("common.chart.alt.labels", labels="; ".join(labels)))
-    return " ".join(said)
+    return sentences(*said)
 
 
 def _titles(spec: Spec, name: str) -> dict[str, str]:
@@ -252,7 +252,7 @@ def grouped(groups: Mapping[str, Sequence[tuple[str, str]]]) -> str:
     """Values by category in the reader's words: "a: true 3, noisy 3.5; b: …" (each category
     with its (series, written value) pairs)."""
     return "; ".join(
-        _("common.chart.alt.group", category=category, values=", ".join(
+        _("common.chart.alt.group", category=category, values=listed(
             _("common.chart.alt.value", series=series, value=value) for series, value in pairs))
         for category, pairs in groups.items()
     )  # fmt: skip

@@ -165,6 +165,17 @@ def _(msgid: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def sentences(*texts: str) -> str:
+    """Whole sentences one after the other: with a space between them, but none in Japanese
+    and Chinese, whose sentences end with "。" and run on."""
+    return ("" if language() in ("ja", "zh") else " ").join(texts)
+
+
+def listed(items: Iterable[str]) -> str:
+    """Items of a list in a sentence: "a, b" (Japanese and Chinese: "a、b")."""
+    return ("、" if language() in ("ja", "zh") else ", ").join(items)
+
+
 def N_(msgid: str) -> str:
     """Mark a message id for the catalogues where it is stored, to be translated later."""
     return msgid

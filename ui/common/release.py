@@ -19,7 +19,7 @@ from ui.common import live
 from ui.common.address import linked
 from ui.common.data_picker import DataChoice
 from ui.common.formatting import epsilon_bound, power_of_ten
-from ui.common.i18n import N_, _, language
+from ui.common.i18n import N_, _, sentences
 from ui.common.labels import contribution_rule
 from ui.common.live import Stops
 from ui.common.setting import Flag
@@ -99,12 +99,6 @@ READ_WORDS = {  # what was read from the data, and how to fix it in advance: mes
     "categories": N_("common.read.categories"),
     "rows": N_("common.read.rows"),
 }
-
-
-def sentences(*texts: str) -> str:
-    """Whole sentences one after the other: with a space between them, but none in Japanese
-    and Chinese, whose sentences end with "。" and run on."""
-    return ("" if language() in ("ja", "zh") else " ").join(texts)
 
 
 def guarantee(data: DataChoice, parts: Sequence[Part], reads: Sequence[Read] = ()) -> Guarantee:

@@ -9,7 +9,7 @@ import streamlit as st
 from dp_core.guarantee import Part
 from ui.common import formatting
 from ui.common.address import linked
-from ui.common.i18n import _
+from ui.common.i18n import _, sentences
 from ui.common.live import Said
 from ui.common.presets import preset_buttons
 from ui.common.release import (
@@ -18,7 +18,6 @@ from ui.common.release import (
     guarantee_text,
     said_box,
     said_guarantee,
-    sentences,
     unit_words,
 )
 from ui.common.sections import Section, story

@@ -12,8 +12,8 @@ from dp_core import accountants, planner
 from dp_core.accountants import AccountingTotal
 from ui.common import formatting
 from ui.common.export import localized, missing_chart_note
-from ui.common.i18n import N_, _, language, n_
-from ui.common.release import guarantee_text, sentences, unit_words
+from ui.common.i18n import N_, _, language, n_, sentences
+from ui.common.release import guarantee_text, unit_words
 from ui.common.report import Chart, Section, Table, html_report
 from ui.planner import charts as planner_charts
 from ui.planner import summary

@@ -13,8 +13,7 @@ from ui.common.categories import pick_categories
 from ui.common.contributions import contribution_cap
 from ui.common.data_picker import DataChoice, about, dataset_setting, pick_data
 from ui.common.errors import show_error, translated
-from ui.common.i18n import _, n_
-from ui.common.release import sentences
+from ui.common.i18n import _, n_, sentences
 from ui.common.shell import page_rng
 from ui.planner import link, summary
 from ui.planner.declared import CALIBRATION, MODE, ROWS, ROWS_WRITTEN
