@@ -60,7 +60,7 @@ import streamlit as st
 from ui.common.chart_text import describe
 from ui.common.charts import Spec, show
 from ui.common.i18n import language
-from ui.common.live_assembly import assembled, family
+from ui.common.live_assembly import assembled, described, family
 from ui.common.setting import option_code
 
 
@@ -161,8 +161,10 @@ def chart(
         show(base, key=key)
         return base
     memo_key = _memo_key(key, depends)
-    said = {s.key: [describe(one) for one in family(sliders, j, build, base, memo_key)[1]]
-            for j, s in enumerate(sliders)}  # fmt: skip
+    said = {}
+    for j, s in enumerate(sliders):  # each stop's sentence, kept with the stops' specs
+        found, specs, built = family(sliders, j, build, base, memo_key)
+        said[s.key] = described(found, specs, built, describe)
     alt = {"key": key, "now": describe(base), "texts": said}
     st.markdown(_held(alt, "dp-live-alt"), unsafe_allow_html=True)  # hidden (live.css)
     show(base, key=key, steady=True, live=spec)

@@ -173,6 +173,18 @@ def family(
     return key, found, built
 
 
+_TEXTS = _Memo()  # a family's text alternatives, by the family's memo key
+
+
+def described(key: str, specs: list[Any], built: bool, describe: Callable[[Any], str]) -> list[str]:
+    """``describe`` of each stop's spec of the family kept under ``key`` (``family``), kept as
+    it is: made again only when the family was built again, not on every run."""
+    found, _made = _TEXTS.once(
+        key, lambda: [describe(spec) for spec in specs], fresh=lambda _found: not built
+    )
+    return found
+
+
 def _equal(one: Any, other: Any) -> bool:
     return _same(one, other) if isinstance(one, dict) else one == other
 
