@@ -128,6 +128,22 @@ def _bars(spec: Spec) -> str | None:
     return None
 
 
+def _lines(spec: Spec) -> Iterator[tuple[str, pd.DataFrame, str, str, dict]]:
+    """Each line drawn: (its series' name, its rows, the x and y fields, its encoding); a
+    layer without a series is one line named by its y axis."""
+    for view in _layers(spec):
+        enc, frame = view.get("encoding", {}), _frame(spec, view)
+        x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
+        if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
+            continue
+        series = _series(enc, frame, x)
+        if not series:
+            yield _title(enc["y"]) or y, frame, x, y, enc
+            continue
+        for name, rows in frame.groupby(series, sort=False):
+            yield name, rows, x, y, enc
+
+
 def _at_mark(spec: Spec) -> tuple[str, str] | None:
     """(the vertical marker's label, the sentence of each line's value there): a curve read
     at the current ε. The lines are read as drawn, straight between their points."""
@@ -139,18 +155,11 @@ def _at_mark(spec: Spec) -> tuple[str, str] | None:
         return None
     at, label = float(mark[field].iloc[0]), str(mark["label"].iloc[0])
     said = []
-    for view in _layers(spec):
-        enc, frame = view.get("encoding", {}), _frame(spec, view)
-        x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
-        if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
-            continue
-        series, write = _series(enc, frame, x), _number(enc["y"])
-        whole = [(_title(enc["y"]) or y, frame)]
-        for name, rows in frame.groupby(series, sort=False) if series else whole:
-            rows = rows.sort_values(x)
-            if len(rows) and rows[x].min() <= at <= rows[x].max():
-                value = float(np.interp(at, rows[x].astype(float), rows[y].astype(float)))
-                said.append(_("common.chart.alt.value", series=name, value=write(value)))
+    for name, rows, x, y, enc in _lines(spec):
+        rows = rows.sort_values(x)
+        if len(rows) and rows[x].min() <= at <= rows[x].max():
+            value = float(np.interp(at, rows[x].astype(float), rows[y].astype(float)))
+            said.append(_("common.chart.alt.value", series=name, value=_number(enc["y"])(value)))
     return (label, _("common.chart.alt.at", mark=label, values=listed(said))) if said else None
 
 
@@ -158,19 +167,12 @@ def _peaks(spec: Spec) -> str | None:
     """Each line's highest point, for curves with no marker to read them at: a training
     curve's best accuracy, a density's mode and its height."""
     said = []
-    for view in _layers(spec):
-        enc, frame = view.get("encoding", {}), _frame(spec, view)
-        x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
-        if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
-            continue
-        series, write, write_x = _series(enc, frame, x), _number(enc["y"]), _number(enc["x"])
-        whole = [(_title(enc["y"]) or y, frame)]
-        for name, rows in frame.groupby(series, sort=False) if series else whole:
-            values = rows[y].to_numpy(dtype=float)
-            if np.isfinite(values).any():
-                top = int(np.nanargmax(values))
-                value, at = write(values[top]), write_x(float(rows[x].iloc[top]))
-                said.append(_("common.chart.alt.peak", series=name, value=value, at=at))
+    for name, rows, x, y, enc in _lines(spec):
+        values = rows[y].to_numpy(dtype=float)
+        if np.isfinite(values).any():
+            top = int(np.nanargmax(values))
+            value, at = _number(enc["y"])(values[top]), _number(enc["x"])(float(rows[x].iloc[top]))
+            said.append(_("common.chart.alt.peak", series=name, value=value, at=at))
     axis = _axis(spec, "x")
     return _("common.chart.alt.peaks", axis=axis, values=listed(said)) if said and axis else None
 
