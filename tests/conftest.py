@@ -45,6 +45,49 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.stem, len(LONG_FIRST)))
 
 
+def _waits(nodeid: str) -> bool:
+    """Whether a test mostly waits on a server and chromium (its module drives a browser)."""
+    module = nodeid.split("::")[0].rsplit("/", 1)[-1]
+    return module.startswith("test_browser") or module == "test_report_pages.py"
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist load`` in two lanes: half the workers take the browser tests first, the other
+    half everything else first, a test at a time, each lane helping the other once its own
+    tests are handed out. xdist's own first hand-out (a quarter of a worker's share each, in
+    order) gave one worker every browser module: it ran 260 s alone after the others had
+    finished; a test at a time in one queue ran four chromiums at once on two cores (load 20)
+    and took longer still."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScheduling
+
+    class Lanes(LoadScheduling):
+        def __init__(self, config: pytest.Config, log) -> None:
+            super().__init__(config, log)
+            self.maxschedchunk = 1
+
+        def _send_tests(self, node, num: int) -> None:
+            browsing = self.nodes.index(node) < max(1, len(self.nodes) // 2)
+            if not hasattr(self, "waiting"):  # the collection is known from the first hand-out
+                self.waiting = {i for i, nodeid in enumerate(self.collection) if _waits(nodeid)}
+            sent = []
+            for _ in range(num):
+                left = sum(t in self.waiting for t in self.pending)
+                if not self.pending:
+                    break
+                if left in (0, len(self.pending)):  # one kind of test left: the next one
+                    sent.append(self.pending.pop(0))
+                    continue
+                mine = (i for i, t in enumerate(self.pending) if (t in self.waiting) == browsing)
+                sent.append(self.pending.pop(next(mine)))
+            if sent:
+                self.node2pending[node].extend(sent)
+                node.send_runtest_some(sent)
+
+    return Lanes(config, log)
+
+
 @pytest.fixture(scope="session")
 def app() -> Iterator[str]:
     """One server for the tests that do not depend on being its first visitor, in whichever
