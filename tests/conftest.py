@@ -51,6 +51,7 @@ def _waits(nodeid: str) -> bool:
     return module.startswith("test_browser") or module == "test_report_pages.py"
 
 
+@pytest.hookimpl(optionalhook=True)  # run without xdist (-p no:xdist) too
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """``--dist load`` in two lanes: half the workers take the browser tests first, the other
     half everything else first, a test at a time, each lane helping the other once its own
