@@ -2,6 +2,7 @@
 fixtures (a server per test process, a chromium per module); no Hypothesis deadline."""
 
 import functools
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,13 +90,33 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     return Lanes(config, log)
 
 
+SHARED_APP = "DP_EXPLORER_TEST_APP"  # the base URL of the server the workers share
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With xdist, the controller starts the server the workers' ``app`` shares (they inherit
+    its address): one start, and one server's caches warmed, not one a worker (a start and
+    its first run of a page cost seconds of CPU each)."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from test_browser import start_app
+
+    process, os.environ[SHARED_APP] = start_app()
+    config.add_cleanup(lambda: (process.terminate(), process.wait(timeout=20)))
+
+
 @pytest.fixture(scope="session")
 def app() -> Iterator[str]:
     """One server for the tests that do not depend on being its first visitor, in whichever
-    module (a test process starts one, not one a module: a start and its first run cost
-    ~5 s of CPU)."""
-    from test_browser import running_app
+    module: the workers' shared one (``pytest_configure``), else one for this process."""
+    from test_browser import healthy, running_app
 
+    shared = os.environ.get(SHARED_APP)
+    if shared:
+        if not healthy(shared):
+            pytest.fail("the shared streamlit server did not start within 60 s")
+        yield shared
+        return
     with running_app() as base:
         yield base
 

@@ -71,10 +71,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextlib.contextmanager
-def running_app(script: str = "serve.py") -> Iterator[str]:
-    """A fresh `streamlit run serve.py` (the README's command, or ``script``) on a free port;
-    its base URL."""
+def start_app(script: str = "serve.py") -> tuple[subprocess.Popen, str]:
+    """`streamlit run serve.py` (the README's command, or ``script``) started on a free port,
+    and its base URL: ready once ``healthy``."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
@@ -84,16 +83,27 @@ def running_app(script: str = "serve.py") -> Iterator[str]:
         stderr=subprocess.DEVNULL,
         env={**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"},
     )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    return process, f"http://127.0.0.1:{port}"
+
+
+def healthy(base: str) -> bool:
+    """Whether the server at ``base`` answers its health check within 60 s."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
                 if response.status == 200:
-                    break
+                    return True
         except OSError:
             time.sleep(0.3)
-    else:
+    return False
+
+
+@contextlib.contextmanager
+def running_app(script: str = "serve.py") -> Iterator[str]:
+    """A fresh server (``start_app``), its base URL once it answers; stopped afterwards."""
+    process, base = start_app(script)
+    if not healthy(base):
         process.kill()
         pytest.fail("the streamlit server did not start within 60 s")
     try:
