@@ -7,7 +7,7 @@ from ui.common.collector import leave_modules_out_of_collections
 from ui.common.exercises import below_each_answer
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.i18n import start_language
-from ui.common.shell import navigation_pages, sidebar, use_app_navigation
+from ui.common.shell import navigation_pages, sidebar, through_app, use_app_navigation
 from ui.common.turns import follower_turn
 from ui.workshop.asking import ask_button
 from ui.workshop.room import enter, url_path
@@ -19,7 +19,7 @@ use_app_navigation()
 start_language(written(LANGUAGE_KEY))
 
 page = st.navigation(navigation_pages(), position="hidden")
-with follower_turn():
+with through_app(), follower_turn():
     sidebar()
     enter()
     room_bar(url_path(page.url_path))

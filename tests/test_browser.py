@@ -197,6 +197,23 @@ new MutationObserver(() => {
 """
 
 
+def test_pages_opened_at_once_on_a_fresh_server_all_go_through_the_app(server, browser) -> None:
+    """Four deep links opened in the same moment, each the first visit of its session on a
+    server nobody has visited yet (a workshop's attendees arriving): each page has the app's
+    sidebar, its language and its address. The first run switches the server out of the
+    ``pages/`` mode; the others, begun before the switch, used to stay a page script alone
+    (3 of 4: no sidebar, no ``lang`` in the address, the screen never reported)."""
+    paths = ["laplace", "planner", "exponential", "gaussian"]
+    pages = [browser.new_page(viewport={"width": 1400, "height": 1000}) for _ in paths]
+    for page, path in zip(pages, paths, strict=True):
+        page.goto(f"{server}/{path}", wait_until="commit")
+    for page, path in zip(pages, paths, strict=True):
+        settled(page)
+        assert f"/{path}?" in page.url and "lang=en" in page.url, page.url
+        assert page.locator("[data-testid='stSidebar'] .st-key-lang").count() == 1
+        page.close()
+
+
 # Pages whose deep link is the very first visit of a server of their own: Streamlit showed its
 # file-name list at a server's first visit whatever the page (shared/README.md), so a page
 # with sliders, the data page and the listing without sliders stand for the rest, which

@@ -8,6 +8,7 @@ number and settings give the same chart on every machine, whichever sections are
 
 from __future__ import annotations
 
+import threading
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -60,12 +61,33 @@ def chart_tables() -> bool:
     return bool(st.session_state.get(TABLES.key, False))
 
 
+_APP_RUN = threading.local()  # whether this thread's run passed app.py (``through_app``)
+
+
+@contextmanager
+def through_app() -> Iterator[None]:
+    """Around app.py's drawing of the page: a page drawn outside it ran alone."""
+    _APP_RUN.on = True
+    try:
+        yield
+    finally:
+        _APP_RUN.on = False
+
+
 def use_app_navigation() -> None:
     """Make a first-visit deep link run through app.py's own navigation: a server still in
     the legacy ``pages/`` mode (ui.common.streamlit_internals) is switched and the run starts
     again. The page's url_path equals its file stem, so the rerun lands on the same page, now
-    with the app's navigation and shared sidebar."""
+    with the app's navigation and shared sidebar. A page that ran alone after the switch (its
+    session arrived at a fresh server while another one's first run was switching it: three of
+    four pages opened at once stayed without sidebar, language or address) starts again too."""
     if leave_pages_directory_mode():
+        st.rerun()
+
+
+def page_through_app() -> None:
+    """A page's first call: its run starts again through app.py if it began without it."""
+    if leave_pages_directory_mode() or not getattr(_APP_RUN, "on", False):
         st.rerun()
 
 
@@ -255,7 +277,7 @@ def page_header(title: str, question: str, try_this: str) -> None:
     projector), with the pages menu and the way out of presenter mode above it. A page that
     follows a trainer's is compact too: on a phone, what the trainer shows comes first.
     """
-    use_app_navigation()
+    page_through_app()
     if presenter_mode():
         presenter_bar(title)
         st.markdown(f"**{question}**", help=_("common.header.try_this", text=try_this))
