@@ -100,5 +100,6 @@ def opendp_box(s: Settings) -> None:
             mime="text/x-python",
             icon=":material/download:",
             key=f"{PAGE}_pipeline_download",
+            on_click="ignore",
         )
         st.code(code, language="python")

@@ -328,6 +328,7 @@ def export_buttons(
         mime="application/zip",
         icon=":material/download:",
         key=f"{page}_download",
+        on_click="ignore",  # no rerun on a click: no run to pay for, none to drop the file
         # two paragraphs, not one sentence glued to another (Japanese and Chinese use no space)
         help=_("common.export.zip_help") + ("" if secure else "\n\n" + _("common.export.teaching")),
         width="stretch",
@@ -340,6 +341,7 @@ def export_buttons(
             mime="text/html",
             icon=":material/description:",
             key=f"{page}_report",
+            on_click="ignore",
             help=_("common.export.report_help"),
             width="stretch",
         )

@@ -56,6 +56,7 @@ def for_the_board(s: Settings) -> None:
             mime="text/html",
             icon=":material/description:",
             key=f"{PAGE}_report",
+            on_click="ignore",
         )
     with cols[1]:
         st.download_button(
@@ -65,6 +66,7 @@ def for_the_board(s: Settings) -> None:
             mime="text/x-python",
             icon=":material/code:",
             key=f"{PAGE}_script",
+            on_click="ignore",
         )
     zip_button(s, summary.releases(s), planner_charts.accuracy(*summary.accuracy_frames(s)))
     note = board.DATA_NOTES.get(s.data.dataset.key)
