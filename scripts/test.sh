@@ -37,6 +37,7 @@ python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.
 python3 -m ruff check .
 python3 -m ruff format --check .
 # Two workers a core: a browser test mostly waits on its server and chromium, so with fewer
-# a core sat idle; with four on two cores both stay busy (CPU pressure 58-67%). The slowest
-# modules go first (tests/conftest.py, LONG_FIRST).
+# a core sat idle; with four on two cores both stay busy (CPU pressure ~90%). The slowest
+# modules go first, browser tests on half the workers and the rest on the other half, a test
+# at a time (tests/conftest.py: LONG_FIRST, pytest_xdist_make_scheduler).
 python3 -m pytest -q -n "$(( $(nproc) * 2 ))" --dist load "$@"

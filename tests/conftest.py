@@ -1,5 +1,6 @@
 """Make the project root importable for tests run from anywhere; the browser tests' shared
-fixtures (a server per test process, a chromium per module); no Hypothesis deadline."""
+fixtures (one server for all the workers, a chromium per module); how xdist hands tests out
+(browser tests on half the workers); no Hypothesis deadline."""
 
 import functools
 import os
@@ -75,9 +76,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
                 self.waiting = {i for i, nodeid in enumerate(self.collection) if _waits(nodeid)}
             sent = []
             for _ in range(num):
-                left = sum(t in self.waiting for t in self.pending)
                 if not self.pending:
                     break
+                left = sum(t in self.waiting for t in self.pending)
                 if left in (0, len(self.pending)):  # one kind of test left: the next one
                     sent.append(self.pending.pop(0))
                     continue

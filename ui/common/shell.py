@@ -78,15 +78,15 @@ def use_app_navigation() -> None:
     """Make a first-visit deep link run through app.py's own navigation: a server still in
     the legacy ``pages/`` mode (ui.common.streamlit_internals) is switched and the run starts
     again. The page's url_path equals its file stem, so the rerun lands on the same page, now
-    with the app's navigation and shared sidebar. A page that ran alone after the switch (its
-    session arrived at a fresh server while another one's first run was switching it: three of
-    four pages opened at once stayed without sidebar, language or address) starts again too."""
+    with the app's navigation and shared sidebar."""
     if leave_pages_directory_mode():
         st.rerun()
 
 
 def page_through_app() -> None:
-    """A page's first call: its run starts again through app.py if it began without it."""
+    """A page's first call: its run starts again through app.py if it began without it, as a
+    session does that reached a fresh server while another one's first run was switching it
+    (of four pages opened at once, three stayed without sidebar, language or address)."""
     if leave_pages_directory_mode() or not getattr(_APP_RUN, "on", False):
         st.rerun()
 
