@@ -490,12 +490,15 @@ def _thumbs_and_address(page: Page, actions: list[tuple]) -> list[tuple[str, str
 def _pick_option(page: Page, box: Locator, name: str) -> None:
     """Open a select box's list (``box``: its input) and click the option ``name``."""
     option = page.get_by_role("option", name=name, exact=True)
-    for _attempt in range(3):  # a click landing during a repaint may not open the list
+    deadline = time.monotonic() + 90  # a click landing during a repaint may not open the list
+    while True:  # (on a busy machine three tries of 3 s each all missed it, in a full run)
         box.click()
         try:
-            option.wait_for(timeout=3000)
+            option.wait_for(timeout=5000)
             break
         except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
             page.keyboard.press("Escape")
     option.click()
 
