@@ -1,5 +1,6 @@
 """The modules' objects left out of the collector's scans (ui.common.collector): frozen once
-new modules are imported, never for nothing, no garbage kept for good, nothing left at exit."""
+enough new modules are imported, never for a few or for nothing, no garbage kept for good,
+nothing left at exit."""
 
 from __future__ import annotations
 
@@ -28,10 +29,11 @@ class _Node:
 
 @pytest.fixture
 def a_new_module():
+    """A module imported, the FREEZE_AFTER-th since the last freeze."""
     name = "dp_explorer_test_collector_module"
     sys.modules[name] = types.ModuleType(name)
     try:
-        with mock.patch.object(collector, "_frozen_at", len(sys.modules) - 1):
+        with mock.patch.object(collector, "_frozen_at", len(sys.modules) - collector.FREEZE_AFTER):
             yield
     finally:
         del sys.modules[name]
@@ -48,6 +50,16 @@ def test_a_run_that_imported_modules_freezes_the_heap(a_new_module):
 def test_a_run_that_imported_nothing_neither_collects_nor_freezes(a_new_module):
     leave_modules_out_of_collections()
     with mock.patch.object(gc, "collect") as collect, mock.patch.object(gc, "freeze") as freeze:
+        leave_modules_out_of_collections()
+    assert not collect.called and not freeze.called
+
+
+def test_a_run_that_imported_fewer_modules_neither_collects_nor_freezes(a_new_module):
+    with (
+        mock.patch.object(collector, "_frozen_at", collector._frozen_at + 1),
+        mock.patch.object(gc, "collect") as collect,
+        mock.patch.object(gc, "freeze") as freeze,
+    ):
         leave_modules_out_of_collections()
     assert not collect.called and not freeze.called
 
