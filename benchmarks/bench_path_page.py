@@ -18,7 +18,8 @@ engineer does next, and one AppTest.run() (the whole script), timed:
 5. the first days instead of a random choice: the units ranked in that order once;
 6. back to the random choice: from the caches.
 
-Figures are printed, not asserted.
+Each step is also printed as a ratio to the floor, a plain GROUP BY person on the same file
+in the same process (issue 38's measure). Figures are printed, not asserted.
 """
 
 from __future__ import annotations
@@ -69,6 +70,22 @@ STEPS = [  # name, widget kind, key, value set (None: the path)
 ]
 
 
+def floor(path: Path) -> float:
+    """Seconds of the floor: a plain GROUP BY person over the same file, on DuckDB with the
+    app's settings (data.sources.duckdb_engine.duckdb_config), its rows counted in DuckDB."""
+    import duckdb
+
+    from data.sources.duckdb_engine import duckdb_config
+
+    con = duckdb.connect(config=duckdb_config())
+    grouped = f"SELECT visitor_id, count(*) AS n FROM read_parquet('{path}') GROUP BY visitor_id"
+    start = time.perf_counter()
+    con.execute(f"SELECT count(*) FROM ({grouped}) _g").fetchall()
+    seconds = time.perf_counter() - start
+    con.close()
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", nargs="+", default=["1e7"])
@@ -82,10 +99,17 @@ def main() -> None:
         path = Path(args.folder) / f"visits_{rows}_seed{SEED}.parquet"
         if not path.exists():
             write_visits(path, rows, seed=SEED)
+        floor_seconds = floor(path)
         figures = steps(path)
         print(f"\n{rows:,} visits ({path.stat().st_size / 2**20:,.0f} MB of Parquet)")
+        print(f"  {'floor':<14} {floor_seconds:>7.2f} s  (GROUP BY visitor_id, DuckDB)")
         for name, seconds in figures:
-            print(f"  {name:<14} {seconds:>7.2f} s")
+            print(f"  {name:<14} {seconds:>7.2f} s  {seconds / floor_seconds:>5.2f}x the floor")
+        first = sum(seconds for name, seconds in figures[:2])
+        print(
+            f"  first read (path typed, days declared): {first:.2f} s, "
+            f"{first / floor_seconds:.2f}x the floor"
+        )
 
 
 if __name__ == "__main__":

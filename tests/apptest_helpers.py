@@ -73,17 +73,17 @@ local_script_runner.require_widgets_deltas = _wait_for_the_end
 def open_page(
     url_path: str, *, query: dict[str, str] | None = None, timeout: float = TIMEOUT
 ) -> AppTest:
-    """AppTest on app.py switched to pages/<url_path>.py, after its first run.
+    """AppTest on app.py at pages/<url_path>.py from its first run, as a browser opening the
+    page's address: its first run is the page's (each page's url_path is its file's name,
+    which AppTest hashes as st.Page does before a first run).
 
     ``query`` plays the part of the link's ?key=value settings.
     """
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.query_params.update(query or {})
-    at.run()
-    assert not at.exception, at.exception
     if url_path != "home":
         at.switch_page(f"pages/{url_path}.py")
-        at.run()
+    at.run()
     assert not at.exception, at.exception
     _remember(at)
     return at

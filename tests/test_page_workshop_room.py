@@ -259,9 +259,13 @@ def test_an_attendee_never_leads_and_never_sees_the_answer_before_it_is_shown(ro
     rerun(trainer)
     question = rooms.room(code).question
     at = _attendee(code)
+    assert at.query_params["laplace_epsilon"] == "0.5"  # following the trainer's view
     assert not [b for b in at.button if b.key in ("room_reveal", "room_end")]
     page = " ".join(str(e.value) for e in at.main if hasattr(e, "value"))
-    assert significant(float(question.answer)) not in page
+    # the page's own sentence at ε = 0.5 is what the question asks the room to read; the
+    # answer as revealed ("±5.99: the 95% half-width is b · ln 20 …") is not shown yet
+    assert f"±{significant(float(question.answer))}:" not in page
+    assert "half-width is b · ln 20" not in page
     at.session_state["exercise_laplace.half_width"] = True  # an attendee's own exercise box
     assert not [b for b in rerun(at).button if b.key.endswith("_ask")]
 
