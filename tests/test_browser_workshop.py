@@ -140,7 +140,7 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     # The trainer opens a page and moves ε: every attendee's page follows.
     trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
     at_address(trainer, r"/laplace\b")
-    trainer.wait_for_selector(SLIDERS)
+    settled(trainer)  # the page's runs are over: its slider is the one that stays, and focused
     trainer.locator(SLIDERS).first.focus()
     for _ in range(2):
         trainer.keyboard.press("ArrowLeft")
@@ -287,7 +287,8 @@ def _trainer_on_laplace(browser, base: str) -> tuple[Page, str]:
     trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
     code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
     trainer.locator("[data-testid='stSidebar'] a", has_text="Laplace mechanism").click()
-    trainer.wait_for_selector(SLIDERS)
+    at_address(trainer, r"/laplace\b")
+    settled(trainer)  # the page's runs are over: the slider a test focuses is the one that stays
     return trainer, code
 
 
