@@ -53,6 +53,20 @@ def _waits(nodeid: str) -> bool:
     return module.startswith("test_browser") or module == "test_report_pages.py"
 
 
+def _together(nodeid: str) -> str | None:
+    """The group of tests that share a costly module-scoped start, handed to one worker at
+    once (one test at a time, they went to up to four workers, each paying the start): the
+    Spark tests (a JVM each process), the room's browser tests (HAProxy and two workers), the
+    synthesis tests (OpenDP's release, 6-10 s)."""
+    module, _, name = nodeid.partition("::")
+    module = module.rsplit("/", 1)[-1]
+    if module == "test_engines.py" and "spark" in name:
+        return "spark"
+    if module in ("test_browser_workshop.py", "test_synthetic.py"):
+        return module
+    return None
+
+
 @pytest.hookimpl(optionalhook=True)  # run without xdist (-p no:xdist) too
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """``--dist load`` in two lanes: half the workers take the browser tests first, the other
@@ -60,7 +74,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     tests are handed out. xdist's own first hand-out (a quarter of a worker's share each, in
     order) gave one worker every browser module: it ran 260 s alone after the others had
     finished; a test at a time in one queue ran four chromiums at once on two cores (load 20)
-    and took longer still."""
+    and took longer still. A group of tests sharing a costly start goes out whole
+    (``_together``)."""
     if config.getvalue("dist") != "load":
         return None
     from xdist.scheduler import LoadScheduling
@@ -81,9 +96,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
                 left = sum(t in self.waiting for t in self.pending)
                 if left in (0, len(self.pending)):  # one kind of test left: the next one
                     sent.append(self.pending.pop(0))
-                    continue
-                mine = (i for i, t in enumerate(self.pending) if (t in self.waiting) == browsing)
-                sent.append(self.pending.pop(next(mine)))
+                else:
+                    mine = (
+                        i for i, t in enumerate(self.pending) if (t in self.waiting) == browsing
+                    )
+                    sent.append(self.pending.pop(next(mine)))
+                group = _together(self.collection[sent[-1]])
+                if group is not None:  # the rest of its group with it
+                    sent += [t for t in self.pending if _together(self.collection[t]) == group]
+                    self.pending[:] = [t for t in self.pending if t not in sent]
             if sent:
                 self.node2pending[node].extend(sent)
                 node.send_runtest_some(sent)
