@@ -128,20 +128,25 @@ def _bars(spec: Spec) -> str | None:
     return None
 
 
-def _lines(spec: Spec) -> Iterator[tuple[str, pd.DataFrame, str, str, dict]]:
-    """Each line drawn: (its series' name, its rows, the x and y fields, its encoding); a
-    layer without a series is one line named by its y axis."""
+def _lines(spec: Spec) -> Iterator[tuple[str, np.ndarray, np.ndarray, dict]]:
+    """Each line drawn: (its series' name, its x and y values as floats in the frame's order,
+    its encoding); a layer without a series is one line named by its y axis. Grouped with
+    numpy: a chart's text is written at every stop of a live slider, and a pandas group by
+    series cost more than the rest of the sentence."""
     for view in _layers(spec):
         enc, frame = view.get("encoding", {}), _frame(spec, view)
         x, y = enc.get("x", {}).get("field"), enc.get("y", {}).get("field")
         if _mark(view) != "line" or frame is None or x not in frame or y not in frame:
             continue
+        xs, ys = frame[x].to_numpy(dtype=float), frame[y].to_numpy(dtype=float)
         series = _series(enc, frame, x)
         if not series:
-            yield _title(enc["y"]) or y, frame, x, y, enc
+            yield _title(enc["y"]) or y, xs, ys, enc
             continue
-        for name, rows in frame.groupby(series, sort=False):
-            yield name, rows, x, y, enc
+        codes, names = pd.factorize(frame[series], sort=False)
+        for code, name in enumerate(names):
+            mine = codes == code
+            yield name, xs[mine], ys[mine], enc
 
 
 def _at_mark(spec: Spec) -> tuple[str, str] | None:
@@ -155,10 +160,11 @@ def _at_mark(spec: Spec) -> tuple[str, str] | None:
         return None
     at, label = float(mark[field].iloc[0]), str(mark["label"].iloc[0])
     said = []
-    for name, rows, x, y, enc in _lines(spec):
-        rows = rows.sort_values(x)
-        if len(rows) and rows[x].min() <= at <= rows[x].max():
-            value = float(np.interp(at, rows[x].astype(float), rows[y].astype(float)))
+    for name, xs, ys, enc in _lines(spec):
+        drawn = ~np.isnan(xs)
+        if drawn.any() and np.min(xs[drawn]) <= at <= np.max(xs[drawn]):
+            order = np.argsort(xs[drawn])
+            value = float(np.interp(at, xs[drawn][order], ys[drawn][order]))
             said.append(_("common.chart.alt.value", series=name, value=_number(enc["y"])(value)))
     return (label, _("common.chart.alt.at", mark=label, values=listed(said))) if said else None
 
@@ -167,11 +173,10 @@ def _peaks(spec: Spec) -> str | None:
     """Each line's highest point, for curves with no marker to read them at: a training
     curve's best accuracy, a density's mode and its height."""
     said = []
-    for name, rows, x, y, enc in _lines(spec):
-        values = rows[y].to_numpy(dtype=float)
-        if np.isfinite(values).any():
-            top = int(np.nanargmax(values))
-            value, at = _number(enc["y"])(values[top]), _number(enc["x"])(float(rows[x].iloc[top]))
+    for name, xs, ys, enc in _lines(spec):
+        if np.isfinite(ys).any():
+            top = int(np.nanargmax(ys))
+            value, at = _number(enc["y"])(ys[top]), _number(enc["x"])(float(xs[top]))
             said.append(_("common.chart.alt.peak", series=name, value=value, at=at))
     axis = _axis(spec, "x")
     return _("common.chart.alt.peaks", axis=axis, values=listed(said)) if said and axis else None
