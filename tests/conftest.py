@@ -47,9 +47,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(item.path.stem, len(LONG_FIRST)))
 
 
+def _module(nodeid: str) -> str:
+    """A test's module file name ("test_engines.py")."""
+    return nodeid.split("::")[0].rsplit("/", 1)[-1]
+
+
 def _waits(nodeid: str) -> bool:
     """Whether a test mostly waits on a server and chromium (its module drives a browser)."""
-    module = nodeid.split("::")[0].rsplit("/", 1)[-1]
+    module = _module(nodeid)
     return module.startswith("test_browser") or module == "test_report_pages.py"
 
 
@@ -58,9 +63,8 @@ def _together(nodeid: str) -> str | None:
     once (one test at a time, they went to up to four workers, each paying the start): the
     Spark tests (a JVM each process), the room's browser tests (HAProxy and two workers), the
     synthesis tests (OpenDP's release, 6-10 s)."""
-    module, _, name = nodeid.partition("::")
-    module = module.rsplit("/", 1)[-1]
-    if module == "test_engines.py" and "spark" in name:
+    module = _module(nodeid)
+    if module == "test_engines.py" and "spark" in nodeid.partition("::")[2]:
         return "spark"
     if module in ("test_browser_workshop.py", "test_synthetic.py"):
         return module
