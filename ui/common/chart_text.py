@@ -162,9 +162,10 @@ def _at_mark(spec: Spec) -> tuple[str, str] | None:
     said = []
     for name, xs, ys, enc in _lines(spec):
         drawn = ~np.isnan(xs)
-        if drawn.any() and np.min(xs[drawn]) <= at <= np.max(xs[drawn]):
-            order = np.argsort(xs[drawn])
-            value = float(np.interp(at, xs[drawn][order], ys[drawn][order]))
+        xs, ys = xs[drawn], ys[drawn]
+        if len(xs) and xs.min() <= at <= xs.max():
+            order = np.argsort(xs)
+            value = float(np.interp(at, xs[order], ys[order]))
             said.append(_("common.chart.alt.value", series=name, value=_number(enc["y"])(value)))
     return (label, _("common.chart.alt.at", mark=label, values=listed(said))) if said else None
 
