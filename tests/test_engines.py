@@ -14,6 +14,7 @@ import inspect
 import itertools
 import os
 import shutil
+import socket
 import types
 import typing
 from pathlib import Path
@@ -618,3 +619,91 @@ def test_spark_pages_statistics_equal_pandas(parquet, gappy, spark_ready):
     for name in ("values by minute, declared", "over the limit"):
         same_units(spark.units(UNITS[name]), fresh(parquet, "pandas").units(UNITS[name]))
     assert spark.summary(200) == fresh(parquet, "pandas").summary(200)
+
+
+# ---------------------------------------------------------------------------------------
+# Spark as a cluster: a standalone master with two workers, and a Spark Connect server (last:
+# the module's local session is stopped for it)
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spark_cluster(spark_ready, tmp_path_factory):
+    """scripts/spark_cluster.py's master and Connect server (stopped after the module, also
+    on a failure); this process's own application takes one core (DP_EXPLORER_SPARK_CORES),
+    so the Connect server, which holds the other, does not leave it waiting."""
+    from scripts.spark_cluster import running_cluster
+
+    saved = os.environ.get("DP_EXPLORER_SPARK_CORES")
+    os.environ["DP_EXPLORER_SPARK_CORES"] = "1"
+    try:
+        with running_cluster(tmp_path_factory.mktemp("spark_cluster")) as addresses:
+            try:
+                yield dict(zip(("master", "connect"), addresses, strict=True))
+            finally:
+                stop_spark()  # while the servers listen: a Connect client retries for minutes
+    finally:
+        if saved is None:
+            os.environ.pop("DP_EXPLORER_SPARK_CORES", None)
+        else:
+            os.environ["DP_EXPLORER_SPARK_CORES"] = saved
+
+
+@pytest.mark.parametrize("kind", ["connect", "master"])
+def test_a_spark_cluster_gives_duckdbs_statistics(parquet, gappy, spark_cluster, kind):
+    """Through sc://127.0.0.1:... (the Connect server's executors), then, in the same process
+    as a reader who changes the address, spark://127.0.0.1:... (this process's driver,
+    executors on the workers): every SQL path of the bounded statistics, a change of cap read
+    from the kept ranks, the profile, category counts, capped totals, unit profiles and the
+    summary equal DuckDB's (counts exactly, sums to 12 digits)."""
+    address = spark_cluster[kind]
+
+    def on(engine: str, path: str):
+        return ENGINES[engine](sources.Source.files(path, engine=engine, spark=address))
+
+    spark, duckdb = on("spark", parquet), on("duckdb", parquet)
+    assert spark.spark.conf.get("spark.master" if kind == "master" else "spark.app.name") != (
+        "local[2]"
+    )
+    for name in SPARK_REQUESTS:
+        same(spark.bounded(request(name)), duckdb.bounded(request(name)))
+    windows = REQUESTS["random, l0 and linf windows"]
+    req = Request(**{**windows, "bounding": Bounding(1, 2, 3.0, 20.0)})
+    same(spark.bounded(req), duckdb.bounded(req))
+    assert spark.profile("pid", "day") == duckdb.profile("pid", "day")
+    pd.testing.assert_frame_equal(
+        spark.category_counts("day", "person").counts,
+        duckdb.category_counts("day", "person").counts,
+    )
+    name = "sums per shop with gaps, cap 2"
+    same_capped(on("spark", gappy).capped(CAPPED[name]), on("duckdb", gappy).capped(CAPPED[name]))
+    units = UNITS["values by minute, declared"]
+    same_units(spark.units(units), duckdb.units(units))
+    assert spark.summary(200) == duckdb.summary(200)
+
+
+def test_a_connect_session_whose_server_is_gone_is_closed_without_waiting_on_it(monkeypatch):
+    """Its client would retry releasing the session on the dead server for minutes, and a
+    reader changing the Spark address would wait that long: it is only closed."""
+    from data.sources import spark_engine
+
+    class Session:
+        release_session_on_close = True
+        stopped = False
+
+        def stop(self):
+            self.stopped = True
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        gone = f"sc://127.0.0.1:{sock.getsockname()[1]}"  # nothing listens once closed
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        alive = f"sc://127.0.0.1:{listening.getsockname()[1]}"
+        sessions = {gone: Session(), alive: Session()}
+        monkeypatch.setattr(spark_engine, "_SPARK", dict(sessions))
+        stop_spark()
+    assert not sessions[gone].release_session_on_close and sessions[gone].stopped
+    assert sessions[alive].release_session_on_close and sessions[alive].stopped
+    assert spark_engine._SPARK == {}

@@ -81,9 +81,7 @@ def spark_session(address: str):
             from dp_core.errors import CodedError  # here: dp_core's package imports SciPy
 
             raise CodedError("spark_missing") from None
-        for old in list(_SPARK):
-            with contextlib.suppress(Exception):
-                _SPARK.pop(old).stop()
+        _stop_sessions()
         builder = SparkSession.builder.appName("dp-explorer")
         if address.startswith("sc://"):
             try:
@@ -92,6 +90,9 @@ def spark_session(address: str):
                 raise coded_error("spark_connect_missing", detail=readable_error(error)) from None
             builder = builder.remote(address)
         else:
+            # pyspark leaves this set after a Connect session stops, and would then build
+            # another Connect session (with no address) instead of this one
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
             builder = builder.master(address)
             for key, value in spark_config(address).items():
                 builder = builder.config(key, value)
@@ -115,7 +116,9 @@ def spark_config(address: str) -> dict[str, str]:
     A local master shuffles into few partitions (DP_EXPLORER_SPARK_PARTITIONS, default 4)
     and its driver, which does all the work, gets DP_EXPLORER_SPARK_MEMORY (default 2g) and
     the JVM options in DP_EXPLORER_SPARK_JAVA_OPTIONS (e.g. -XX:TieredStopAtLevel=1, which
-    starts faster on small data).
+    starts faster on small data). On a master URL the cluster's own settings hold unless
+    these are set: the partitions, the executors' JVM options, and DP_EXPLORER_SPARK_CORES,
+    the cores the app may take (``spark.cores.max``, so that it leaves others theirs).
     """
     config = {
         "spark.ui.enabled": "false",
@@ -123,21 +126,40 @@ def spark_config(address: str) -> dict[str, str]:
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.adaptive.enabled": "true",
     }
+    partitions = os.environ.get("DP_EXPLORER_SPARK_PARTITIONS", "").strip()
+    options = os.environ.get("DP_EXPLORER_SPARK_JAVA_OPTIONS", "").strip()
     if address.startswith("local"):
-        config["spark.sql.shuffle.partitions"] = os.environ.get("DP_EXPLORER_SPARK_PARTITIONS", "4")
+        config["spark.sql.shuffle.partitions"] = partitions or "4"
         config["spark.driver.memory"] = os.environ.get("DP_EXPLORER_SPARK_MEMORY", "2g")
-        options = os.environ.get("DP_EXPLORER_SPARK_JAVA_OPTIONS", "").strip()
         if options:
             config["spark.driver.extraJavaOptions"] = options
-    return config
+        return config
+    asked = {
+        "spark.sql.shuffle.partitions": partitions,
+        "spark.cores.max": os.environ.get("DP_EXPLORER_SPARK_CORES", "").strip(),
+        "spark.executor.extraJavaOptions": options,
+    }
+    return config | {key: value for key, value in asked.items() if value}
 
 
 def stop_spark() -> None:
     """Stop the Spark session this process started (tests, benchmarks)."""
     with _SPARK_LOCK:
-        for old in list(_SPARK):
-            with contextlib.suppress(Exception):
-                _SPARK.pop(old).stop()
+        _stop_sessions()
+
+
+def _stop_sessions() -> None:
+    """Stop every session kept (hold _SPARK_LOCK). A Connect session whose server is gone
+    is closed without releasing it there: its client would retry that for minutes."""
+    for address in list(_SPARK):
+        session = _SPARK.pop(address)
+        if address.startswith("sc://"):
+            try:
+                _check_reachable(address)
+            except ValueError:
+                session.release_session_on_close = False
+        with contextlib.suppress(Exception):
+            session.stop()
 
 
 class SparkEngine(SqlEngine):
