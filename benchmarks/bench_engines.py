@@ -4,6 +4,7 @@ Run from the project root (the 10^8 table takes ~1.3 GB of disk and minutes to w
 
     nice -n 19 python3 benchmarks/bench_engines.py                  # 10^7 and 10^8 rows
     python3 benchmarks/bench_engines.py --rows 1e7 --engines duckdb pandas
+    python3 benchmarks/bench_engines.py --rows 1e9 --engines duckdb --memory 4GB --spill-limit 40GB
 
 A seeded visits table shaped like data/restaurant_week.csv scaled up (visitor_id, day,
 money_spent; data.sources.synthetic) is written as Parquet to a temporary folder. Each
@@ -24,11 +25,17 @@ plain GROUP BY person on the same table, against which the first two are printed
 Every engine must return identical statistics (checked). pandas is skipped where its
 working set (about 120 bytes a row) would not fit in half the free memory, and any engine
 that has not finished within --timeout seconds is reported as such.
+
+With --memory and --spill-limit DuckDB gets that much working memory and may write that much
+to its spill folder (under TMPDIR): a table several times the memory (10^9 visits) is then
+read in bounded memory, and the bench prints the peak RSS and the most the folder held. A
+spill past the limit stops the statistic with the sentence a page shows.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -92,13 +99,49 @@ def floor(runner) -> int:
     return int(runner._query(f"SELECT count(*) AS persons FROM ({grouped}) _g")["persons"].iloc[0])
 
 
+class SpillWatch:
+    """The largest size DuckDB's spill folder reached, polled every half second."""
+
+    def __init__(self, folder: str) -> None:
+        import threading
+
+        self.folder, self.peak, self._done = Path(folder), 0, threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _size(self) -> int:
+        total = 0
+        for entry in self.folder.glob("*") if self.folder.exists() else ():
+            with contextlib.suppress(OSError):  # removed meanwhile
+                total += entry.stat().st_size
+        return total
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.5):
+            self.peak = max(self.peak, self._size())
+
+    def stop(self) -> int:
+        self._done.set()
+        self._thread.join()
+        return self.peak
+
+
+SETTINGS = (
+    "SELECT name || ' ' || value FROM duckdb_settings() WHERE name IN "
+    "('memory_limit', 'max_temp_directory_size', 'temp_directory', 'threads') ORDER BY name"
+)
+
+
 def worker(engine: str, path: str) -> None:
     """Time the two statistics on one engine (in this fresh process); print JSON."""
     import hashlib
 
     from data import sources
+    from data.sources.duckdb_engine import duckdb_config
     from data.sources.engine_cache import engine_for
     from dp_core.bounding import Bounding
+
+    spill = SpillWatch(duckdb_config()["temp_directory"]) if engine == "duckdb" else None
 
     source = sources.Source.files(path, engine=engine, spark="local[2]")
     start = time.perf_counter()
@@ -140,6 +183,8 @@ def worker(engine: str, path: str) -> None:
                 "again": again_seconds,
                 "again_cpu": again_cpu,
                 "peak": peak_memory(),
+                "spill": spill.stop() if spill else 0,
+                "settings": runner._query(SETTINGS).iloc[:, 0].tolist() if spill else [],
                 "digest": digest,
                 "persons": int(histogram.sum()),
                 "kept": stats.rows_kept,
@@ -183,6 +228,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per engine")
     parser.add_argument("--threads", default=None, help="DuckDB threads (default: all cores)")
     parser.add_argument("--folder", default=None, help="keep the tables here (default: temp)")
+    parser.add_argument("--memory", default=None, help='DuckDB working memory, e.g. "4GB"')
+    parser.add_argument("--spill-limit", default=None, help='what DuckDB may spill, e.g. "40GB"')
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -193,6 +240,10 @@ def main() -> None:
 
     print(f"{os.cpu_count()} cores; DuckDB threads: {args.threads or 'all cores'}")
     with tempfile.TemporaryDirectory(prefix="bench_engines_", dir=args.folder) as folder:
+        if args.memory:
+            os.environ["DP_EXPLORER_DUCKDB_MEMORY"] = args.memory
+        if args.spill_limit:
+            os.environ["DP_EXPLORER_DUCKDB_SPILL"] = args.spill_limit
         for text in args.rows:
             rows = int(float(text))
             path = Path(folder) / f"visits_{rows}.parquet"
@@ -205,7 +256,7 @@ def main() -> None:
             print(
                 f"{'engine':<8} {'floor':>18} {'histogram':>18} {'capped':>18} "
                 f"{'both':>18} {'new cap':>18} {'both/floor':>10} {'start':>7} "
-                f"{'peak RSS':>9}  check"
+                f"{'peak RSS':>9} {'spill':>8}  check"
             )
             digests = {}
             for engine in args.engines:
@@ -229,9 +280,12 @@ def main() -> None:
                     f"{timing(result['capped'], result['capped_cpu'])} {timing(both, both_cpu)} "
                     f"{timing(result['again'], result['again_cpu'])} "
                     f"{both / result['floor']:>9.2f}x "
-                    f"{result['open']:>6.1f}s {result['peak'] / 2**20:>7.0f}MB  "
+                    f"{result['open']:>6.1f}s {result['peak'] / 2**20:>7.0f}MB "
+                    f"{result['spill'] / 2**30:>6.2f}GB  "
                     f"{result['persons']:,} visitors, {result['kept']:,} visits kept"
                 )
+                if result["settings"]:
+                    print(f"{'':<8} DuckDB: {'; '.join(result['settings'])}")
             if len(set(digests.values())) > 1:
                 print(f"MISMATCH between engines: {digests}")
             elif len(digests) > 1:
@@ -244,7 +298,8 @@ def main() -> None:
         "process and its children (Spark's JVM); on a machine shared with other jobs, CPU "
         "time / cores is what the wall time would be on idle cores. start: opening the "
         "source (Spark: starting its JVM). peak RSS: the Python process (Spark's JVM is a "
-        "separate process)."
+        "separate process). spill: the most DuckDB's spill folder held at once (polled "
+        "every 0.5 s)."
     )
 
 

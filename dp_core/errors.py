@@ -84,6 +84,12 @@ ENGLISH = {
         "environment variable DP_EXPLORER_DUCKDB_MEMORY (for example 8GB), or free disk space "
         "in {folder}, where it writes what does not fit."
     ),
+    "spill_duckdb": (
+        "DuckDB ran out of disk for “{title}”: what does not fit in its working memory of "
+        "{memory} goes to {folder}, which may hold {limit} and has {free} free. Free disk space "
+        "there, point the environment variable TMPDIR at a larger disk, or let it hold more "
+        "with DP_EXPLORER_DUCKDB_SPILL (for example 100GB)."
+    ),
     "memory_pandas": (
         "“{title}” does not fit in this machine's memory for the pandas engine: choose DuckDB, "
         "which reads it where it lies."

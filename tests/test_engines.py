@@ -570,15 +570,41 @@ def test_bad_requests_get_sentences(gappy):
         engine.units(sources.UnitsRequest("pid", "shop", ("a",)))
 
 
-def test_an_engine_out_of_memory_says_what_to_change(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def two_million_visits(tmp_path_factory) -> str:
+    from data.sources.synthetic import write_visits
+
+    folder = tmp_path_factory.mktemp("two_million")
+    return str(write_visits(folder / "visits.parquet", 2 * 10**6, seed=2))
+
+
+def test_duckdb_short_of_disk_to_spill_to_says_so(two_million_visits, monkeypatch):
+    """With 20 MB of working memory and 1 MB of disk to spill to (as set by the environment),
+    the ranks of 2·10^6 visits cannot be kept: the sentence names the disk, the folder, what
+    it may hold and what to change, not the working memory."""
+    from dp_core.errors import CodedError
+
+    monkeypatch.setenv("DP_EXPLORER_DUCKDB_MEMORY", "20MB")
+    monkeypatch.setenv("DP_EXPLORER_DUCKDB_SPILL", "1MB")
+    monkeypatch.setenv("DP_EXPLORER_DUCKDB_THREADS", "1")
+    request = Request(person="visitor_id", group="day", value="money_spent",
+                      bounding=Bounding(3, 1, 0.0, 50.0))  # fmt: skip
+    with pytest.raises(CodedError, match="DP_EXPLORER_DUCKDB_SPILL") as caught:
+        fresh(two_million_visits, "duckdb").bounded(request)
+    params = caught.value.params
+    assert caught.value.code == "spill_duckdb", caught.value
+    assert params["limit"].endswith("KiB") and params["free"].endswith("GiB")
+    assert params["memory"].endswith("MiB") and "dp_explorer_duckdb_" in params["folder"]
+
+
+def test_an_engine_out_of_memory_says_what_to_change(two_million_visits, monkeypatch):
     """DuckDB with 20 MB and no folder to spill to cannot group 10^6 visitors: the sentence
     names its working memory and the variable that sets it. pandas' MemoryError names the
     engine that reads the table where it lies; Spark's JVM heap, the driver's memory."""
     from data.sources import duckdb_engine
-    from data.sources.synthetic import write_visits
     from dp_core.errors import CodedError
 
-    path = str(write_visits(tmp_path / "visits.parquet", 2 * 10**6, seed=2))
+    path = two_million_visits
     monkeypatch.setattr(
         duckdb_engine, "duckdb_config", lambda: {"memory_limit": "20MB", "temp_directory": ""}
     )

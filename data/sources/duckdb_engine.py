@@ -4,6 +4,7 @@ frames; its settings (threads, working memory, spill folder) come from the envir
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from data.sources.sql_engine import SqlEngine, readable_error
 
 DUCKDB_THREADS_ENV = "DP_EXPLORER_DUCKDB_THREADS"
 DUCKDB_MEMORY_ENV = "DP_EXPLORER_DUCKDB_MEMORY"
+DUCKDB_SPILL_ENV = "DP_EXPLORER_DUCKDB_SPILL"
 
 _DUCKDB_INTEGERS = {
     "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
@@ -53,9 +55,11 @@ def _default_memory() -> str:
 
 
 def duckdb_config() -> dict[str, str]:
-    """DuckDB settings: spill to a temporary folder; threads from DP_EXPLORER_DUCKDB_THREADS
-    (default: every core) and working memory from DP_EXPLORER_DUCKDB_MEMORY (e.g. "2GB";
-    default a quarter of the machine's memory)."""
+    """DuckDB settings: spill to a temporary folder (under TMPDIR); threads from
+    DP_EXPLORER_DUCKDB_THREADS (default: every core), working memory from
+    DP_EXPLORER_DUCKDB_MEMORY (e.g. "2GB"; default a quarter of the machine's memory) and
+    what the folder may hold from DP_EXPLORER_DUCKDB_SPILL (e.g. "40GB"; DuckDB's default is
+    90% of the disk's free space)."""
     config = {
         "preserve_insertion_order": "false",
         "temp_directory": str(Path(tempfile.gettempdir()) / f"dp_explorer_duckdb_{os.getpid()}"),
@@ -64,7 +68,22 @@ def duckdb_config() -> dict[str, str]:
     if threads:
         config["threads"] = threads
     config["memory_limit"] = os.environ.get(DUCKDB_MEMORY_ENV, "").strip() or _default_memory()
+    spill = os.environ.get(DUCKDB_SPILL_ENV, "").strip()
+    if spill:
+        config["max_temp_directory_size"] = spill
     return config
+
+
+def _free_disk(folder: str) -> str:
+    """The free space of the disk holding ``folder`` (or its nearest existing parent), in
+    GiB as DuckDB writes sizes."""
+    path = Path(folder)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        return f"{shutil.disk_usage(path).free / 2**30:.1f} GiB"
+    except OSError:
+        return "?"
 
 
 class DuckDBEngine(SqlEngine):
@@ -78,7 +97,11 @@ class DuckDBEngine(SqlEngine):
         import duckdb
 
         self._duckdb = duckdb
-        self.con = duckdb.connect(config=duckdb_config())
+        config = duckdb_config()
+        spill = config.pop("max_temp_directory_size", None)
+        self.con = duckdb.connect(config=config)
+        if spill is not None:  # set with the folder, it gives way to 90% of the folder's disk
+            self.con.execute(f"SET max_temp_directory_size = {self.dialect.string_literal(spill)}")
         # DuckDB tracks a query's progress only with its bar on (data.sources.progress)
         self.con.execute("SET enable_progress_bar = true")
         self.con.execute("SET enable_progress_bar_print = false")
@@ -132,22 +155,39 @@ class DuckDBEngine(SqlEngine):
         try:
             with self._lock:
                 return run_reporting(execute, self.con.query_progress)
-        except self._duckdb.OutOfMemoryException:
-            from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
-
-            names = "('memory_limit', 'temp_directory')"
-            asked = f"SELECT name, value FROM duckdb_settings() WHERE name IN {names}"
-            settings = dict(self.con.execute(asked).fetchall())
-            raise CodedError(
-                "memory_duckdb",
-                title=self.source.title,
-                limit=settings.get("memory_limit", "?"),
-                folder=settings.get("temp_directory") or "?",
-            ) from None
+        except (self._duckdb.OutOfMemoryException, self._duckdb.IOException) as error:
+            raise self._short_of_room(error) from None
         except self._duckdb.Error as error:
             raise coded_error(
                 "duckdb_unreadable", title=self.source.title, detail=readable_error(error)
             ) from None
+
+    def _short_of_room(self, error: Exception) -> Exception:
+        """Out of working memory, or of disk to spill to (DuckDB's max_temp_directory_size,
+        or a full disk): what to change, as a sentence; another I/O error as DuckDB's."""
+        from dp_core.errors import CodedError  # not at import: dp_core pulls in SciPy
+
+        text = str(error)
+        disk = "max_temp_directory_size" in text or "No space left" in text
+        if isinstance(error, self._duckdb.IOException) and not disk:
+            return coded_error(
+                "duckdb_unreadable", title=self.source.title, detail=readable_error(error)
+            )
+        names = "('memory_limit', 'temp_directory', 'max_temp_directory_size')"
+        asked = f"SELECT name, value FROM duckdb_settings() WHERE name IN {names}"
+        settings = dict(self.con.execute(asked).fetchall())
+        folder = settings.get("temp_directory") or "?"
+        if not disk:
+            limit = settings.get("memory_limit", "?")
+            return CodedError("memory_duckdb", title=self.source.title, limit=limit, folder=folder)
+        return CodedError(
+            "spill_duckdb",
+            title=self.source.title,
+            memory=settings.get("memory_limit", "?"),
+            folder=folder,
+            limit=settings.get("max_temp_directory_size", "?"),
+            free=_free_disk(folder),
+        )
 
     def _forget(self, name: str) -> None:
         with self._lock:

@@ -49,6 +49,7 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "mbi_missing": N_("common.error.mbi_missing"),
     "spark_missing": N_("common.error.spark_missing"),
     "memory_duckdb": N_("common.error.memory_duckdb"),
+    "spill_duckdb": N_("common.error.spill_duckdb"),
     "memory_pandas": N_("common.error.memory_pandas"),
     "memory_spark": N_("common.error.memory_spark"),
     # private quantiles, partition selection, local estimation, selection (dp_core)
