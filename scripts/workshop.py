@@ -91,6 +91,14 @@ defaults
 frontend room
     bind {host}:{port}
     default_backend workers
+    # On every answer: no other site frames the room (the app's own frames stay), no type
+    # sniffing, addresses (which hold the room's code) never leave it as a referrer, and no
+    # server names itself or its version.
+    http-response set-header X-Frame-Options SAMEORIGIN
+    http-response set-header Content-Security-Policy "frame-ancestors 'self'"
+    http-response set-header X-Content-Type-Options nosniff
+    http-response set-header Referrer-Policy same-origin
+    http-response del-header Server
 
 backend workers
     balance roundrobin

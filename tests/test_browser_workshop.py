@@ -400,6 +400,25 @@ def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
     assert "--port" in result.stderr
 
 
+def test_every_answer_through_the_proxy_is_hardened(workshop) -> None:
+    """The page, one of its scripts and the health check, as HAProxy answers them: no other
+    site may frame the room, no type is sniffed, an address (which holds the room's code)
+    goes on as a referrer only within the room, and no Server header names the software."""
+    base, _port = workshop
+    with urllib.request.urlopen(f"{base}/laplace", timeout=30) as answer:
+        html = answer.read().decode()
+    script = re.search(r'src="\.?/?([^"]+\.js)"', html)
+    assert script, html[:500]
+    for path in ("laplace", script.group(1), "_stcore/health"):
+        with urllib.request.urlopen(f"{base}/{path}", timeout=30) as answer:
+            said = answer.headers
+        assert said["X-Frame-Options"] == "SAMEORIGIN", (path, dict(said))
+        assert said["Content-Security-Policy"] == "frame-ancestors 'self'", path
+        assert said["X-Content-Type-Options"] == "nosniff", path
+        assert said["Referrer-Policy"] == "same-origin", path
+        assert "Server" not in said, (path, said["Server"])
+
+
 def test_the_workshop_refuses_an_upload_above_its_cap(workshop, browser, tmp_path) -> None:
     """--max-upload-mb 1: a 1.5 MB file is refused by the worker (Streamlit's own limit, which
     the page's uploader states) and the page stays usable."""
