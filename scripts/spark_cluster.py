@@ -10,10 +10,10 @@ to check that both give the statistics DuckDB gives. The wheel holds what this n
 from ``jars/spark-connect_*.jar``; the Connect client needs ``pyspark[connect]``'s packages
 (grpcio, zstandard: requirements-test.txt). Java 17 runs them (scripts/test.sh installs it).
 
-Each application gets ``spark.cores.max`` (CORES_PER_APP), so the Connect server, a
-long-running application, leaves the other worker's core to the application a test or the
-app starts. Every process runs in a process group of its own and is stopped when the block
-ends, whatever ended it.
+The Connect server, a long-running application, takes ``spark.cores.max`` = CORES_PER_APP
+cores, and leaves the other worker's core to an application a test or the app starts (with
+DP_EXPLORER_SPARK_CORES, data.sources.spark_engine). Every process runs in a process group
+of its own and is stopped when the block ends, whatever ended it.
 """
 
 from __future__ import annotations
@@ -41,17 +41,6 @@ def spark_home() -> Path:
     import pyspark
 
     return Path(pyspark.__file__).resolve().parent
-
-
-def app_config(partitions: int = 2) -> dict[str, str]:
-    """Settings for one application on this cluster (the Connect server's, a test's)."""
-    return {
-        "spark.cores.max": str(CORES_PER_APP),
-        "spark.executor.memory": "512m",
-        "spark.sql.shuffle.partitions": str(partitions),
-        "spark.executor.extraJavaOptions": JAVA_OPTIONS,
-        "spark.ui.enabled": "false",
-    }
 
 
 def _free_port() -> int:
@@ -110,10 +99,14 @@ def running_cluster(folder: Path | None = None) -> Iterator[tuple[str, str]]:
             start(f"worker{i}", [spark_class, f"{deploy}.worker.Worker", "--host", "127.0.0.1",
                                  "--port", str(port), "--webui-port", "0", "--cores", "1",
                                  "--memory", WORKER_MEMORY, master], port)  # fmt: skip
-        config = {
-            **app_config(),
+        config = {  # the Connect server's application: one core, small data
+            "spark.cores.max": str(CORES_PER_APP),
+            "spark.executor.memory": "512m",
+            "spark.sql.shuffle.partitions": "2",
+            "spark.executor.extraJavaOptions": JAVA_OPTIONS,
             "spark.driver.extraJavaOptions": JAVA_OPTIONS,
             "spark.driver.memory": "1g",
+            "spark.ui.enabled": "false",
             "spark.connect.grpc.binding.address": "127.0.0.1",
             "spark.connect.grpc.binding.port": str(connect_port),
         }
