@@ -27,7 +27,9 @@ The model here is logistic regression (``logistic_dp_sgd``), trained in numpy wi
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -176,7 +178,8 @@ def noise_multiplier_for(
     found by dp-accounting's ``calibrate_dp_mechanism`` (Brent's method; the epsilon it gives
     is at most the target). The other settings are taken from ``schedule``. PLD's search starts
     between half and all of RDP's sigma (PLD needs less), so it never composes the costly PLD
-    of a tiny sigma."""
+    of a tiny sigma. The bracket is searched as dp-accounting searches it (``_bracket``), so
+    Brent's method starts from the same ends and gives the same sigma."""
     import dp_accounting  # runtime dependency
     from dp_accounting import mechanism_calibration
 
@@ -184,25 +187,60 @@ def noise_multiplier_for(
     d = check_delta(delta, allow_zero=False)
     q, steps = schedule.sampling_rate, schedule.steps
 
-    def calibrate(kind: Accountant, bracket) -> float:
+    def calibrate(kind: Accountant, lower: float, guess: float) -> float:
+        def gap(sigma: float) -> float:
+            return _epsilon_at(kind, q, sigma, steps, d) - target
+
         return float(
             dp_accounting.calibrate_dp_mechanism(
                 lambda: _accountant(kind),
                 lambda sigma: _event(q, sigma, steps),
                 target,
                 d,
-                bracket_interval=bracket,
+                bracket_interval=_bracket(gap, lower, guess),
                 tol=1e-4,
             )
         )
 
-    rdp = calibrate("rdp", dp_accounting.LowerEndpointAndGuess(LOWEST_SIGMA, 1.0))
+    rdp = calibrate("rdp", LOWEST_SIGMA, 1.0)
     if accountant == "rdp":
         return rdp
     try:
-        return calibrate("pld", dp_accounting.LowerEndpointAndGuess(rdp / 2, rdp))
+        return calibrate("pld", rdp / 2, rdp)
     except mechanism_calibration.NoBracketIntervalFoundError:  # PLD needs under half of RDP's
-        return calibrate("pld", dp_accounting.LowerEndpointAndGuess(LOWEST_SIGMA, rdp))
+        return calibrate("pld", LOWEST_SIGMA, rdp)
+
+
+@functools.lru_cache(maxsize=4096)
+def _epsilon_at(kind: Accountant, q: float, sigma: float, steps: int, delta: float) -> float:
+    """epsilon at ``delta`` of ``steps`` Poisson-subsampled Gaussian steps (q, sigma) by
+    ``kind``, kept: every target epsilon of a schedule searches its bracket from the same
+    sigmas (0.1, 1, 2.8, ...), so a curve of seven targets composes them once, not seven
+    times. Source: dp-accounting, as in ``calibrate_dp_mechanism``'s own epsilon_gap."""
+    found = _accountant(kind)
+    return found.compose(_event(q, sigma, steps)).get_epsilon(delta)
+
+
+def _bracket(gap: Callable[[float], float], lower: float, guess: float):
+    """dp-accounting's search for an interval where ``gap`` changes sign, from ``lower`` and
+    ``guess``, step for step (mechanism_calibration._search_for_explicit_bracket_interval:
+    the interval's width doubles and it moves up until the signs differ, 30 tries at most),
+    with ``gap`` read from the kept epsilons; tests/test_dp_sgd.py checks it gives
+    dp-accounting's sigma to the last bit."""
+    from dp_accounting import mechanism_calibration
+
+    lower_gap, upper, upper_gap = gap(lower), guess, gap(guess)
+    width, tries = guess - lower, 0
+    while lower_gap * upper_gap > 0:
+        tries += 1
+        if tries > 30:
+            raise mechanism_calibration.NoBracketIntervalFoundError(
+                f"no sigma between {lower} and 2**30 times {guess} brackets the target"
+            )
+        width *= 2
+        lower, upper = upper, upper + width
+        lower_gap, upper_gap = upper_gap, gap(upper)
+    return mechanism_calibration.ExplicitBracketInterval(lower, upper)
 
 
 # --- training -----------------------------------------------------------------------------------

@@ -136,6 +136,38 @@ def test_the_noise_multiplier_solved_for_meets_its_epsilon(accountant, target):
     assert sgd_epsilon(SgdSchedule(26_000, 256, 5, sigma * 0.98), 1e-5, accountant) > target
 
 
+@pytest.mark.parametrize(
+    ("target", "rows", "accountant"),
+    [(0.01, 5_000, "rdp"), (1.0, 5_000, "rdp"), (10.0, 900, "rdp"), (1.0, 5_000, "pld")],
+)
+def test_the_noise_multiplier_is_dp_accountings_own_calibration_to_the_last_bit(
+    target, rows, accountant
+):
+    """noise_multiplier_for searches its bracket with epsilons kept across targets: the sigma
+    is exactly what dp-accounting's calibrate_dp_mechanism finds searching it itself, from
+    the same starts (a tiny target needs a wide search: sigma in the hundreds)."""
+    from dp_core.dp_sgd import LOWEST_SIGMA, _accountant, _event
+
+    schedule = SgdSchedule(rows, 256, 5, 1.0)
+    q, steps = schedule.sampling_rate, schedule.steps
+
+    def library(kind: str, lower: float, guess: float) -> float:
+        return dp_accounting.calibrate_dp_mechanism(
+            lambda: _accountant(kind),
+            lambda sigma: _event(q, sigma, steps),
+            target,
+            1e-5,
+            bracket_interval=dp_accounting.LowerEndpointAndGuess(lower, guess),
+            tol=1e-4,
+        )
+
+    expected = library("rdp", LOWEST_SIGMA, 1.0)
+    if accountant == "pld":
+        expected = library("pld", expected / 2, expected)
+    assert noise_multiplier_for(target, 1e-5, schedule, accountant) == expected
+    assert noise_multiplier_for(target, 1e-5, schedule, accountant) == expected  # kept ones
+
+
 def test_the_gradients_are_the_logistic_losss_own():
     rng = np.random.default_rng(3)
     x, y, w = rng.normal(size=(5, 4)), rng.integers(0, 2, 5).astype(float), rng.normal(size=4)
