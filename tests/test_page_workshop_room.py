@@ -337,3 +337,37 @@ def test_coins_that_give_an_answer_away_are_not_a_survey(rooms, truth, random_ye
     assert "ε = ∞" in trainer.error[0].value
     assert not any("-differentially private" in m.value for m in trainer.markdown)
     assert rooms.room(code).question is None
+
+
+def test_guessing_room_codes_at_speed_is_refused_for_the_session(rooms) -> None:
+    """After MOST_MISSES codes of no open room in a minute, the session's next try, even the
+    right code, is refused with a sentence; a minute later it joins. The limit is the
+    session's: another attendee (behind the same NAT, as a whole room often is) joins at once."""
+    from ui.workshop import room
+
+    code, _secret = opened_room(open_page("workshop"))
+    guesser = open_page("workshop")
+    for guess in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "ABC")[: room.MOST_MISSES]:
+        assert guess != code
+        guesser.text_input(key="room_code").input(guess)
+        guesser.button(key="room_join_button").click()
+        rerun(guesser)
+    guesser.text_input(key="room_code").input(code)
+    guesser.button(key="room_join_button").click()
+    rerun(guesser)
+    assert [e.value for e in guesser.error] == [
+        "That was many room codes in a minute that opened no room: wait a minute, then check "
+        "the code on the projector."
+    ]
+    assert FOLLOWING not in guesser.session_state
+    neighbour = open_page("workshop")
+    neighbour.text_input(key="room_code").input(code)
+    neighbour.button(key="room_join_button").click()
+    rerun(neighbour)
+    assert neighbour.session_state[FOLLOWING] == code
+    guesser.session_state[room.MISSES] = [
+        t - room.MISS_SECONDS for t in guesser.session_state[room.MISSES]
+    ]  # a minute on
+    guesser.button(key="room_join_button").click()
+    rerun(guesser)
+    assert guesser.session_state[FOLLOWING] == code

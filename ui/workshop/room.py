@@ -46,7 +46,10 @@ FAILED = "room__failed"  # session state: why the last click on the room did not
 OPEN = "room__open"  # session state: the strip is asked to open the room's view itself
 NOTICE = "room__notice"  # session state: (a sentence for the strip, until when it shows it)
 NOTICE_SECONDS = 10.0
+MISSES = "room__misses"  # session state: when this session named a code of no open room
+MOST_MISSES, MISS_SECONDS = 5, 60.0  # codes of no open room a session may name in this time
 ERRORS = {  # RoomError's code -> its sentence
+    "too_many_tries": N_("workshop.room.error.too_many_tries"),
     "taken": N_("workshop.room.error.taken"),
     "closed": N_("workshop.room.closed"),
     "unreachable": N_("workshop.room.error.unreachable"),
@@ -96,6 +99,22 @@ def open_room() -> tuple[str, str]:
     raise RoomError("taken")
 
 
+def open_room_named(code: str | None) -> Room | None:
+    """The open room ``code`` names; None when there is none. Guessing codes at speed is
+    refused: after MOST_MISSES codes of no open room in MISS_SECONDS, this session's next
+    try raises RoomError("too_many_tries") without asking the store. The limit is the
+    session's, never an IP address's, which a whole room behind one NAT shares."""
+    state, now = st.session_state, time.monotonic()
+    misses = [t for t in state.get(MISSES, []) if now - t < MISS_SECONDS]
+    if len(misses) >= MOST_MISSES:
+        raise RoomError("too_many_tries")
+    room = store().room(code) if code else None
+    if room is None or not room.open_at(time.time()):
+        state[MISSES] = [*misses, now]
+        return None
+    return room
+
+
 def _lead(code: str, secret: str) -> None:
     state = st.session_state
     state[LEADING], state[SECRET] = code, secret
@@ -136,11 +155,11 @@ def enter() -> None:
     if code is not None and code in (state.get(LEADING), state.get(FOLLOWING)):
         return
     try:
-        room = store().room(code) if code else None
+        room = open_room_named(code)
     except RoomError as error:
         st.toast(said(error), icon=":material/error:")
         return
-    if room is None or not room.open_at(time.time()):
+    if room is None:
         if linked:  # a link says so; an old cookie's closed room is passed over in silence
             drop(ROOM_KEY)
             st.toast(_("workshop.room.unknown", code=typed), icon=":material/meeting_room:")

@@ -16,6 +16,7 @@ from ui.workshop.room import (
     failure,
     join,
     open_room,
+    open_room_named,
     said,
     stop_leading,
 )
@@ -94,11 +95,11 @@ def _join() -> None:
     typed = state.get("room_code", "")
     code = clean_code(typed)
     try:
-        room = store().room(code) if code else None
+        room = open_room_named(code)
     except RoomError as error:
         fail(said(error))
         return
-    if room is None or not room.open_at(time.time()):
+    if room is None:
         fail(_("workshop.room.unknown", code=typed))
         return
     join(room.code)
