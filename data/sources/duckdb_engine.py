@@ -56,10 +56,8 @@ def _default_memory() -> str:
 
 def duckdb_config() -> dict[str, str]:
     """DuckDB settings: spill to a temporary folder (under TMPDIR); threads from
-    DP_EXPLORER_DUCKDB_THREADS (default: every core), working memory from
-    DP_EXPLORER_DUCKDB_MEMORY (e.g. "2GB"; default a quarter of the machine's memory) and
-    what the folder may hold from DP_EXPLORER_DUCKDB_SPILL (e.g. "40GB"; DuckDB's default is
-    90% of the disk's free space)."""
+    DP_EXPLORER_DUCKDB_THREADS (default: every core) and working memory from
+    DP_EXPLORER_DUCKDB_MEMORY (e.g. "2GB"; default a quarter of the machine's memory)."""
     config = {
         "preserve_insertion_order": "false",
         "temp_directory": str(Path(tempfile.gettempdir()) / f"dp_explorer_duckdb_{os.getpid()}"),
@@ -68,10 +66,14 @@ def duckdb_config() -> dict[str, str]:
     if threads:
         config["threads"] = threads
     config["memory_limit"] = os.environ.get(DUCKDB_MEMORY_ENV, "").strip() or _default_memory()
-    spill = os.environ.get(DUCKDB_SPILL_ENV, "").strip()
-    if spill:
-        config["max_temp_directory_size"] = spill
     return config
+
+
+def spill_limit() -> str | None:
+    """What the spill folder may hold, from DP_EXPLORER_DUCKDB_SPILL (e.g. "40GB"; None:
+    DuckDB's default, 90% of that disk's free space). Set after connecting: given with the
+    folder at connection, DuckDB resets it to that default."""
+    return os.environ.get(DUCKDB_SPILL_ENV, "").strip() or None
 
 
 def _free_disk(folder: str) -> str:
@@ -97,10 +99,9 @@ class DuckDBEngine(SqlEngine):
         import duckdb
 
         self._duckdb = duckdb
-        config = duckdb_config()
-        spill = config.pop("max_temp_directory_size", None)
-        self.con = duckdb.connect(config=config)
-        if spill is not None:  # set with the folder, it gives way to 90% of the folder's disk
+        self.con = duckdb.connect(config=duckdb_config())
+        spill = spill_limit()
+        if spill is not None:
             self.con.execute(f"SET max_temp_directory_size = {self.dialect.string_literal(spill)}")
         # DuckDB tracks a query's progress only with its bar on (data.sources.progress)
         self.con.execute("SET enable_progress_bar = true")
