@@ -71,18 +71,18 @@ STEPS = [  # name, widget kind, key, value set (None: the path)
 
 
 def floor(path: Path) -> float:
-    """Seconds of the floor: a plain GROUP BY person over the same file, on DuckDB with the
-    app's settings (data.sources.duckdb_engine.duckdb_config), its rows counted in DuckDB."""
-    import duckdb
+    """Seconds of the floor (bench_engines.floor: a plain GROUP BY person) over the same file,
+    on a DuckDB engine of its own with the app's settings."""
+    from bench_engines import floor as group_by_person
 
-    from data.sources.duckdb_engine import duckdb_config
+    from data.sources import Source
+    from data.sources.duckdb_engine import DuckDBEngine
 
-    con = duckdb.connect(config=duckdb_config())
-    grouped = f"SELECT visitor_id, count(*) AS n FROM read_parquet('{path}') GROUP BY visitor_id"
+    engine = DuckDBEngine(Source.files(str(path), engine="duckdb"))
     start = time.perf_counter()
-    con.execute(f"SELECT count(*) FROM ({grouped}) _g").fetchall()
+    group_by_person(engine)
     seconds = time.perf_counter() - start
-    con.close()
+    engine.close()
     return seconds
 
 
