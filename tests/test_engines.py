@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import itertools
-import os
 import shutil
 import socket
 import types
@@ -318,15 +317,11 @@ def spark_ready():
         "DP_EXPLORER_SPARK_PARTITIONS": "2",
         "DP_EXPLORER_SPARK_JAVA_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
     }
-    saved = {key: os.environ.get(key) for key in small}
-    os.environ.update(small)
-    yield
-    stop_spark()
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in small.items():
+            patch.setenv(key, value)
+        yield
+        stop_spark()
 
 
 SPARK_REQUESTS = [
@@ -660,19 +655,13 @@ def spark_cluster(spark_ready, tmp_path_factory):
     so the Connect server, which holds the other, does not leave it waiting."""
     from scripts.spark_cluster import running_cluster
 
-    saved = os.environ.get("DP_EXPLORER_SPARK_CORES")
-    os.environ["DP_EXPLORER_SPARK_CORES"] = "1"
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DP_EXPLORER_SPARK_CORES", "1")
         with running_cluster(tmp_path_factory.mktemp("spark_cluster")) as addresses:
             try:
                 yield dict(zip(("master", "connect"), addresses, strict=True))
             finally:
                 stop_spark()  # while the servers listen: a Connect client retries for minutes
-    finally:
-        if saved is None:
-            os.environ.pop("DP_EXPLORER_SPARK_CORES", None)
-        else:
-            os.environ["DP_EXPLORER_SPARK_CORES"] = saved
 
 
 @pytest.mark.parametrize("kind", ["connect", "master"])
