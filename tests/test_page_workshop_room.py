@@ -35,6 +35,13 @@ def opened_room(at):
     return code, at.session_state[SECRET]
 
 
+def joined_by_code(at, typed: str):
+    """``at`` after typing ``typed`` in the join box and pressing Join."""
+    at.text_input(key="room_code").input(typed)
+    at.button(key="room_join_button").click()
+    return rerun(at)
+
+
 def test_opening_a_room_gives_its_code_and_both_links(rooms) -> None:
     at = open_page("workshop")
     assert not strip(at)  # outside a room, no strip
@@ -53,20 +60,14 @@ def test_opening_a_room_gives_its_code_and_both_links(rooms) -> None:
 
 def test_an_attendee_joins_by_the_code_however_typed(rooms) -> None:
     code, _secret = opened_room(open_page("workshop"))
-    at = open_page("workshop")
-    at.text_input(key="room_code").input(f" {code[:3].lower()}-{code[3:]} ")
-    at.button(key="room_join_button").click()
-    rerun(at)
+    at = joined_by_code(open_page("workshop"), f" {code[:3].lower()}-{code[3:]} ")
     assert at.session_state[FOLLOWING] == code
     assert LEADING not in at.session_state
 
 
 @pytest.mark.parametrize("typed", ["ABC", "NOPE22"])
 def test_a_wrong_code_says_so_and_keeps_what_was_typed(rooms, typed: str) -> None:
-    at = open_page("workshop")
-    at.text_input(key="room_code").input(typed)
-    at.button(key="room_join_button").click()
-    rerun(at)
+    at = joined_by_code(open_page("workshop"), typed)
     assert [e.value for e in at.error] == [
         f"There is no open room with the code {typed}. Check the code on the projector."
     ]
@@ -349,21 +350,14 @@ def test_guessing_room_codes_at_speed_is_refused_for_the_session(rooms) -> None:
     guesser = open_page("workshop")
     for guess in ("AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE", "ABC")[: room.MOST_MISSES]:
         assert guess != code
-        guesser.text_input(key="room_code").input(guess)
-        guesser.button(key="room_join_button").click()
-        rerun(guesser)
-    guesser.text_input(key="room_code").input(code)
-    guesser.button(key="room_join_button").click()
-    rerun(guesser)
+        joined_by_code(guesser, guess)
+    joined_by_code(guesser, code)
     assert [e.value for e in guesser.error] == [
         "That was many room codes in a minute that opened no room: wait a minute, then check "
         "the code on the projector."
     ]
     assert FOLLOWING not in guesser.session_state
-    neighbour = open_page("workshop")
-    neighbour.text_input(key="room_code").input(code)
-    neighbour.button(key="room_join_button").click()
-    rerun(neighbour)
+    neighbour = joined_by_code(open_page("workshop"), code)
     assert neighbour.session_state[FOLLOWING] == code
     guesser.session_state[room.MISSES] = [
         t - room.MISS_SECONDS for t in guesser.session_state[room.MISSES]
