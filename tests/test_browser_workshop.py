@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from test_browser import MAIN, ROOT, running_app, settled
@@ -106,6 +106,21 @@ def epsilon_in(page: Page) -> str | None:
     return found[0] if found else None
 
 
+def opened(box: Locator, inside: Locator) -> None:
+    """Open an expander (``box``) until ``inside`` shows: on a busy machine a click made while
+    the page reruns can be lost, and a rerun can draw the box again closed (one CI run)."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not inside.is_visible():
+        is_open = box.evaluate(
+            "e => !!(e.matches('details[open]') || e.querySelector('details[open]'))"
+        )
+        assert time.monotonic() < deadline, f"the box never showed it (box open: {is_open})"
+        if not is_open:
+            box.locator("summary").click()
+        with contextlib.suppress(PlaywrightTimeout):
+            inside.wait_for(timeout=3_000)
+
+
 def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> None:
     base, port = workshop
     trainer_context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -153,11 +168,11 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     # The trainer asks the room the page's first exercise; every attendee answers on their
     # phone (on either worker); the projector counts them and shows the answer on command.
     box = trainer.locator(f"{MAIN} [data-testid='stExpander']", has_text="Exercise").first
-    box.locator("summary").click()
     ask, results = (
         trainer.get_by_role("button", name="Ask the room"),
         trainer.locator(".st-key-room_results"),
     )
+    opened(box, ask)
     ask.click()
     for _attempt in range(2):  # on a loaded machine a click made while the leader's strip
         try:  # reruns can be lost (one CI run): ask again while nothing is asked yet
