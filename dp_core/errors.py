@@ -375,6 +375,9 @@ ENGLISH = {
         "Spark Connect needs its client libraries: pip install 'pyspark[connect]'."
     ),
     "spark_start": "Spark could not start at '{address}' (a local master needs Java 17 or later).",
+    "spark_connect_start": (
+        "The Spark Connect server at '{address}' answered but opened no session."
+    ),
     "spark_duckdb": (
         "a DuckDB database is read by the DuckDB engine: choose DuckDB, or export the table to "
         "Parquet (COPY visits TO 'visits.parquet') for Spark."

@@ -9,11 +9,14 @@ codes), a declared domain with a missing and an absent group. Spark runs once pe
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import itertools
 import shutil
 import socket
+import threading
+import time
 import types
 import typing
 from pathlib import Path
@@ -32,6 +35,7 @@ from data.sources.results import Request
 from data.sources.spark_engine import SparkEngine, stop_spark
 from data.sources.sql_engine import KEPT_TABLES
 from dp_core.bounding import Bounding
+from dp_core.errors import CodedError
 
 
 def small_visits(seed: int = 0, persons: int = 70) -> pd.DataFrame:
@@ -577,8 +581,6 @@ def test_duckdb_short_of_disk_to_spill_to_says_so(two_million_visits, monkeypatc
     """With 20 MB of working memory and 1 MB of disk to spill to (as set by the environment),
     the ranks of 2·10^6 visits cannot be kept: the sentence names the disk, the folder, what
     it may hold and what to change, not the working memory."""
-    from dp_core.errors import CodedError
-
     monkeypatch.setenv("DP_EXPLORER_DUCKDB_MEMORY", "20MB")
     monkeypatch.setenv("DP_EXPLORER_DUCKDB_SPILL", "1MB")
     monkeypatch.setenv("DP_EXPLORER_DUCKDB_THREADS", "1")
@@ -695,6 +697,34 @@ def test_a_spark_cluster_gives_duckdbs_statistics(parquet, gappy, spark_cluster,
     units = UNITS["values by minute, declared"]
     same_units(spark.units(units), duckdb.units(units))
     assert spark.summary(200) == duckdb.summary(200)
+
+
+def test_a_port_that_does_not_speak_spark_connect_is_refused_at_once(monkeypatch):
+    """Another service on the port (or a typo of its number): pyspark's client would retry
+    for minutes while the page waited; the page says at once that no session opened."""
+    pytest.importorskip("grpc")
+    from data.sources import spark_engine
+
+    monkeypatch.setattr(spark_engine, "SPARK_CONNECT_TIMEOUT", 0.5)
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+
+        def answer_in_http_1() -> None:
+            with contextlib.suppress(OSError):
+                while True:
+                    peer, _ = listening.accept()
+                    with peer:
+                        peer.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+        threading.Thread(target=answer_in_http_1, daemon=True).start()
+        address = f"sc://127.0.0.1:{listening.getsockname()[1]}"
+        started = time.monotonic()
+        with pytest.raises(CodedError) as refused:
+            spark_engine.spark_session(address)
+    assert refused.value.code == "spark_connect_start"
+    assert address in str(refused.value)
+    assert time.monotonic() - started < 30  # not pyspark's minutes of retries
 
 
 def test_a_connect_session_whose_server_is_gone_is_closed_without_waiting_on_it(monkeypatch):

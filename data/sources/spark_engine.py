@@ -60,6 +60,25 @@ def _check_reachable(address: str) -> None:
         raise coded_error(code, address=address, detail=reason) from None
 
 
+def _check_connect(address: str) -> None:
+    """ValueError unless what listens at a Spark Connect address speaks gRPC, Connect's
+    transport, within SPARK_CONNECT_TIMEOUT: pyspark's client retries anything else for
+    minutes (another service on the port, a typo of its number), while the page waits."""
+    import grpc
+    from pyspark.sql.connect.client.core import DefaultChannelBuilder
+
+    try:
+        channel = DefaultChannelBuilder(address).toChannel()  # its TLS and token, if named
+    except Exception:  # a malformed connection string
+        raise coded_error("spark_address", address=address) from None
+    try:
+        grpc.channel_ready_future(channel).result(timeout=SPARK_CONNECT_TIMEOUT)
+    except grpc.FutureTimeoutError:
+        raise coded_error("spark_connect_start", address=address) from None
+    finally:
+        channel.close()
+
+
 def spark_installed() -> bool:
     """Whether Spark's Python client (pyspark, an optional extra) can be imported."""
     return importlib.util.find_spec("pyspark") is not None
@@ -81,13 +100,15 @@ def spark_session(address: str):
             from dp_core.errors import CodedError  # here: dp_core's package imports SciPy
 
             raise CodedError("spark_missing") from None
-        _stop_sessions()
-        builder = SparkSession.builder.appName("dp-explorer")
         if address.startswith("sc://"):
             try:
                 import pyspark.sql.connect.session  # noqa: F401  (needs grpcio, pyarrow)
             except ImportError as error:
                 raise coded_error("spark_connect_missing", detail=readable_error(error)) from None
+            _check_connect(address)
+        _stop_sessions()
+        builder = SparkSession.builder.appName("dp-explorer")
+        if address.startswith("sc://"):
             builder = builder.remote(address)
         else:
             # pyspark leaves this set after a Connect session stops, and would then build
@@ -102,10 +123,9 @@ def spark_session(address: str):
                 session = builder.getOrCreate()
             if not address.startswith("sc://"):
                 session.sparkContext.setLogLevel("ERROR")
-        except Exception as error:  # the JVM or the cluster said no
-            raise coded_error(
-                "spark_start", address=address, detail=readable_error(error)
-            ) from None
+        except Exception as error:  # the JVM or the cluster said no (sc://: no local JVM)
+            code = "spark_connect_start" if address.startswith("sc://") else "spark_start"
+            raise coded_error(code, address=address, detail=readable_error(error)) from None
         _SPARK[address] = session
         return session
 

@@ -207,6 +207,7 @@ MESSAGES = {  # CodedError code -> message id (the English catalogue holds dp_co
     "spark_connect_unreachable": N_("common.error.spark_connect_unreachable"),
     "spark_connect_missing": N_("common.error.spark_connect_missing"),
     "spark_start": N_("common.error.spark_start"),
+    "spark_connect_start": N_("common.error.spark_connect_start"),
     "spark_duckdb": N_("common.error.spark_duckdb"),
     "spark_unreadable": N_("common.error.spark_unreadable"),
     "spark_failed": N_("common.error.spark_failed"),
