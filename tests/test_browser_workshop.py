@@ -336,9 +336,19 @@ def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) ->
     trainer.locator(SLIDERS).first.focus()
     for _ in range(2):
         trainer.keyboard.press("ArrowLeft")
-    for (_context, page, asked), count in zip(followers, before, strict=True):
-        page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").wait_for(timeout=WAIT)
-        assert len(asked) == count, "the page asked for a run before it showed the move"
+    # Each page's runs counted when it first shows the move, all pages watched at once: one
+    # by one, a busy machine's wait on the first let the others show it and, a second later,
+    # run their catch-up (one CI run counted that run as asked before the move was shown).
+    shown: dict[int, int] = {}
+    deadline = time.monotonic() + WAIT / 1000
+    while len(shown) < len(followers):
+        assert time.monotonic() < deadline, f"only {sorted(shown)} showed ε = 0.6"
+        for i, (_context, page, asked) in enumerate(followers):
+            moved = page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP")
+            if i not in shown and moved.count():
+                shown[i] = len(asked)
+    assert [shown[i] for i in range(len(followers))] == before, "a run before the move showed"
+    for _context, page, _asked in followers:
         assert page.locator(".dp-live-text", has_text="With ε = 0.6, each answer").count()
     for (_context, page, asked), count in zip(followers, before, strict=True):
         # then each catches up: its thumb and address move, by one run of its own
