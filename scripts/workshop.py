@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 # What the workers read from their environment, named where it is read.
 from data.sources.allowed import DATA_ALLOW_ENV, SHARED_ENV, SPARK_ALLOW_ENV  # noqa: E402
 from ui.common.upload_budget import BUDGET_ENV  # noqa: E402
+from ui.workshop.rooms import FOLLOW_KEY_ENV  # noqa: E402
 from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
 
 COOKIE = "dpx_worker"
@@ -123,6 +125,7 @@ class Workshop:
         self.env[DATA_ALLOW_ENV] = "\n".join(args.allow_data)  # one per line (allowed.py)
         self.env[SPARK_ALLOW_ENV] = " ".join(args.allow_spark)
         self.env[BUDGET_ENV] = str(args.upload_budget_mb)
+        self.env[FOLLOW_KEY_ENV] = secrets.token_hex(32)  # one key, so any worker checks a token
 
     def start_worker(self, port: int) -> None:
         command = [sys.executable, "-m", "streamlit", "run", "serve.py",

@@ -4,8 +4,11 @@ second, and serve.py, which mounts it beside the app through st.App."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -17,16 +20,27 @@ import pytest
 from starlette.requests import Request
 
 from ui.workshop import versions
-from ui.workshop.rooms import Question, Room, RoomError, View, secret_hash
+from ui.workshop.rooms import (
+    FOLLOW_KEY_ENV,
+    Question,
+    Room,
+    RoomError,
+    View,
+    clean_code,
+    follow_token,
+    secret_hash,
+)
 from ui.workshop.store import SqliteStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def ask(code: str) -> tuple[int, dict, str]:
-    """GET /_room/<code> through the route's own endpoint: (status, body, Cache-Control)."""
+def ask(code: str, token: str | None = None) -> tuple[int, dict, str]:
+    """GET /_room/<code>?t=<token> through the route's own endpoint: (status, body,
+    Cache-Control); the token by default the one a session that joined ``code`` is given."""
+    token = follow_token(clean_code(code) or "") if token is None else token
     request = Request({"type": "http", "method": "GET", "path_params": {"code": code},
-                       "headers": [], "query_string": b""})  # fmt: skip
+                       "headers": [], "query_string": f"t={token}".encode()})  # fmt: skip
     response = asyncio.run(versions.ROUTE.endpoint(request))
     return response.status_code, json.loads(response.body), response.headers["cache-control"]
 
@@ -51,6 +65,16 @@ def test_the_route_follows_the_rooms_versions(room_store) -> None:
     assert ask("ABC234") == (200, {"open": False}, "no-store")
 
 
+def test_without_the_rooms_follow_token_an_open_room_is_not_open(room_store) -> None:
+    """Codes guessed at speed against the route, where no join limits them: an open room
+    with no token, another room's or a wrong one answers as an unknown code does."""
+    room_store.open_room(Room("ABC234", secret_hash("s"), time.time() + 3600))
+    wrong = follow_token("ABC234")[:-1] + ("1" if follow_token("ABC234")[-1] == "0" else "0")
+    for token in ("", follow_token("XYZ789"), wrong, "x" * 5000):
+        assert ask("ABC234", token) == (200, {"open": False}, "no-store")
+    assert ask("ABC234")[1]["open"] is True
+
+
 @pytest.mark.parametrize("typed", ["ZZZZZZ", "abc", "ABC23O", "../../etc", "x" * 500])
 def test_an_unknown_or_malformed_code_is_a_closed_room(room_store, typed) -> None:
     assert ask(typed) == (200, {"open": False}, "no-store")
@@ -70,7 +94,10 @@ def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = {**os.environ, "DP_EXPLORER_STORE": f"sqlite:///{tmp_path / 'rooms.sqlite'}"}
+    key = secrets.token_hex(32)  # as the workshop command gives its workers
+    env = {**os.environ, "DP_EXPLORER_STORE": f"sqlite:///{tmp_path / 'rooms.sqlite'}",
+           FOLLOW_KEY_ENV: key}  # fmt: skip
+    token = hmac.new(bytes.fromhex(key), b"XYZ789", hashlib.sha256).hexdigest()[:32]
     SqliteStore(tmp_path / "rooms.sqlite").open_room(
         Room("XYZ789", secret_hash("s"), time.time() + 3600)
     )
@@ -89,8 +116,10 @@ def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
             except OSError:  # not listening yet, or slow on a busy machine: ask again
                 assert server.poll() is None and time.monotonic() < deadline
                 time.sleep(0.3)
-        with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=60) as answer:
+        with urllib.request.urlopen(f"{base}/_room/XYZ789?t={token}", timeout=60) as answer:
             assert json.loads(answer.read()) == {"open": True, "view": 0, "asked": 0}
+        with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=60) as answer:
+            assert json.loads(answer.read()) == {"open": False}  # a guess, without the token
         with urllib.request.urlopen(f"{base}/laplace", timeout=60) as answer:
             assert b'<div id="root">' in answer.read()
     finally:

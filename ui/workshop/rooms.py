@@ -9,10 +9,12 @@ presenter mode and the room itself. Rooms close ``HOURS`` after they open.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import math
+import os
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +60,32 @@ def secret_hash(secret: str) -> str:
 def leads(secret: str, kept_hash: str) -> bool:
     """Whether ``secret`` is the room's (compared in constant time)."""
     return hmac.compare_digest(secret_hash(secret), kept_hash)
+
+
+FOLLOW_KEY_ENV = "DP_EXPLORER_ROOM_KEY"  # hex: the key of the follow tokens, the workers' own
+
+
+@functools.cache
+def _follow_key() -> bytes:
+    """The key the follow tokens are made with: FOLLOW_KEY_ENV's (the workshop command gives
+    all its workers one), else this process's own, drawn at its first use."""
+    given = os.environ.get(FOLLOW_KEY_ENV, "")
+    try:
+        return bytes.fromhex(given) if len(given) >= 32 else secrets.token_bytes(32)
+    except ValueError:
+        return secrets.token_bytes(32)
+
+
+def follow_token(code: str) -> str:
+    """What a session that joined room ``code`` shows the room's routes (versions, events):
+    HMAC-SHA256 of the code under the workers' key. A code guessed without joining (where
+    guessing is limited) has none, and the routes answer it as a room that is not open."""
+    return hmac.new(_follow_key(), code.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def follows(code: str, token: str | None) -> bool:
+    """Whether ``token`` is room ``code``'s follow token (compared in constant time)."""
+    return hmac.compare_digest(follow_token(code), token or "")
 
 
 def clean_code(typed: str) -> str | None:
