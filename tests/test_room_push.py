@@ -91,9 +91,8 @@ def test_one_poller_sends_each_change_to_every_follower_of_the_room(room_store) 
 async def _call(app, method: str, path: str, body: bytes = b"", cookie: str = "") -> dict:
     """One ASGI request: its status, headers and body; for an event stream, the first event."""
     headers = [(b"cookie", cookie.encode())] if cookie else []
-    path, _, query = path.partition("?")
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
-             "query_string": query.encode(), "headers": headers, "http_version": "1.1",
+             "query_string": b"", "headers": headers, "http_version": "1.1",
              "scheme": "http", "server": ("test", 80), "client": ("127.0.0.1", 1)}  # fmt: skip
     sent, done = [{"type": "http.request", "body": body, "more_body": False}], asyncio.Event()
     found: dict = {"body": b""}
@@ -138,10 +137,10 @@ def test_the_routes_publish_and_stream_through_http(room_store, monkeypatch) -> 
         for bad in (b"{not json", b"x" * 20_000):
             assert (await _call(app, "POST", f"/_room/{CODE}/view", bad, lead))["status"] == 400
         # only with the room's follow token, which a session is given when it joins
-        for token in ("", follow_token("XYZ789"), follow_token(CODE)[:-1]):
-            guessed = await _call(app, "GET", f"/_room/{CODE}/events?t={token}")
+        for path in (CODE, f"{CODE}.{follow_token('XYZ789')}", f"{CODE}.{follow_token(CODE)[:-1]}"):
+            guessed = await _call(app, "GET", f"/_room/{path}/events")
             assert guessed["status"] == 404 and json.loads(guessed["body"]) == {"open": False}
-        stream = await _call(app, "GET", f"/_room/{CODE.lower()}/events?t={follow_token(CODE)}")
+        stream = await _call(app, "GET", f"/_room/{CODE.lower()}.{follow_token(CODE)}/events")
         assert stream["status"] == 200
         assert stream["headers"]["content-type"].startswith("text/event-stream")
         assert stream["headers"]["cache-control"] == "no-store"

@@ -35,14 +35,17 @@ from ui.workshop.store import SqliteStore
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def ask(code: str, token: str | None = None) -> tuple[int, dict, str]:
-    """GET /_room/<code>?t=<token> through the route's own endpoint: (status, body,
-    Cache-Control); the token by default the one a session that joined ``code`` is given."""
-    token = follow_token(clean_code(code) or "") if token is None else token
-    request = Request({"type": "http", "method": "GET", "path_params": {"code": code},
-                       "headers": [], "query_string": f"t={token}".encode()})  # fmt: skip
+def ask(path: str) -> tuple[int, dict, str]:
+    """GET /_room/<path> through the route's own endpoint: (status, body, Cache-Control)."""
+    request = Request({"type": "http", "method": "GET", "path_params": {"code": path},
+                       "headers": [], "query_string": b""})  # fmt: skip
     response = asyncio.run(versions.ROUTE.endpoint(request))
     return response.status_code, json.loads(response.body), response.headers["cache-control"]
+
+
+def joined(typed: str) -> str:
+    """What a session that joined the room ``typed`` names asks: CODE.TOKEN."""
+    return f"{typed}.{follow_token(clean_code(typed) or '')}"
 
 
 @pytest.fixture
@@ -55,14 +58,14 @@ def room_store(tmp_path, monkeypatch) -> SqliteStore:
 def test_the_route_follows_the_rooms_versions(room_store) -> None:
     now = time.time()
     room_store.open_room(Room("ABC234", secret_hash("s"), now + 3600))
-    assert ask("ABC234") == (200, {"open": True, "view": 0, "asked": 0}, "no-store")
+    assert ask(joined("ABC234")) == (200, {"open": True, "view": 0, "asked": 0}, "no-store")
     room_store.show("ABC234", View("laplace", (("laplace_epsilon", ("2",)),)), now)
     room_store.show("ABC234", View("gaussian"), now)
     room_store.ask("ABC234", Question.ask("laplace_scale", 1.0), now)
     # A code as typed on a phone is the same room.
-    assert ask("abc-234")[1] == {"open": True, "view": 2, "asked": 1}
+    assert ask(joined("abc-234"))[1] == {"open": True, "view": 2, "asked": 1}
     room_store.close("ABC234", now)
-    assert ask("ABC234") == (200, {"open": False}, "no-store")
+    assert ask(joined("ABC234")) == (200, {"open": False}, "no-store")
 
 
 def test_without_the_rooms_follow_token_an_open_room_is_not_open(room_store) -> None:
@@ -70,14 +73,15 @@ def test_without_the_rooms_follow_token_an_open_room_is_not_open(room_store) -> 
     with no token, another room's or a wrong one answers as an unknown code does."""
     room_store.open_room(Room("ABC234", secret_hash("s"), time.time() + 3600))
     wrong = follow_token("ABC234")[:-1] + ("1" if follow_token("ABC234")[-1] == "0" else "0")
-    for token in ("", follow_token("XYZ789"), wrong, "x" * 5000):
-        assert ask("ABC234", token) == (200, {"open": False}, "no-store")
-    assert ask("ABC234")[1]["open"] is True
+    for path in ("ABC234", "ABC234.", f"ABC234.{follow_token('XYZ789')}", f"ABC234.{wrong}",
+                 "ABC234." + "x" * 5000):  # fmt: skip
+        assert ask(path) == (200, {"open": False}, "no-store")
+    assert ask(joined("ABC234"))[1]["open"] is True
 
 
 @pytest.mark.parametrize("typed", ["ZZZZZZ", "abc", "ABC23O", "../../etc", "x" * 500])
 def test_an_unknown_or_malformed_code_is_a_closed_room(room_store, typed) -> None:
-    assert ask(typed) == (200, {"open": False}, "no-store")
+    assert ask(joined(typed)) == (200, {"open": False}, "no-store")
 
 
 def test_a_store_out_of_reach_is_a_503(monkeypatch) -> None:
@@ -86,7 +90,7 @@ def test_a_store_out_of_reach_is_a_503(monkeypatch) -> None:
             raise RoomError("unreachable")
 
     monkeypatch.setattr(versions, "store", lambda: Down())
-    assert ask("ABC234") == (503, {"error": "unreachable"}, "no-store")
+    assert ask(joined("ABC234")) == (503, {"error": "unreachable"}, "no-store")
 
 
 def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
@@ -116,7 +120,7 @@ def test_serve_py_answers_the_route_and_the_app(tmp_path) -> None:
             except OSError:  # not listening yet, or slow on a busy machine: ask again
                 assert server.poll() is None and time.monotonic() < deadline
                 time.sleep(0.3)
-        with urllib.request.urlopen(f"{base}/_room/XYZ789?t={token}", timeout=60) as answer:
+        with urllib.request.urlopen(f"{base}/_room/XYZ789.{token}", timeout=60) as answer:
             assert json.loads(answer.read()) == {"open": True, "view": 0, "asked": 0}
         with urllib.request.urlopen(f"{base}/_room/XYZ789", timeout=60) as answer:
             assert json.loads(answer.read()) == {"open": False}  # a guess, without the token

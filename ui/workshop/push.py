@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ui.workshop.rooms import MAX_VIEW_BYTES, RoomError, View, clean_code, follows, leads
+from ui.workshop.rooms import MAX_VIEW_BYTES, RoomError, View, clean_code, followed, leads
 from ui.workshop.store import store
 
 POLL_EVERY = 0.1  # seconds between two looks at the store, for all of a worker's rooms
@@ -140,8 +140,8 @@ async def _stream(request: Request, code: str) -> AsyncIterator[str]:
 
 
 async def _events(request: Request) -> Response:
-    code = clean_code(request.path_params["code"])
-    if code is None or not follows(code, request.query_params.get("t")):  # as ui.workshop.versions
+    code = followed(request.path_params["code"])  # CODE.TOKEN, as ui.workshop.versions
+    if code is None:
         return JSONResponse({"open": False}, status_code=404, headers=NO_STORE)
     headers = {**NO_STORE, "X-Accel-Buffering": "no"}
     return StreamingResponse(_stream(request, code), media_type="text/event-stream",

@@ -46,7 +46,7 @@ from ui.workshop.room import (
     said,
     stop_leading,
 )
-from ui.workshop.rooms import HOURS, OWN, ROOM_KEY, Room, RoomError, Survey, View, follow_token
+from ui.workshop.rooms import HOURS, OWN, ROOM_KEY, Room, RoomError, Survey, View, followed_path
 from ui.workshop.store import store
 
 LEAD_EVERY = 0.25  # seconds between two looks at the answers to the room's question
@@ -249,8 +249,8 @@ def _watch(code: str, polled: tuple[int, int] | None) -> None:
     state = st.session_state
     data = {
         "code": code,
-        "events": f"_room/{code}/events?t={follow_token(code)}",
-        "url": f"_room/{code}?t={follow_token(code)}",
+        "events": f"_room/{followed_path(code)}/events",
+        "url": f"_room/{followed_path(code)}",
         "view": state.get(SEEN) if not state.get(ALONE) else None,
         "asked": asked,
         "alone": bool(state.get(ALONE)),

@@ -83,9 +83,19 @@ def follow_token(code: str) -> str:
     return hmac.new(_follow_key(), code.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def follows(code: str, token: str | None) -> bool:
-    """Whether ``token`` is room ``code``'s follow token (compared in constant time)."""
-    return hmac.compare_digest(follow_token(code), token or "")
+def followed_path(code: str) -> str:
+    """How the routes are asked about room ``code`` by a session that joined it: CODE.TOKEN."""
+    return f"{code}.{follow_token(code)}"
+
+
+def followed(path: str) -> str | None:
+    """The room code of a route's ``CODE.TOKEN`` when TOKEN is its follow token (compared in
+    constant time); None for any other path, as for a code that names no room."""
+    typed, _dot, token = path.partition(".")
+    code = clean_code(typed)
+    if code is None or not hmac.compare_digest(follow_token(code), token):
+        return None
+    return code
 
 
 def clean_code(typed: str) -> str | None:

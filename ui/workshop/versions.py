@@ -1,6 +1,6 @@
 """What a follower's browser asks about its room, without running the page.
 
-    GET /_room/ABC234?t=TOKEN  ->  {"open": true, "view": 7, "asked": 2}  (or {"open": false})
+    GET /_room/ABC234.TOKEN  ->  {"open": true, "view": 7, "asked": 2}   (or {"open": false})
 
 TOKEN is the room's follow token (ui.workshop.rooms.follow_token), which only a session that
 joined the room is given: without it the route answers as for a room that is not open, so it
@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ui.workshop.rooms import RoomError, clean_code, follows
+from ui.workshop.rooms import RoomError, followed
 from ui.workshop.store import store
 
 PATH = "/_room/{code}"
@@ -39,8 +39,8 @@ def versions(code: str, now: float) -> dict[str, object]:
 
 
 async def _answer(request: Request) -> JSONResponse:
-    code = clean_code(request.path_params["code"])
-    if code is None or not follows(code, request.query_params.get("t")):
+    code = followed(request.path_params["code"])
+    if code is None:
         return JSONResponse({"open": False}, headers=NO_STORE)
     try:
         # A store call may wait on a file lock or the network: off the event loop.
