@@ -137,7 +137,8 @@ def test_the_routes_publish_and_stream_through_http(room_store, monkeypatch) -> 
         for bad in (b"{not json", b"x" * 20_000):
             assert (await _call(app, "POST", f"/_room/{CODE}/view", bad, lead))["status"] == 400
         # only with the room's follow token, which a session is given when it joins
-        for path in (CODE, f"{CODE}.{follow_token('XYZ789')}", f"{CODE}.{follow_token(CODE)[:-1]}"):
+        wrong = (f"{CODE}.{follow_token('XYZ789')}", f"{CODE}.{follow_token(CODE)[:-1]}")
+        for path in (CODE, *wrong, f"{CODE}.é"):
             guessed = await _call(app, "GET", f"/_room/{path}/events")
             assert guessed["status"] == 404 and json.loads(guessed["body"]) == {"open": False}
         stream = await _call(app, "GET", f"/_room/{CODE.lower()}.{follow_token(CODE)}/events")

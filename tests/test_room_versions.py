@@ -74,7 +74,7 @@ def test_without_the_rooms_follow_token_an_open_room_is_not_open(room_store) -> 
     room_store.open_room(Room("ABC234", secret_hash("s"), time.time() + 3600))
     wrong = follow_token("ABC234")[:-1] + ("1" if follow_token("ABC234")[-1] == "0" else "0")
     for path in ("ABC234", "ABC234.", f"ABC234.{follow_token('XYZ789')}", f"ABC234.{wrong}",
-                 "ABC234." + "x" * 5000):  # fmt: skip
+                 "ABC234." + "x" * 5000, "ABC234.é", "ABC234.\u202e" + "a" * 31):  # fmt: skip
         assert ask(path) == (200, {"open": False}, "no-store")
     assert ask(joined("ABC234"))[1]["open"] is True
 

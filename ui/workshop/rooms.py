@@ -93,7 +93,8 @@ def followed(path: str) -> str | None:
     constant time); None for any other path, as for a code that names no room."""
     typed, _dot, token = path.partition(".")
     code = clean_code(typed)
-    if code is None or not hmac.compare_digest(follow_token(code), token):
+    # as bytes: compare_digest refuses a str that is not ASCII (a hostile path's "é")
+    if code is None or not hmac.compare_digest(follow_token(code).encode(), token.encode()):
         return None
     return code
 
