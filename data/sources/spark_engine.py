@@ -90,6 +90,7 @@ def spark_session(address: str):
     with _SPARK_LOCK:
         if address in _SPARK:
             return _SPARK[address]
+        connect = address.startswith("sc://")  # Spark Connect: no JVM in this process
         if address.startswith(("spark://", "sc://", "k8s://")):
             _check_reachable(address.removeprefix("k8s://"))
         try:
@@ -100,7 +101,7 @@ def spark_session(address: str):
             from dp_core.errors import CodedError  # here: dp_core's package imports SciPy
 
             raise CodedError("spark_missing") from None
-        if address.startswith("sc://"):
+        if connect:
             try:
                 import pyspark.sql.connect.session  # noqa: F401  (needs grpcio, pyarrow)
             except ImportError as error:
@@ -108,7 +109,7 @@ def spark_session(address: str):
             _check_connect(address)
         _stop_sessions()
         builder = SparkSession.builder.appName("dp-explorer")
-        if address.startswith("sc://"):
+        if connect:
             builder = builder.remote(address)
         else:
             # pyspark leaves this set after a Connect session stops, and would then build
@@ -121,10 +122,10 @@ def spark_session(address: str):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", FutureWarning)
                 session = builder.getOrCreate()
-            if not address.startswith("sc://"):
+            if not connect:
                 session.sparkContext.setLogLevel("ERROR")
-        except Exception as error:  # the JVM or the cluster said no (sc://: no local JVM)
-            code = "spark_connect_start" if address.startswith("sc://") else "spark_start"
+        except Exception as error:  # the JVM or the cluster said no
+            code = "spark_connect_start" if connect else "spark_start"
             raise coded_error(code, address=address, detail=readable_error(error)) from None
         _SPARK[address] = session
         return session
