@@ -8,6 +8,8 @@ import multiprocessing
 import shutil
 import socket
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -205,3 +207,65 @@ def test_the_store_keeps_the_secrets_hash_not_the_secret(tmp_path: Path) -> None
     dump = "\n".join(store._db().iterdump())
     assert secret not in dump and room.lead_hash in dump
     assert json.loads(store._db().execute("SELECT view FROM rooms").fetchone()[0])["page"] == "home"
+
+
+# Another process holds the SQLite file's write lock (a backup tool, a second workshop
+# command on the same file) until it reads a line, then commits.
+HOLD_LOCK = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+db.execute("UPDATE rooms SET version = version")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("COMMIT")
+"""
+
+
+def _lock_sqlite(path: Path) -> subprocess.Popen:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def test_a_sqlite_file_locked_for_5_s_delays_answers_and_loses_none(tmp_path: Path) -> None:
+    """The file locked by another process for 5 s: followers' polls go on answering (WAL
+    readers never wait for a writer), and an answer sent meanwhile waits for the lock and
+    is stored (the store's busy timeout is 10 s), not refused."""
+    path = tmp_path / "rooms.sqlite"
+    store = SqliteStore(path)
+    room, _secret = a_room()
+    store.open_room(room)
+    holder = _lock_sqlite(path)
+    threading.Timer(5.0, lambda: (holder.stdin.write("go\n"), holder.stdin.flush())).start()
+    began = time.monotonic()
+    assert store.poll(room.code, time.time()) == (0, 0)
+    assert time.monotonic() - began < 1.0, "a poll waited for the writer's lock"
+    assert store.answer(room.code, "q1", "voter", "yes") is True
+    assert time.monotonic() - began >= 4.5  # it waited for the lock, and was stored after it
+    assert holder.wait(timeout=10) == 0
+    assert SqliteStore(path).answers(room.code, "q1") == ["yes"]
+
+
+def test_a_sqlite_file_locked_past_the_timeout_is_said_not_raised(tmp_path: Path) -> None:
+    """Past the busy timeout the answer is refused with the store's sentence (the attendee's
+    box stays, to send again), and the next one after the lock is stored."""
+    path = tmp_path / "rooms.sqlite"
+    store = SqliteStore(path)
+    room, _secret = a_room()
+    store.open_room(room)
+    store._db().execute("PRAGMA busy_timeout = 300")  # the 10 s timeout, shortened for the test
+    holder = _lock_sqlite(path)
+    with pytest.raises(RoomError) as error:
+        store.answer(room.code, "q1", "voter", "yes")
+    assert error.value.code == "unreachable"
+    holder.stdin.write("go\n")
+    holder.stdin.flush()
+    assert holder.wait(timeout=10) == 0
+    assert store.answer(room.code, "q1", "voter", "yes") is True
+    assert store.answers(room.code, "q1") == ["yes"]
