@@ -39,6 +39,7 @@ from data.sources.allowed import DATA_ALLOW_ENV, SHARED_ENV, SPARK_ALLOW_ENV  # 
 from ui.common.upload_budget import BUDGET_ENV  # noqa: E402
 from ui.workshop.rooms import FOLLOW_KEY_ENV  # noqa: E402
 from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
+from ui.workshop.store import durability_warning  # noqa: E402
 
 COOKIE = "dpx_worker"
 # HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
@@ -205,6 +206,9 @@ def main(argv: list[str]) -> int:
               f"{args.port} for the room and the {args.workers} after it for its workers. "
               "Choose others with --port.", file=sys.stderr)  # fmt: skip
         return 2
+    warning = durability_warning(args.store)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     folder = Path(tempfile.mkdtemp(prefix="dp-explorer-workshop-"))
     workshop = Workshop(args, folder)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

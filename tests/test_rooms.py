@@ -29,7 +29,7 @@ from ui.workshop.rooms import (
     new_secret,
     secret_hash,
 )
-from ui.workshop.store import RedisStore, SqliteStore, Store, open_store
+from ui.workshop.store import RedisStore, SqliteStore, Store, durability_warning, open_store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -40,22 +40,27 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory) -> Iterator[str]:
-    """Debian's redis-server (scripts/test.sh installs it), on a free port, for this module."""
-    port, folder = free_port(), tmp_path_factory.mktemp("redis")
+def start_redis(port: int, folder: Path, *options: str) -> subprocess.Popen:
+    """Debian's redis-server (scripts/test.sh installs it) on ``port``, keeping its files in
+    ``folder``, once it answers."""
     server = subprocess.Popen(
-        [REDIS, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL,
+        [REDIS, "--port", str(port), "--dir", str(folder), *options], stdout=subprocess.DEVNULL
     )
     deadline = time.monotonic() + 20
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return server
         except OSError:
             assert time.monotonic() < deadline, "redis-server did not start"
             time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory) -> Iterator[str]:
+    """A Redis that keeps nothing on disk, on a free port, for this module."""
+    port, folder = free_port(), tmp_path_factory.mktemp("redis")
+    server = start_redis(port, folder, "--save", "", "--appendonly", "no")
     yield f"redis://127.0.0.1:{port}/0"
     server.terminate()
     server.wait(timeout=10)
@@ -269,3 +274,70 @@ def test_a_sqlite_file_locked_past_the_timeout_is_said_not_raised(tmp_path: Path
     assert holder.wait(timeout=10) == 0
     assert store.answer(room.code, "q1", "voter", "yes") is True
     assert store.answers(room.code, "q1") == ["yes"]
+
+
+DURABLE = ("--save", "", "--appendonly", "yes", "--appendfsync", "always")
+
+
+def test_a_killed_redis_that_writes_every_change_loses_no_stored_answer(tmp_path) -> None:
+    """Redis killed (SIGKILL) in the middle of a survey and started again: while it is down
+    an answer is refused with the store's sentence (the attendee's session keeps it to send
+    again); once it is back, the same store, without a restart of the app, has every answer
+    it had stored and takes the next."""
+    port, folder = free_port(), tmp_path / "redis"
+    folder.mkdir()
+    server = start_redis(port, folder, *DURABLE)
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        store = RedisStore(url)
+        assert store.writes_every_change() is True and durability_warning(url) is None
+        room, _secret = a_room()
+        store.open_room(room)
+        sent = {f"voter{i}": "yes" if i % 3 else "no" for i in range(40)}
+        for voter, value in sent.items():
+            assert store.answer(room.code, "survey1", voter, value)
+        server.kill()
+        server.wait(timeout=10)
+        for call in (lambda: store.answer(room.code, "survey1", "late", "yes"),
+                     lambda: store.poll(room.code, time.time())):  # fmt: skip
+            with pytest.raises(RoomError) as error:
+                call()
+            assert error.value.code == "unreachable"
+        server = start_redis(port, folder, *DURABLE)
+        assert sorted(store.answers(room.code, "survey1")) == sorted(sent.values())
+        assert store.poll(room.code, time.time()) == (0, 0)
+        assert store.answer(room.code, "survey1", "late", "yes")
+        assert len(store.answers(room.code, "survey1")) == len(sent) + 1
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+
+
+def test_the_workshop_command_names_a_redis_that_may_lose_answers(tmp_path) -> None:
+    """A Redis that keeps nothing on disk: the workshop command says so at its start, and
+    what it says is true (killed and started again, it has lost every answer). SQLite needs
+    no such word; a Redis out of reach is named as such."""
+    port, folder = free_port(), tmp_path / "redis"
+    folder.mkdir()
+    server = start_redis(port, folder, "--save", "", "--appendonly", "no")
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        warning = durability_warning(url)
+        assert warning and "'appendonly yes' and 'appendfsync always'" in warning
+        store = RedisStore(url)
+        room, _secret = a_room()
+        store.open_room(room)
+        assert store.answer(room.code, "survey1", "voter", "yes")
+        server.kill()
+        server.wait(timeout=10)
+        server = start_redis(port, folder, "--save", "", "--appendonly", "no")
+        assert store.answers(room.code, "survey1") == [] and store.room(room.code) is None
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+    gone = f"redis://127.0.0.1:{free_port()}/0"
+    assert durability_warning(gone) == (
+        f"The Redis at {gone} cannot be reached: no room can open until it can."
+    )
+    assert durability_warning(None) is None
+    assert durability_warning(f"sqlite:///{tmp_path / 'rooms.sqlite'}") is None

@@ -5,7 +5,9 @@ Each Streamlit worker is its own process, so a room lives in a store they all re
 
 - ``sqlite:///path/rooms.sqlite`` (the default, in the system's temporary folder): one file on
   this machine, in WAL mode, so readers (every follower's poll) never wait for the writer;
-- ``redis://host:6379/0``: a Redis server, for workers on several machines.
+- ``redis://host:6379/0``: a Redis server, for workers on several machines. Unless it appends
+  every change to its file before it answers (``appendonly yes``, ``appendfsync always``), a
+  restart of it loses answers: the workshop command says so at its start.
 
 A follower polls ``poll`` about once a second: one indexed read (SQLite) or one HMGET (Redis).
 Answers to a question are kept per (room, question, session token), the first one counting:
@@ -237,6 +239,21 @@ class RedisStore:
         return f"dpx:room:{code}"
 
     @guarded
+    def writes_every_change(self) -> bool | None:
+        """Whether the server appends every change to its file before it answers
+        (``appendonly yes``, ``appendfsync always``), so that a restart, even after a kill,
+        loses nothing it had stored; None when it does not say (``CONFIG`` refused, as on
+        hosted Redis). With ``everysec``, Redis' default for its append-only file, a kill
+        loses up to a second of answers; with no append-only file, all since the last save."""
+        from redis.exceptions import ResponseError
+
+        try:
+            found = self._redis.config_get("append*")
+        except ResponseError:  # an unknown or forbidden command
+            return None
+        return found.get("appendonly") == "yes" and found.get("appendfsync") == "always"
+
+    @guarded
     def open_room(self, room: Room) -> None:
         key = self._key(room.code)
         if not self._redis.hsetnx(key, "lead_hash", room.lead_hash):
@@ -301,6 +318,29 @@ class RedisStore:
     @guarded
     def close(self, code: str, now: float) -> None:
         self._redis.delete(self._key(code))
+
+
+def durability_warning(url: str | None) -> str | None:
+    """What scripts/workshop.py says at its start of a Redis store that may lose answers
+    when it restarts (``RedisStore.writes_every_change``); None for SQLite, where what is
+    stored is on disk (WAL: a killed process loses nothing committed)."""
+    if not url or not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    try:
+        durable = RedisStore(url).writes_every_change()
+    except RoomError as error:
+        if error.code == "no_redis":
+            return "The redis package is missing: pip install -r requirements.txt installs it."
+        return f"The Redis at {url} cannot be reached: no room can open until it can."
+    if durable:
+        return None
+    if durable is None:
+        return (f"The Redis at {url} does not say how it keeps what it stores (CONFIG GET is "
+                "refused): unless it has 'appendonly yes' and 'appendfsync always', a restart "
+                "of it may lose the rooms' answers.")  # fmt: skip
+    return (f"The Redis at {url} does not write every change to disk before it answers: if "
+            "it restarts, the rooms' answers since its last save are lost. Set "
+            "'appendonly yes' and 'appendfsync always' in its redis.conf.")  # fmt: skip
 
 
 def default_path() -> Path:
