@@ -365,3 +365,96 @@ def test_guessing_room_codes_at_speed_is_refused_for_the_session(rooms) -> None:
     guesser.button(key="room_join_button").click()
     rerun(guesser)
     assert guesser.session_state[FOLLOWING] == code
+
+
+def _store_down(monkeypatch, rooms, calls=("answer", "answers", "poll", "room")) -> None:
+    """The room's store out of reach for these ``calls`` (all: Redis restarting; "answer"
+    alone: the SQLite file locked past its timeout, which readers do not wait for)."""
+    from ui.workshop.rooms import RoomError
+
+    def unreachable(*_args, **_kwargs):
+        raise RoomError("unreachable")
+
+    for name in calls:
+        monkeypatch.setattr(rooms, name, unreachable)
+
+
+UNSENT_SENTENCE = (
+    "Your answer is not in yet: the room's store could not take it just now. This page keeps "
+    "it and sends it again every few seconds until it is in."
+)
+
+
+def test_an_answer_the_store_cannot_take_is_sent_again_until_it_is_in(rooms, monkeypatch):
+    """The store goes down as an attendee sends an answer: the page says the answer is kept
+    and will be sent again (not a traceback, not the box to fill in again), and the strip's
+    timed runs send it; once the store is back the next one stores it and the page says so."""
+    from ui.workshop import asking
+
+    monkeypatch.setattr(asking, "SEND_AGAIN_EVERY", 0.0)  # each run here plays a timed one
+    code, trainer = _leading_on_laplace()
+    trainer.button(key="exercise_laplace.half_width_ask").click()
+    rerun(trainer)
+    question = rooms.room(code).question
+    at = _attendee(code)
+    widget(at.number_input, f"room_answer_{question.id}").set_value(2.0)
+    at.button(key=f"room_answer_{question.id}_send").click()
+    with monkeypatch.context() as down:
+        _store_down(down, rooms)
+        rerun(at)
+        assert UNSENT_SENTENCE in [i.value for i in at.info]
+        assert not at.exception
+        assert not [n for n in at.number_input if n.key == f"room_answer_{question.id}"]
+        rerun(at)  # a timed run while the store is still down: kept, not lost
+        assert UNSENT_SENTENCE in [i.value for i in at.info]
+    assert rooms.answers(code, question.id) == []
+    rerun(at)  # the first timed run once the store is back
+    assert rooms.answers(code, question.id) == ["2.0"]
+    assert "Your answer is in: **2**. The room's answers appear on the projector." in [
+        m.value for m in at.markdown
+    ]
+    assert UNSENT_SENTENCE not in [i.value for i in at.info] and not at.error
+
+
+def test_a_survey_report_the_store_cannot_take_is_sent_again(rooms, monkeypatch) -> None:
+    """The coins report once (a trigger value, which the next run no longer holds): a report
+    the store could not take is kept in the session (``asking.keep``, as an answer is) and
+    sent again, never asked of the coins again, so the room's count loses no one."""
+    import streamlit as st
+    from test_rooms import a_room
+
+    from ui.workshop import asking
+    from ui.workshop import survey as survey_module
+    from ui.workshop.rooms import Survey
+
+    monkeypatch.setattr(asking, "SEND_AGAIN_EVERY", 0.0)  # each run here plays a timed one
+
+    reported = []
+
+    def coins(*, key: str, data: dict, on_report_change, **_options) -> None:
+        """The coins' component, reporting "yes" once, as the browser's does after a tap."""
+        if not reported:
+            reported.append(data["survey"])
+            st.session_state[key] = {"report": {"survey": data["survey"], "answer": "yes"}}
+            on_report_change()
+
+    # The room and its survey straight in the store: AppTest cannot run the attendee's page
+    # again beside a trainer's on the same page, nor once it has drawn the real coins.
+    room, _secret = a_room()
+    rooms.open_room(room)
+    code, survey = room.code, Survey.ask("Ever reused a password?", 0.5, 0.5)
+    rooms.ask(code, survey, time.time())
+    monkeypatch.setattr(survey_module, "_COINS", coins)
+    with monkeypatch.context() as down:
+        _store_down(down, rooms, ["answer"])
+        at = _attendee(code)  # the coins report while the store cannot write
+        assert reported == [survey.id]
+        rerun(at)
+        assert UNSENT_SENTENCE in [i.value for i in at.info]
+        _store_down(down, rooms)  # then cannot be reached at all (the strip's own sentence)
+        rerun(at)
+        assert UNSENT_SENTENCE in [i.value for i in at.info]
+    assert rooms.answers(code, survey.id) == []
+    rerun(at)
+    assert rooms.answers(code, survey.id) == ["yes"]
+    assert any(m.value.startswith("Sent: **yes**.") for m in at.markdown)

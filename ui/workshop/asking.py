@@ -34,7 +34,9 @@ from ui.workshop.store import store
 VOTER = "room__voter"  # session state: this session's token for its answers
 GIVEN = "room__given"  # session state: question id -> the answer this session gave
 SENDS = "room__sends"  # session state: when this session last sent answers (a rate limit)
+UNSENT = "room__unsent"  # session state: question id -> (an answer not stored, when last tried)
 MOST_SENDS, PER_SECONDS = 5, 10.0  # a session sends at most this many answers in this time
+SEND_AGAIN_EVERY = 3.0  # seconds between a session's tries to send an answer again
 BINS = 12  # bars of a numeric answer's histogram
 
 
@@ -217,7 +219,9 @@ def answer_box(code: str, question: Question) -> None:
         failed = failure()
         if failed:
             st.error(failed, icon=":material/error:")
-        if given is None:
+        if given is None and unsent(question.id):
+            send_unsent(code)
+        elif given is None:
             _answer_input(code, exercise, question)
         else:
             st.markdown(_("workshop.ask.yours", answer=_shown(exercise, given)))
@@ -255,7 +259,9 @@ def _send(code: str, exercise: Exercise, question: Question) -> None:
 
 def keep(code: str, asked: str, value: str) -> None:
     """Keep this session's answer ``value`` (already checked) to the question ``asked``, under
-    the session's token, at most ``MOST_SENDS`` answers in ``PER_SECONDS`` seconds."""
+    the session's token, at most ``MOST_SENDS`` answers in ``PER_SECONDS`` seconds. An answer
+    the store cannot take just now (Redis restarting, the file locked past its timeout) is
+    kept in the session and sent again (``send_unsent``): a survey's coins report only once."""
     state = st.session_state
     now = time.monotonic()
     recent = [t for t in state.get(SENDS, []) if now - t < PER_SECONDS]
@@ -263,6 +269,47 @@ def keep(code: str, asked: str, value: str) -> None:
         fail(_("workshop.ask.too_fast"))
         return
     state[SENDS] = [*recent, now]
+    _store_answer(code, asked, value)
+
+
+def _store_answer(code: str, asked: str, value: str) -> bool:
+    """Store the session's answer; whether it is in (or was already)."""
+    state = st.session_state
     voter = state.setdefault(VOTER, secrets.token_hex(16))
-    if stored(lambda: store().answer(code, asked, voter, value)):
-        state.setdefault(GIVEN, {})[asked] = value
+    waiting = state.setdefault(UNSENT, {})
+    try:
+        store().answer(code, asked, voter, value)
+    except RoomError as error:
+        fail(said(error))
+        if error.code == "unreachable":
+            waiting[asked] = (value, time.monotonic())
+        return False
+    succeeded()
+    waiting.pop(asked, None)
+    state.setdefault(GIVEN, {})[asked] = value
+    return True
+
+
+def unsent(asked: str) -> bool:
+    """Whether this session holds an answer to ``asked`` that the store could not take."""
+    return asked in st.session_state.get(UNSENT, {})
+
+
+def send_unsent(code: str) -> None:
+    """Where an answer box would be, or where the strip says the store is out of reach: the
+    session's answers not yet in, sent again every ``SEND_AGAIN_EVERY`` seconds."""
+    for asked in list(st.session_state.get(UNSENT, {})):
+        _send_again(code, asked)
+
+
+@st.fragment(run_every=SEND_AGAIN_EVERY)
+def _send_again(code: str, asked: str) -> None:
+    """Says the answer is kept here, and sends it again at each of its own timed runs (not
+    sooner: a refusal may have waited out the store's timeout); once it is in, the whole
+    page runs again to show it."""
+    value, tried = st.session_state.get(UNSENT, {}).get(asked, (None, 0.0))
+    if value is None:
+        return
+    if time.monotonic() - tried >= SEND_AGAIN_EVERY and _store_answer(code, asked, value):
+        st.rerun()
+    st.info(_("workshop.ask.unsent"), icon=":material/schedule_send:")

@@ -188,6 +188,9 @@ def _follower(code: str, page: str) -> None:
     except RoomError as error:  # the store out of reach: say so, and look again
         _watch(code, None)
         st.warning(said(error), icon=":material/error:")
+        from ui.workshop import asking  # it draws in this strip
+
+        asking.send_unsent(code)
         return
     if polled is None:
         state.pop(FOLLOWING, None)

@@ -25,7 +25,7 @@ from ui.common import charts
 from ui.common.accessible import status
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
-from ui.workshop.asking import GIVEN, end, keep, stored
+from ui.workshop.asking import GIVEN, end, keep, send_unsent, stored, unsent
 from ui.workshop.room import fail, failure, said
 from ui.workshop.rooms import MAX_SURVEY, RoomError, Survey
 from ui.workshop.store import store
@@ -220,6 +220,9 @@ def answer_box(code: str, survey: Survey) -> None:
             st.error(failed, icon=":material/error:")
         if sent is not None:
             st.markdown(_(SENT[sent]))
+            return
+        if unsent(survey.id):  # the coins have spoken; the store has yet to take it
+            send_unsent(code)
             return
         st.caption(_("workshop.survey.private"))
         _COINS(
