@@ -458,3 +458,34 @@ def test_a_survey_report_the_store_cannot_take_is_sent_again(rooms, monkeypatch)
     rerun(at)
     assert rooms.answers(code, survey.id) == ["yes"]
     assert any(m.value.startswith("Sent: **yes**.") for m in at.markdown)
+
+
+def test_a_flood_of_sessions_guessing_codes_is_held_for_all(rooms, monkeypatch) -> None:
+    """Sessions opened by the dozen, each under its own limit, name codes of no room: once
+    the store has counted MOST_ALL_MISSES of them in its window, every session's next try,
+    even the right code by a newcomer, is refused with a sentence before the store is asked
+    for the room, so it tells nothing about the code tried."""
+    from ui.workshop import room
+
+    monkeypatch.setattr(room, "MOST_ALL_MISSES", 3 * room.MOST_MISSES)  # 3 guessers' worth
+    code, _secret = opened_room(open_page("workshop"))
+    for guesser in range(3):
+        at = open_page("workshop")
+        for n in range(room.MOST_MISSES):
+            guess = f"GUES{'ABCDEFGH'[guesser]}{'ABCDEFGH'[n]}"
+            joined_by_code(at, guess)
+            assert [e.value for e in at.error] == [
+                f"There is no open room with the code {guess}. Check the code on the projector."
+            ]
+    assert rooms.misses(time.time()) == 3 * room.MOST_MISSES  # every worker's, in the store
+    asked, looked_up = [], rooms.room
+    monkeypatch.setattr(rooms, "room", lambda code: asked.append(code))
+    newcomer = joined_by_code(open_page("workshop"), code)
+    assert [e.value for e in newcomer.error] == [
+        "Many room codes that open no room have been tried on this server in the last minute "
+        "or two, so no room can be joined by its code just now. Wait a minute, then try again."
+    ]
+    assert FOLLOWING not in newcomer.session_state and asked == []
+    monkeypatch.setattr(rooms, "room", looked_up)
+    monkeypatch.setattr(room, "MOST_ALL_MISSES", 3 * room.MOST_MISSES + 1)  # one more allowed
+    assert joined_by_code(newcomer, code).session_state[FOLLOWING] == code

@@ -341,3 +341,15 @@ def test_the_workshop_command_names_a_redis_that_may_lose_answers(tmp_path) -> N
     )
     assert durability_warning(None) is None
     assert durability_warning(f"sqlite:///{tmp_path / 'rooms.sqlite'}") is None
+
+
+def test_codes_of_no_room_are_counted_for_every_worker_in_a_window(store: Store) -> None:
+    """What every session of every worker named in vain, counted in the store: this minute
+    and the one before, then forgotten."""
+    now = 60 * 1_000_000 + 30.0  # half past a minute
+    assert store.misses(now) == 0
+    for _ in range(3):
+        store.miss(now)
+    store.miss(now + 60)
+    assert store.misses(now) == 3 and store.misses(now + 60) == 4
+    assert store.misses(now + 120) == 1 and store.misses(now + 180) == 0

@@ -48,8 +48,12 @@ NOTICE = "room__notice"  # session state: (a sentence for the strip, until when 
 NOTICE_SECONDS = 10.0
 MISSES = "room__misses"  # session state: when this session named a code of no open room
 MOST_MISSES, MISS_SECONDS = 5, 60.0  # codes of no open room a session may name in this time
+# ... and all sessions of every worker together, in the store's minute and the one before: a
+# guesser opening sessions by the hundred (each under its own limit) is held here.
+MOST_ALL_MISSES = 200
 ERRORS = {  # RoomError's code -> its sentence
     "too_many_tries": N_("workshop.room.error.too_many_tries"),
+    "door_busy": N_("workshop.room.error.door_busy"),
     "taken": N_("workshop.room.error.taken"),
     "closed": N_("workshop.room.closed"),
     "unreachable": N_("workshop.room.error.unreachable"),
@@ -101,16 +105,22 @@ def open_room() -> tuple[str, str]:
 
 def open_room_named(code: str | None) -> Room | None:
     """The open room ``code`` names; None when there is none. Guessing codes at speed is
-    refused: after MOST_MISSES codes of no open room in MISS_SECONDS, this session's next
-    try raises RoomError("too_many_tries") without asking the store. The limit is the
-    session's, never an IP address's, which a whole room behind one NAT shares."""
+    refused before the store is asked for the room, so a refusal reveals nothing of the
+    code: after MOST_MISSES codes of no open room in MISS_SECONDS, this session's next try
+    raises RoomError("too_many_tries"); after MOST_ALL_MISSES by all sessions together in
+    the store's window, every session's raises RoomError("door_busy"). The limits are the
+    session's and the server's, never an IP address's, which a whole room behind one NAT
+    shares."""
     state, now = st.session_state, time.monotonic()
     misses = [t for t in state.get(MISSES, []) if now - t < MISS_SECONDS]
     if len(misses) >= MOST_MISSES:
         raise RoomError("too_many_tries")
+    if store().misses(time.time()) >= MOST_ALL_MISSES:
+        raise RoomError("door_busy")
     room = store().room(code) if code else None
     if room is None or not room.open_at(time.time()):
         state[MISSES] = [*misses, now]
+        store().miss(time.time())
         return None
     return room
 

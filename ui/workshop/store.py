@@ -83,6 +83,12 @@ class Store(Protocol):
     def close(self, code: str, now: float) -> None:
         """Close the room now: followers are told, its links no longer open it."""
 
+    def miss(self, now: float) -> None:
+        """Count a code of no open room, named by any session of any worker at ``now``."""
+
+    def misses(self, now: float) -> int:
+        """The codes of no open room named in ``now``'s minute and the one before it."""
+
 
 class SqliteStore:
     """Rooms in one SQLite file (WAL mode), a connection per thread."""
@@ -95,6 +101,7 @@ class SqliteStore:
         """CREATE TABLE IF NOT EXISTS answers (
         code TEXT NOT NULL, question TEXT NOT NULL, voter TEXT NOT NULL, value TEXT NOT NULL,
         PRIMARY KEY (code, question, voter)) WITHOUT ROWID""",
+        "CREATE TABLE IF NOT EXISTS misses (minute INTEGER PRIMARY KEY, n INTEGER NOT NULL)",
     )
 
     @guarded
@@ -211,6 +218,22 @@ class SqliteStore:
     def close(self, code: str, now: float) -> None:
         self._db().execute("UPDATE rooms SET closes = ? WHERE code = ?", (now, code))
 
+    @guarded
+    def miss(self, now: float) -> None:
+        minute, db = int(now // 60), self._db()
+        db.execute("INSERT INTO misses (minute, n) VALUES (?, 1) "
+                   "ON CONFLICT (minute) DO UPDATE SET n = n + 1", (minute,))  # fmt: skip
+        db.execute("DELETE FROM misses WHERE minute < ?", (minute - 1,))
+
+    @guarded
+    def misses(self, now: float) -> int:
+        minute = int(now // 60)
+        row = self._db().execute(
+            "SELECT COALESCE(SUM(n), 0) FROM misses WHERE minute BETWEEN ? AND ?",
+            (minute - 1, minute),
+        )
+        return int(row.fetchone()[0])
+
 
 # Set the view and bump its version in one step, only while the room exists (Redis expires it).
 _SHOW = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
@@ -318,6 +341,20 @@ class RedisStore:
     @guarded
     def close(self, code: str, now: float) -> None:
         self._redis.delete(self._key(code))
+
+    @guarded
+    def miss(self, now: float) -> None:
+        key = f"dpx:misses:{int(now // 60)}"
+        with self._redis.pipeline() as pipe:
+            pipe.incr(key)
+            pipe.expire(key, 180)  # kept while a window (this minute and the next) holds it
+            pipe.execute()
+
+    @guarded
+    def misses(self, now: float) -> int:
+        minute = int(now // 60)
+        found = self._redis.mget(f"dpx:misses:{minute - 1}", f"dpx:misses:{minute}")
+        return sum(int(n) for n in found if n)
 
 
 def durability_warning(url: str | None) -> str | None:
