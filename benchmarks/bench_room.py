@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
@@ -105,7 +106,7 @@ class Workshop:
     """``scripts/workshop.py``: its workers and HAProxy, read through /proc like bench_load's
     Server (CPU and memory are the workers' sums; the proxy's CPU is apart)."""
 
-    def __init__(self, workers: int, folder: Path) -> None:
+    def __init__(self, workers: int, folder: Path, options: Sequence[str] = ()) -> None:
         self.port = _free_run(workers + 1)
         self.store_path = folder / "rooms.sqlite"
         self.log_path = folder / "workshop.log"
@@ -113,7 +114,7 @@ class Workshop:
         self.process = subprocess.Popen(
             [sys.executable, "scripts/workshop.py", "--workers", str(workers),
              "--port", str(self.port), "--host", "127.0.0.1",
-             "--store", f"sqlite:///{self.store_path}"],
+             "--store", f"sqlite:///{self.store_path}", *options],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         self.workers = workers

@@ -44,6 +44,11 @@ from ui.workshop.store import durability_warning  # noqa: E402
 COOKIE = "dpx_worker"
 # HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
 RESTART_AFTER = 6.0
+# Streamlit's own default (server.disconnectedSessionTTL), set here so that it is chosen: a
+# page whose connection dropped (a phone's locked screen, a network cut, a train's tunnel)
+# gets its session back within 2 min; after that the worker frees it, when its cache of
+# disconnected sessions is next touched (benchmarks/bench_soak.py measures what is freed).
+SESSION_TTL = 120
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -59,6 +64,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--max-upload-mb", type=int, default=10, help="largest CSV upload")
     parser.add_argument("--upload-budget-mb", type=int, default=512,
                         help="what one worker's uploaded tables may hold together")  # fmt: skip
+    parser.add_argument("--session-ttl", type=int, default=SESSION_TTL,
+                        help="seconds a worker keeps a session whose browser has gone")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -133,6 +140,7 @@ class Workshop:
                    "--server.port", str(port), "--server.address", "127.0.0.1",
                    "--server.headless", "true", "--browser.gatherUsageStats", "false",
                    "--server.maxUploadSize", str(self.args.max_upload_mb),
+                   "--server.disconnectedSessionTTL", str(self.args.session_ttl),
                    "--server.fileWatcherType", "none"]  # fmt: skip
         log = open(self.folder / f"worker-{port}.log", "ab")  # noqa: SIM115 (kept by the child)
         self.workers[port] = subprocess.Popen(

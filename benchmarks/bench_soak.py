@@ -1,0 +1,337 @@
+"""A course day on one workshop command: workshops back to back, nothing restarted.
+
+Run from the project root (HAProxy must be installed: bash scripts/workshop.sh installs it):
+
+    python3 benchmarks/bench_soak.py                     # 6 workshops of 100, ~25 min
+    python3 benchmarks/bench_soak.py --workshops 6 --attendees 50
+    python3 benchmarks/bench_soak.py --quick             # 2 workshops of 10, ~2 min
+
+It starts ``scripts/workshop.py`` once (2 workers behind HAProxy, a SQLite store) with
+``--session-ttl``: how long Streamlit keeps a session whose browser has gone
+(``server.disconnectedSessionTTL``; 120 s by default, which a page reconnecting after a
+network cut needs). Each workshop, played with bench_room's clients (Streamlit's websocket
+protocol, the room's push, the browser's scripts):
+
+1. a trainer opens a room; the attendees arrive at random over a few seconds, each in one of
+   the five languages, and follow; a fifth of them then explore alone (their own steps);
+2. the trainer moves ε three times (followers show it without a run), then changes page;
+3. the trainer asks the room an exercise: every attendee answers; then a randomized-response
+   survey: every attendee's coins report, as the browser component sends it;
+4. the attendees leave at random, the room closes, and the soak waits out the session TTL.
+
+Per workshop it prints the p95 of followers showing a move and of a page change, the answers
+and survey reports sent and those in the store (lost = sent - stored), the exception boxes the
+attendees' pages showed, the workers' resident memory once the workshop's sessions have
+expired, and the store's size; at the end the memory's growth per 1,000 sessions opened and
+closed (after the first workshop, which fills the caches) and the p95s' drift from the first
+workshop to the last.
+
+Not played (said here so that the figures are read for what they are): exports downloaded,
+a change of language inside a session, and the faults of issue 39 (a worker killed, Redis
+restarted, the store locked, HAProxy reloaded, a network cut), which tests/test_rooms.py and
+tests/test_page_workshop_room.py check one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_load import Attendee, machine_busy, ms, percentile
+from bench_room import (
+    PAGE,
+    WAIT,
+    Follower,
+    Trainer,
+    Workshop,
+    _delays,
+    markdown_bodies,
+    until,
+    widget_ending,
+)
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from timing import reference_loop
+
+from ui.common.i18n import LANGUAGES
+from ui.workshop.rooms import HOURS, Question, Room, Survey, new_code, new_secret, secret_hash
+from ui.workshop.store import SqliteStore
+
+MOVES = 3  # the trainer's moves of ε in each workshop
+ALONE = 0.2  # the share of attendees who explore alone for a while
+
+
+class Soak:
+    """What the day has measured so far, workshop by workshop."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict] = []
+        self.sessions = 0  # opened and closed so far
+
+
+def exception_boxes(attendee: Attendee) -> int:
+    """The exception boxes the page shows now, and those its awaited runs showed."""
+    shown = sum(n.kind == "element" and n.type == "exception" for n in attendee.nodes.values())
+    return shown + len(attendee.errors)
+
+
+def _bidi(attendee: Attendee, name: str):
+    for node in attendee.nodes.values():
+        if (
+            node.kind == "element"
+            and node.type == "bidi_component"
+            and node.proto.bidi_component.component_name.endswith(name)
+        ):
+            return node
+    return None
+
+
+async def _report(follower: Follower, survey: Survey, answer: str) -> bool:
+    """The coins' report as the ``dp_rr_coins`` component sends it (its trigger)."""
+    node = _bidi(follower, "dp_rr_coins")
+    if node is None:
+        return False
+    trigger = WidgetState(
+        id=_make_trigger_id(node.proto.bidi_component.id, "events"),
+        json_trigger_value=json.dumps(
+            [{"event": "report", "value": {"survey": survey.id, "answer": answer}}]
+        ),
+    )
+    await follower.rerun(node.fragment_id, events=[trigger])
+    return True
+
+
+async def _answer(follower: Follower, question: Question) -> bool:
+    key = f"room_answer_{question.id}"
+    box = widget_ending(follower, "number_input", key)
+    send = widget_ending(follower, "button", f"{key}_send")
+    if box is None or send is None:
+        return False
+    typed = box.proto.number_input.id
+    follower.widgets[typed] = WidgetState(id=typed, double_value=1.0)
+    click = WidgetState(id=send.proto.button.id, trigger_value=True)
+    await follower.rerun(send.fragment_id, events=[click])
+    return True
+
+
+async def _explore_alone(attendee: Follower, rng: random.Random) -> None:
+    """Leave the trainer's view for a while: the strip's button, then a few steps."""
+    button = widget_ending(attendee, "button", "room_explore")
+    if button is None:
+        return
+    click = WidgetState(id=button.proto.button.id, trigger_value=True)
+    run = await attendee.rerun(button.fragment_id, events=[click])
+    await asyncio.wait_for(asyncio.shield(run.finished), WAIT)
+    for _step in range(rng.randint(1, 3)):
+        await asyncio.sleep(rng.uniform(0.5, 2.0))
+        if attendee.main_slider() is not None:
+            run = await attendee.step()
+            await asyncio.wait_for(asyncio.shield(run.finished), WAIT)
+
+
+async def _arrive(follower: Follower, delay: float) -> None:
+    await asyncio.sleep(delay)
+    await follower.open()
+
+
+async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int) -> dict:
+    """One workshop of ``n`` attendees, from the room's opening to their leaving."""
+    rng = random.Random(seed)
+    code, secret = new_code(), new_secret()
+    store.open_room(Room(code, secret_hash(secret), time.time() + HOURS * 3600))
+    trainer = Trainer(room.port, PAGE, code, secret)
+    await trainer.open()
+    await trainer.publish(*trainer.view())
+    followers = []
+    for _i in range(n):
+        follower = Follower(room.port, PAGE, code, random.Random(rng.random()))
+        follower.query_string += f"&lang={rng.choice(list(LANGUAGES))}"
+        followers.append(follower)
+    gate = asyncio.Semaphore(4)  # arrivals over a few seconds, at most 4 pages opening at once
+
+    async def arrive(follower: Follower) -> None:
+        async with gate:
+            await _arrive(follower, rng.uniform(0, 0.2))
+
+    await asyncio.gather(*(arrive(f) for f in followers))
+    target = trainer.view()
+    await until(lambda: all(f.view() == target for f in followers))
+    await until(lambda: all(f.pushing is not None for f in followers), 10)
+
+    # The trainer moves ε: followers show each move without a run.
+    delays: list[float] = []
+    for _move in range(MOVES):
+        await asyncio.sleep(rng.uniform(2.0, 3.0))
+        trainer.direction = 1
+        version, moved, _run = await trainer.move()
+        await until(lambda v=version: all(v in f.shown for f in followers), WAIT)
+        delays += _delays(followers, version, moved)
+        target = trainer.view()
+        await until(lambda t=target: all(f.view() == t for f in followers), WAIT)
+
+    # Some explore alone for a while, then the trainer changes page: a run per follower.
+    alone = rng.sample(followers, int(ALONE * n))
+    await asyncio.gather(*(_explore_alone(a, rng) for a in alone))
+    following = [f for f in followers if f not in alone]
+    before = {id(f): f.runs for f in following}
+    published = time.perf_counter()
+    await trainer.publish("gaussian", {})
+    reached: dict[int, float] = {}
+
+    def arrived() -> bool:
+        for f in following:
+            done = f.runs > before[id(f)] and not f.running and f.view()[0] == "gaussian"
+            if done and id(f) not in reached:
+                reached[id(f)] = time.perf_counter()
+        return len(reached) == len(following)
+
+    await until(arrived, WAIT, 0.01)
+    page_change = [at - published for at in reached.values()]
+
+    # Ask the room, then survey it: every attendee answers; the store must hold every one.
+    question = Question.ask("gaussian.double_epsilon", 1.0)  # a number, as bench_room's
+    store.ask(code, question, time.time())
+    key = f"room_answer_{question.id}_send"
+    await until(lambda: all(widget_ending(f, "button", key) for f in followers))
+    answered = sum(await asyncio.gather(*(_answer(f, question) for f in followers)))
+    await until(lambda: len(store.answers(code, question.id)) >= answered, WAIT, 0.05)
+    answers_in = len(store.answers(code, question.id))
+    counted = f"Answered so far: **{answers_in}**"
+    on_projector = await until(lambda: any(counted in b for b in markdown_bodies(trainer)), 10)
+
+    survey = Survey.ask("Have you ever reused a password?", 0.5, 0.5)
+    store.ask(code, survey, time.time())
+    await until(lambda: all(_bidi(f, "dp_rr_coins") for f in followers))
+    reported = await asyncio.gather(
+        *(_report(f, survey, rng.choice(["yes", "no"])) for f in followers)
+    )
+    await until(lambda: len(store.answers(code, survey.id)) >= sum(reported), WAIT, 0.05)
+    reports_in = len(store.answers(code, survey.id))
+
+    boxes = sum(exception_boxes(a) for a in (trainer, *followers))
+    # They leave at random over a few seconds, the trainer last; the room closes.
+    for follower in rng.sample(followers, len(followers)):
+        await follower.close()
+        await asyncio.sleep(rng.uniform(0, 0.02))
+    await trainer.close()
+    store.close(code, time.time())
+    return {
+        "attendees": n,
+        "move_p95": percentile(delays, 0.95),
+        "moves_missed": MOVES * n - len(delays),
+        "page_p95": percentile(page_change, 0.95),
+        "page_missed": len(following) - len(page_change),
+        "answers": (answered, answers_in),
+        "projected": on_projector,
+        "reports": (sum(reported), reports_in),
+        "exceptions": boxes,
+    }
+
+
+async def expire(room: Workshop, ttl: float) -> tuple[float, float]:
+    """Wait out the session TTL, then open and close one page per worker (Streamlit drops
+    the expired sessions when its cache of disconnected ones is next touched); the workers'
+    RSS then, and the machine's load."""
+    await asyncio.sleep(ttl + 5)
+    for _worker in range(room.workers * 2):
+        probe = Attendee(room.port, "home")
+        await probe.open()
+        await probe.close()
+    await asyncio.sleep(2)
+    return room.memory_mb()[0], os.getloadavg()[0]
+
+
+def _store_kb(path: Path) -> float:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*")) / 1024
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench_soak_"))
+    room = Workshop(args.workers, folder, ["--session-ttl", str(args.session_ttl)])
+    try:
+        await room.wait_ready()
+        print(
+            f"A course day: {args.workshops} workshops of {args.attendees} attendees on "
+            f"{args.workers} workers behind HAProxy (port {room.port}), session TTL "
+            f"{args.session_ttl:g} s, store {room.store_path}; {os.cpu_count()} CPUs, load "
+            + " ".join(f"{v:.2f}" for v in os.getloadavg())
+            + f", reference loop {reference_loop():.0f} ms (benchmarks.timing)"
+        )
+        rss0, _load = await expire(room, 0)
+        print(f"Workers' RSS before the first workshop: {rss0:.0f} MB")
+        print(
+            "\n  #  attendees  move p95  page p95  answers sent/stored  reports sent/stored"
+            "  exceptions  RSS after expiry  store   load"
+        )
+        soak = Soak()
+        started = time.perf_counter()
+        for w in range(args.workshops):
+            row = await workshop(room, SqliteStore(room.store_path), args.attendees, seed=w)
+            soak.sessions += args.attendees + 1
+            row["rss"], row["load"] = await expire(room, args.session_ttl)
+            soak.rows.append(row)
+            print(
+                f"{w + 1:3d}  {row['attendees']:9d}  {ms(row['move_p95']):>6} ms"
+                f"  {ms(row['page_p95']):>6} ms  {row['answers'][0]:10d}/{row['answers'][1]:<8d}"
+                f"  {row['reports'][0]:10d}/{row['reports'][1]:<8d}  {row['exceptions']:10d}"
+                f"  {row['rss']:13.0f} MB  {_store_kb(room.store_path):5.0f} kB"
+                f"  {row['load']:.2f}"
+                + (f"  (missed: {row['moves_missed']} moves, {row['page_missed']} page changes)"
+                   if row["moves_missed"] or row["page_missed"] else "")
+            )  # fmt: skip
+        first, last = soak.rows[0], soak.rows[-1]
+        sessions_after_first = soak.sessions - (args.attendees + 1)
+        growth = (last["rss"] - first["rss"]) / max(1, sessions_after_first) * 1000
+        lost = sum(r["answers"][0] - r["answers"][1] + r["reports"][0] - r["reports"][1]
+                   for r in soak.rows)  # fmt: skip
+        load, pressure = machine_busy()
+        print(
+            f"\nThe day: {soak.sessions} sessions opened and closed in "
+            f"{(time.perf_counter() - started) / 60:.1f} min; the workers' RSS after expiry "
+            f"{rss0:.0f} MB before the first workshop, {first['rss']:.0f} MB after it, "
+            f"{last['rss']:.0f} MB after the last: {growth:+.1f} MB per 1,000 sessions after "
+            f"the first (target at most 20); p95 drift from the first workshop to the last: "
+            f"moves {_drift(first['move_p95'], last['move_p95'])}, page changes "
+            f"{_drift(first['page_p95'], last['page_p95'])} (target under 20%); answers and "
+            f"reports lost: {lost}; exception boxes: {sum(r['exceptions'] for r in soak.rows)}; "
+            f"load {load:.2f}, cpu wait {pressure:.0f}%"
+        )
+    finally:
+        room.stop()
+
+
+def _drift(first: float, last: float) -> str:
+    return f"{(last - first) / first * 100:+.0f}%" if first > 0 else "n/a"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--workshops", type=int, help="workshops in the day (default: 6)")
+    parser.add_argument("--attendees", type=int, help="attendees each (default: 100)")
+    parser.add_argument("--workers", type=int, default=2, help="Streamlit workers")
+    parser.add_argument("--session-ttl", type=float, default=60.0,
+                        help="seconds a disconnected session is kept (default: 60)")  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="2 workshops of 10, TTL 10 s")
+    args = parser.parse_args()
+    defaults = (2, 10) if args.quick else (6, 100)
+    args.workshops = args.workshops or defaults[0]
+    args.attendees = args.attendees or defaults[1]
+    if args.quick:
+        args.session_ttl = min(args.session_ttl, 10.0)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
