@@ -65,11 +65,14 @@ def test_an_attendee_joins_by_the_code_however_typed(rooms) -> None:
     assert LEADING not in at.session_state
 
 
-@pytest.mark.parametrize("typed", ["ABC", "NOPE22"])
-def test_a_wrong_code_says_so_and_keeps_what_was_typed(rooms, typed: str) -> None:
+@pytest.mark.parametrize(
+    ("typed", "said"), [("ABC", "ABC"), ("NOPE22", "NOPE22"), ("[a](b)", r"\[a\]\(b\)")]
+)
+def test_a_wrong_code_says_so_and_keeps_what_was_typed(rooms, typed: str, said: str) -> None:
+    """What was typed is said as typed: a link in it is not drawn (ui.common.user_text)."""
     at = joined_by_code(open_page("workshop"), typed)
     assert [e.value for e in at.error] == [
-        f"There is no open room with the code {typed}. Check the code on the projector."
+        f"There is no open room with the code \u2068{said}\u2069. Check the code on the projector."
     ]
     assert at.text_input(key="room_code").value == typed
     assert FOLLOWING not in at.session_state
@@ -91,7 +94,7 @@ def test_the_trainer_link_leads_and_leaves_the_address_a_wrong_secret_follows(ro
 def test_a_closed_or_unknown_room_link_says_so(rooms) -> None:
     at = open_page("home", query={"room": "ZZZZZZ"})  # one run: the toast is on it
     assert FOLLOWING not in at.session_state and "room" not in at.query_params
-    assert "There is no open room with the code ZZZZZZ" in at.toast[0].value
+    assert "There is no open room with the code \u2068ZZZZZZ\u2069" in at.toast[0].value
     trainer = open_page("workshop")
     code, _secret = opened_room(trainer)
     trainer.button(key="room_close").click()
@@ -299,7 +302,7 @@ def test_a_survey_states_its_epsilon_and_estimates_the_room_exactly(rooms) -> No
         0.5,
     )
     attendee = _attendee(code)
-    assert "**Survey:** Ever reused a password?" in [m.value for m in attendee.markdown]
+    assert "**Survey:** \u2068Ever reused a password?\u2069" in [m.value for m in attendee.markdown]
     reports = ["yes"] * 13 + ["no"] * 7
     for i, report in enumerate(reports):
         rooms.answer(code, survey.id, f"session {i}", report)
@@ -475,7 +478,8 @@ def test_a_flood_of_sessions_guessing_codes_is_held_for_all(rooms, monkeypatch) 
             guess = f"GUES{'ABCDEFGH'[guesser]}{'ABCDEFGH'[n]}"
             joined_by_code(at, guess)
             assert [e.value for e in at.error] == [
-                f"There is no open room with the code {guess}. Check the code on the projector."
+                f"There is no open room with the code \u2068{guess}\u2069. Check the code on the "
+                "projector."
             ]
     assert rooms.misses(time.time()) == 3 * room.MOST_MISSES  # every worker's, in the store
     asked, looked_up = [], rooms.room
@@ -489,3 +493,24 @@ def test_a_flood_of_sessions_guessing_codes_is_held_for_all(rooms, monkeypatch) 
     monkeypatch.setattr(rooms, "room", looked_up)
     monkeypatch.setattr(room, "MOST_ALL_MISSES", 3 * room.MOST_MISSES + 1)  # one more allowed
     assert joined_by_code(newcomer, code).session_state[FOLLOWING] == code
+
+
+def test_a_survey_question_is_shown_as_typed_never_drawn(rooms) -> None:
+    """Markup in the trainer's question (a link, an image every attendee's browser would
+    fetch, a colour, emphasis, HTML) is escaped, and right-to-left text or an override is
+    set apart from the sentence (FSI ... PDI): the attendee reads the question as typed."""
+    from test_rooms import a_room
+
+    from ui.workshop.rooms import Survey
+
+    typed = ("**Free** [prize](https://x.example) ![](https://x.example/p.png) :red[now] "
+             "<b>x</b> &lt; $x$ \u202eevil \u05e9\u05dc\u05d5\u05dd")  # fmt: skip
+    room, _secret = a_room()
+    rooms.open_room(room)
+    rooms.ask(room.code, Survey.ask(typed, 0.5, 0.5), time.time())
+    shown = [m.value for m in _attendee(room.code).markdown if m.value.startswith("**Survey:**")]
+    assert shown == [
+        "**Survey:** \u2068\\*\\*Free\\*\\* \\[prize\\]\\(https\\://x\\.example\\) "
+        "\\!\\[\\]\\(https\\://x\\.example/p\\.png\\) \\:red\\[now\\] "
+        "\\<b\\>x\\</b\\> \\&lt; \\$x\\$ \u202eevil \u05e9\u05dc\u05d5\u05dd\u2069"
+    ]

@@ -302,6 +302,8 @@ def send_unsent(code: str) -> None:
         _send_again(code, asked)
 
 
+# st.fragment itself, not ui.common.turns': it is drawn inside the strip's fragment, whose
+# turn a nested one would wait for.
 @st.fragment(run_every=SEND_AGAIN_EVERY)
 def _send_again(code: str, asked: str) -> None:
     """Says the answer is kept here, and sends it again at each of its own timed runs (not

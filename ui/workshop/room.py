@@ -20,6 +20,7 @@ from ui.common.address import drop, take, written
 from ui.common.catalog import available_pages
 from ui.common.i18n import N_, _
 from ui.common.shell import ROOM_ALONE, ROOM_FOLLOWING
+from ui.common.user_text import literal
 from ui.workshop.rooms import (
     HOURS,
     LEAD_KEY,
@@ -172,7 +173,9 @@ def enter() -> None:
     if room is None:
         if linked:  # a link says so; an old cookie's closed room is passed over in silence
             drop(ROOM_KEY)
-            st.toast(_("workshop.room.unknown", code=typed), icon=":material/meeting_room:")
+            st.toast(
+                _("workshop.room.unknown", code=literal(typed)), icon=":material/meeting_room:"
+            )
     elif secret is not None and leads(secret, room.lead_hash):
         _lead(room.code, secret)
     else:

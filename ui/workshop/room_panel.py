@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from ui.common.i18n import _
+from ui.common.user_text import literal
 from ui.workshop.room import (
     FOLLOWING,
     LEADING,
@@ -100,6 +101,6 @@ def _join() -> None:
         fail(said(error))
         return
     if room is None:
-        fail(_("workshop.room.unknown", code=typed))
+        fail(_("workshop.room.unknown", code=literal(typed)))
         return
     join(room.code)

@@ -25,6 +25,7 @@ from ui.common import charts
 from ui.common.accessible import status
 from ui.common.formatting import count, number, percent
 from ui.common.i18n import N_, _
+from ui.common.user_text import literal
 from ui.workshop.asking import GIVEN, end, keep, send_unsent, stored, unsent
 from ui.workshop.room import fail, failure, said
 from ui.workshop.rooms import MAX_SURVEY, RoomError, Survey
@@ -138,7 +139,7 @@ def results(code: str, survey: Survey) -> None:
         return
     epsilon = coin_flip_epsilon(survey.truth, survey.random_yes)
     with st.container(border=True, key="room_survey_results"):
-        st.markdown(_("workshop.survey.asked", question=survey.text))
+        st.markdown(_("workshop.survey.asked", question=literal(survey.text)))
         st.caption(
             _(
                 "workshop.survey.coins",
@@ -214,7 +215,7 @@ def answer_box(code: str, survey: Survey) -> None:
     state = st.session_state
     sent = state.setdefault(GIVEN, {}).get(survey.id)
     with st.container(border=True, key="room_survey"):
-        st.markdown(_("workshop.survey.to_you", question=survey.text))
+        st.markdown(_("workshop.survey.to_you", question=literal(survey.text)))
         failed = failure()
         if failed:
             st.error(failed, icon=":material/error:")
