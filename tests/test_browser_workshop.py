@@ -212,7 +212,9 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     # attendee taps "No", and every report is "yes": what is sent is the coins', never the tap.
     trainer.locator("[data-testid='stSidebar'] a", has_text="Workshop").click()
     trainer.get_by_text("Survey the room with randomized response").click()
-    trainer.get_by_label("The yes/no question").fill("Have you ever reused a password?")
+    # typed with markup, which the attendees read as typed (ui.common.user_text.literal)
+    asked = "Have you ever reused a **password**? [Tell us](https://example.com/track.png)"
+    trainer.get_by_label("The yes/no question").fill(asked)
     trainer.get_by_label("The yes/no question").press("Enter")
     for key, press, value in (
         ("survey_truth", "Home", "0.00"),
@@ -228,7 +230,9 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     survey.wait_for(timeout=WAIT)
     for _context, page in attendees:
         box = page.locator(".st-key-room_survey")
-        box.get_by_text("Have you ever reused a password?").wait_for(timeout=WAIT)
+        box.get_by_text("Have you ever reused a **password**? [Tell us](").wait_for(timeout=WAIT)
+        read = box.evaluate("(e) => e.innerText.replace(/[\\u2060\\u2068\\u2069]/g, '')")
+        assert asked in read and box.locator("a, img").count() == 0, box.inner_html()[:2000]
         box.get_by_role("button", name="No").click()
         box.get_by_text("Sent: yes.").wait_for(timeout=WAIT)
     survey.locator(counted, has_text=f"Answered so far: {n}").wait_for(timeout=WAIT)
@@ -398,6 +402,55 @@ def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> 
     page.wait_for_function("window.__dpElsewhere()", timeout=WAIT)
     assert page.evaluate("window.__dpRoom.touched > window.__dpRoom.told")
     page.context.close()
+    trainer.context.close()
+
+
+# Every websocket the page opens, kept where a test can reach it.
+KEEP_SOCKETS = """
+window.__sockets = [];
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+};
+"""
+
+
+def test_a_follower_whose_network_drops_for_ten_seconds_comes_back_to_the_room(
+    workshop, browser
+) -> None:
+    """An attendee's network cut for 10 s while the trainer moves ε: the page says it is
+    connecting (Streamlit's own status), then, the network back, reconnects to the session
+    its worker kept (the workshop's --session-ttl, 120 s) and shows the trainer's view by
+    itself, with no exception."""
+    base, _port = workshop
+    trainer, code = _trainer_on_laplace(browser, base)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.add_init_script(KEEP_SOCKETS)
+    page.goto(f"{base}/workshop?room={code}")
+    at_address(page, r"/laplace\?.*room=", WAIT)
+    page.locator(".dp-live-text", has_text="Guarantee: 1-DP").wait_for(timeout=WAIT)
+    page.wait_for_selector(IDLE, timeout=WAIT)
+    # The network goes: nothing new gets through, and the open connections end (chromium's
+    # offline mode alone leaves an open websocket be).
+    context.set_offline(True)
+    page.evaluate("window.__sockets.forEach((socket) => socket.close())")
+    cut = time.monotonic()
+    app = "[data-testid='stApp']"
+    page.wait_for_selector(f"{app}:not([data-test-connection-state='CONNECTED'])", timeout=WAIT)
+    trainer.locator(SLIDERS).first.focus()
+    for _ in range(2):
+        trainer.keyboard.press("ArrowLeft")
+    at_address(trainer, r"laplace_epsilon=0\.6\b")
+    page.wait_for_timeout(max(0.0, 10.0 - (time.monotonic() - cut)) * 1000)  # the cut lasts 10 s
+    context.set_offline(False)
+    page.wait_for_selector(f"{app}[data-test-connection-state='CONNECTED']", timeout=60_000)
+    page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").wait_for(timeout=WAIT)
+    at_address(page, r"laplace_epsilon=0\.6\b", WAIT)
+    page.wait_for_selector(IDLE, timeout=WAIT)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert "your page follows the trainer" in strip(page)
+    context.close()
     trainer.context.close()
 
 
