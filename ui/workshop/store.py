@@ -263,11 +263,9 @@ class RedisStore:
 
     @guarded
     def writes_every_change(self) -> bool | None:
-        """Whether the server appends every change to its file before it answers
-        (``appendonly yes``, ``appendfsync always``), so that a restart, even after a kill,
-        loses nothing it had stored; None when it does not say (``CONFIG`` refused, as on
-        hosted Redis). With ``everysec``, Redis' default for its append-only file, a kill
-        loses up to a second of answers; with no append-only file, all since the last save."""
+        """Whether the server appends every change to its file before it answers (``appendonly
+        yes``, ``appendfsync always``): then even a kill loses nothing stored (``everysec``
+        loses up to a second, no file all since the last save). None: it does not say."""
         from redis.exceptions import ResponseError
 
         try:
