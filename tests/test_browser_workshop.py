@@ -418,10 +418,9 @@ window.WebSocket = class extends NativeSocket {
 def test_a_follower_whose_network_drops_for_ten_seconds_comes_back_to_the_room(
     workshop, browser
 ) -> None:
-    """An attendee's network cut for 10 s while the trainer moves ε: the page says it is
-    connecting (Streamlit's own status), then, the network back, reconnects to the session
-    its worker kept (the workshop's --session-ttl, 120 s) and shows the trainer's view by
-    itself, with no exception."""
+    """An attendee's network cut for 10 s while the trainer moves ε: the page shows it is
+    not connected (Streamlit's own status), then, the network back, connects again and shows
+    the trainer's new view by itself, still in the room, with no exception."""
     base, _port = workshop
     trainer, code = _trainer_on_laplace(browser, base)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})

@@ -250,7 +250,7 @@ def test_a_sqlite_file_locked_for_5_s_delays_answers_and_loses_none(tmp_path: Pa
     threading.Timer(5.0, lambda: (holder.stdin.write("go\n"), holder.stdin.flush())).start()
     began = time.monotonic()
     assert store.poll(room.code, time.time()) == (0, 0)
-    assert time.monotonic() - began < 1.0, "a poll waited for the writer's lock"
+    assert time.monotonic() - began < 3.0, "a poll waited for the writer's lock"
     assert store.answer(room.code, "q1", "voter", "yes") is True
     assert time.monotonic() - began >= 4.5  # it waited for the lock, and was stored after it
     assert holder.wait(timeout=10) == 0
