@@ -2,7 +2,7 @@
 
 Run from the project root (HAProxy must be installed: bash scripts/workshop.sh installs it):
 
-    python3 benchmarks/bench_soak.py                     # 6 workshops of 100, ~25 min
+    python3 benchmarks/bench_soak.py                     # 6 workshops of 100, ~10 min
     python3 benchmarks/bench_soak.py --workshops 6 --attendees 50
     python3 benchmarks/bench_soak.py --quick             # 2 workshops of 10, ~2 min
 
@@ -71,14 +71,6 @@ MOVES = 3  # the trainer's moves of ε in each workshop
 ALONE = 0.2  # the share of attendees who explore alone for a while
 
 
-class Soak:
-    """What the day has measured so far, workshop by workshop."""
-
-    def __init__(self) -> None:
-        self.rows: list[dict] = []
-        self.sessions = 0  # opened and closed so far
-
-
 def exception_boxes(attendee: Attendee) -> int:
     """The exception boxes the page shows now, and those its awaited runs showed."""
     shown = sum(n.kind == "element" and n.type == "exception" for n in attendee.nodes.values())
@@ -139,11 +131,6 @@ async def _explore_alone(attendee: Follower, rng: random.Random) -> None:
             await asyncio.wait_for(asyncio.shield(run.finished), WAIT)
 
 
-async def _arrive(follower: Follower, delay: float) -> None:
-    await asyncio.sleep(delay)
-    await follower.open()
-
-
 async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int) -> dict:
     """One workshop of ``n`` attendees, from the room's opening to their leaving."""
     rng = random.Random(seed)
@@ -161,7 +148,8 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int) -> dic
 
     async def arrive(follower: Follower) -> None:
         async with gate:
-            await _arrive(follower, rng.uniform(0, 0.2))
+            await asyncio.sleep(rng.uniform(0, 0.2))
+            await follower.open()
 
     await asyncio.gather(*(arrive(f) for f in followers))
     target = trainer.view()
@@ -239,7 +227,7 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int) -> dic
 
 
 async def expire(room: Workshop, ttl: float) -> tuple[float, float]:
-    """Wait out the session TTL, then open and close one page per worker (Streamlit drops
+    """Wait out the session TTL, then open and close two pages per worker (Streamlit drops
     the expired sessions when its cache of disconnected ones is next touched); the workers'
     RSS then, and the machine's load."""
     await asyncio.sleep(ttl + 5)
@@ -273,13 +261,13 @@ async def main_async(args: argparse.Namespace) -> None:
             "\n  #  attendees  move p95  page p95  answers sent/stored  reports sent/stored"
             "  exceptions  RSS after expiry  store (and its WAL)  load"
         )
-        soak = Soak()
+        rows: list[dict] = []
+        each = args.attendees + 1  # sessions a workshop opens and closes: its attendees, trainer
         started = time.perf_counter()
         for w in range(args.workshops):
             row = await workshop(room, SqliteStore(room.store_path), args.attendees, seed=w)
-            soak.sessions += args.attendees + 1
             row["rss"], row["load"] = await expire(room, args.session_ttl)
-            soak.rows.append(row)
+            rows.append(row)
             print(
                 f"{w + 1:3d}  {row['attendees']:9d}  {ms(row['move_p95']):>6} ms"
                 f"  {ms(row['page_p95']):>6} ms  {row['answers'][0]:10d}/{row['answers'][1]:<8d}"
@@ -289,17 +277,16 @@ async def main_async(args: argparse.Namespace) -> None:
                 + (f"  (missed: {row['moves_missed']} moves, {row['page_missed']} page changes)"
                    if row["moves_missed"] or row["page_missed"] else "")
             )  # fmt: skip
-        first, last = soak.rows[0], soak.rows[-1]
-        each = args.attendees + 1  # sessions a workshop opens and closes
-        growth = (last["rss"] - first["rss"]) / max(1, soak.sessions - each) * 1000
-        h = (len(soak.rows) - 1) // 2  # the second half: caches still fill in the first
-        later = (last["rss"] - soak.rows[h]["rss"]) / max(1, each * (len(soak.rows) - 1 - h))
+        first, last, sessions = rows[0], rows[-1], each * len(rows)
+        growth = (last["rss"] - first["rss"]) / max(1, sessions - each) * 1000
+        h = (len(rows) - 1) // 2  # the second half: caches still fill in the first
+        later = (last["rss"] - rows[h]["rss"]) / max(1, each * (len(rows) - 1 - h))
         later *= 1000
         lost = sum(r["answers"][0] - r["answers"][1] + r["reports"][0] - r["reports"][1]
-                   for r in soak.rows)  # fmt: skip
+                   for r in rows)  # fmt: skip
         load, pressure = machine_busy()
         print(
-            f"\nThe day: {soak.sessions} sessions opened and closed in "
+            f"\nThe day: {sessions} sessions opened and closed in "
             f"{(time.perf_counter() - started) / 60:.1f} min; the workers' RSS after expiry "
             f"{rss0:.0f} MB before the first workshop, {first['rss']:.0f} MB after it, "
             f"{last['rss']:.0f} MB after the last: {growth:+.1f} MB per 1,000 sessions after "
@@ -307,7 +294,7 @@ async def main_async(args: argparse.Namespace) -> None:
             f"p95 drift from the first workshop (cold caches) to the last: "
             f"moves {_drift(first['move_p95'], last['move_p95'])}, page changes "
             f"{_drift(first['page_p95'], last['page_p95'])} (target under 20%); answers and "
-            f"reports lost: {lost}; exception boxes: {sum(r['exceptions'] for r in soak.rows)}; "
+            f"reports lost: {lost}; exception boxes: {sum(r['exceptions'] for r in rows)}; "
             f"load {load:.2f}, cpu wait {pressure:.0f}%"
         )
     finally:
