@@ -83,6 +83,35 @@ def worker_of(context: BrowserContext) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
 
 
+def room_cookie(page: Page, name: str) -> str:
+    """The room cookie ``name`` once the browser keeps it: set by the server's route HttpOnly
+    and SameSite=Strict (ui.workshop.room_cookies), so the page's scripts cannot read it."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not (found := [c for c in page.context.cookies() if c["name"] == name]):
+        assert time.monotonic() < deadline, f"no {name} cookie: {page.context.cookies()}"
+        page.wait_for_timeout(100)
+    assert found[0]["httpOnly"] and found[0]["sameSite"] == "Strict", found
+    assert name not in page.evaluate("document.cookie")
+    return found[0]["value"]
+
+
+def kill_worker(port: int, context: BrowserContext) -> int:
+    """SIGKILL the worker that ``context``'s browser is sent to; its port."""
+    dead = port + int(worker_of(context).removeprefix("w"))
+    pid = subprocess.run(["pgrep", "-f", f"server.port {dead} "], capture_output=True,
+                         text=True, check=True).stdout.split()[0]  # fmt: skip
+    os.kill(int(pid), signal.SIGKILL)
+    return dead
+
+
+def restarted(port: int) -> None:
+    """Wait for the workshop to have restarted the worker on ``port``."""
+    deadline = time.monotonic() + 120
+    while not _answers(f"http://127.0.0.1:{port}/_stcore/health"):
+        assert time.monotonic() < deadline, "the killed worker was not restarted"
+        time.sleep(0.5)
+
+
 def at_address(page: Page, pattern: str, timeout: float = WAIT) -> None:
     """Wait until the page's address matches ``pattern`` (Streamlit changes it in place, with
     no load event for ``wait_for_url`` to wait for)."""
@@ -130,6 +159,7 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
     trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
     code = re.search(r"Room ([A-Z0-9]{6})", strip(trainer)).group(1)
     assert "lead=" not in trainer.url  # the secret never reaches the address
+    assert room_cookie(trainer, "dpx_lead").startswith(f"{code}.")
     # the bar and the panel are two fragments: wait for the panel's link too (a busy machine)
     trainer.locator(".st-key-room_panel", has_text=f"/workshop?room={code}").wait_for(timeout=WAIT)
 
@@ -143,6 +173,7 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
         page.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
         attendees.append((context, page))
     assert "lead=" not in attendees[0][1].content()
+    assert all(room_cookie(page, "dpx_room") == code for _context, page in attendees)
     # One more types the code on the Workshop page, as read off the projector.
     context = browser.new_context(viewport={"width": 390, "height": 844})
     typist = context.new_page()
@@ -261,25 +292,23 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
 
     # The trainer's worker dies, and with it an attendee's (round robin puts one there): both
     # pages reconnect, as new sessions, the trainer leads again and the attendee is back in
-    # the room (the browser's room cookies), and the workshop restarts the worker.
-    shared = [
-        page for context, page in attendees if worker_of(context) == worker_of(trainer_context)
-    ]
-    assert shared, "no attendee shares the trainer's worker"
-    dead = port + int(worker_of(trainer_context).removeprefix("w"))
-    pid = subprocess.run(["pgrep", "-f", f"server.port {dead} "], capture_output=True,
-                         text=True, check=True).stdout.split()[0]  # fmt: skip
-    os.kill(int(pid), signal.SIGKILL)
-    reconnected(trainer)
-    trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
-    trainer.locator("[data-testid='stSidebar'] a", has_text="Randomized response").click()
-    at_address(trainer, r"/randomized_response\b", WAIT)
-    for page in shared:
-        at_address(page, r"/randomized_response\b", 60_000)
-    deadline = time.monotonic() + 120
-    while not _answers(f"http://127.0.0.1:{dead}/_stcore/health"):
-        assert time.monotonic() < deadline, "the killed worker was not restarted"
-        time.sleep(0.5)
+    # the room (the browser's room cookies), and the workshop restarts the worker. Then the
+    # other worker dies, where the trainer now is: everyone comes back through the one just
+    # restarted (a first visit of a fresh process), and the room goes on.
+    for title, path in (("Randomized response", "randomized_response"),
+                        ("Exponential mechanism", "exponential")):  # fmt: skip
+        shared = [page for context, page in attendees
+                  if worker_of(context) == worker_of(trainer_context)]  # fmt: skip
+        assert shared, "no attendee shares the trainer's worker"
+        dead = kill_worker(port, trainer_context)
+        reconnected(trainer)
+        trainer.locator(".st-key-room_bar", has_text="you lead").wait_for(timeout=WAIT)
+        trainer.locator("[data-testid='stSidebar'] a", has_text=title).click()
+        at_address(trainer, rf"/{path}\b", WAIT)
+        for page in shared:
+            at_address(page, rf"/{path}\b", 60_000)
+            page.locator(".st-key-room_bar", has_text="follows the trainer").wait_for()
+        restarted(dead)
 
     for context in [trainer_context, *(c for c, _ in attendees)]:
         context.close()
@@ -518,7 +547,8 @@ def test_the_workshop_refuses_an_upload_above_its_cap(workshop, browser, tmp_pat
 
 def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
     """`streamlit run app.py` serves no /_room route: the watcher, finding no versions there,
-    runs the strip at each look instead, and the attendee still follows."""
+    runs the strip at each look instead, and the attendee still follows; with no route to set
+    the room cookies, the page's script keeps them."""
     with running_app("app.py") as base:
         trainer = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
         trainer.goto(f"{base}/workshop")
@@ -528,6 +558,7 @@ def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
         attendee = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         attendee.goto(f"{base}/workshop?room={code}")
         attendee.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
+        attendee.wait_for_function("document.cookie.includes('dpx_room=')", timeout=WAIT)
         trainer.locator("[data-testid='stSidebar'] a", has_text="Gaussian mechanism").click()
         at_address(trainer, r"/gaussian\b")
         at_address(attendee, r"/gaussian\?.*room=", WAIT)

@@ -88,9 +88,13 @@ def test_one_poller_sends_each_change_to_every_follower_of_the_room(room_store) 
     asyncio.run(scenario())
 
 
-async def _call(app, method: str, path: str, body: bytes = b"", cookie: str = "") -> dict:
-    """One ASGI request: its status, headers and body; for an event stream, the first event."""
-    headers = [(b"cookie", cookie.encode())] if cookie else []
+async def _call(
+    app, method: str, path: str, body: bytes = b"", cookie: str = "", **more: str
+) -> dict:
+    """One ASGI request (with the header ``cookie`` and ``more`` headers, ``_`` for ``-``):
+    its status, headers and body; for an event stream, the first event."""
+    more |= {"cookie": cookie} if cookie else {}
+    headers = [(k.replace("_", "-").encode(), v.encode()) for k, v in more.items()]
     scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
              "query_string": b"", "headers": headers, "http_version": "1.1",
              "scheme": "http", "server": ("test", 80), "client": ("127.0.0.1", 1)}  # fmt: skip

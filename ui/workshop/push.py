@@ -30,13 +30,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ui.workshop.rooms import MAX_VIEW_BYTES, RoomError, View, clean_code, followed, leads
+from ui.workshop.rooms import (
+    LEAD_COOKIE,
+    MAX_VIEW_BYTES,
+    RoomError,
+    View,
+    clean_code,
+    followed,
+    leads,
+)
 from ui.workshop.store import store
 
 POLL_EVERY = 0.1  # seconds between two looks at the store, for all of a worker's rooms
 KEEP_ALIVE = 15.0  # seconds of silence before a comment line keeps the connection open
 RUN_SECONDS = 0.05  # a follower's catch-up run (CPU): the spread is this times the followers
-LEAD_COOKIE = "dpx_lead"
 NO_STORE = {"Cache-Control": "no-store"}
 
 

@@ -23,7 +23,9 @@ from ui.common.shell import ROOM_ALONE, ROOM_FOLLOWING
 from ui.common.user_text import literal
 from ui.workshop.rooms import (
     HOURS,
+    LEAD_COOKIE,
     LEAD_KEY,
+    ROOM_COOKIE,
     ROOM_KEY,
     Room,
     RoomError,
@@ -39,9 +41,6 @@ LEADING, FOLLOWING = "room__leading", ROOM_FOLLOWING  # session state: the room'
 ALONE, SEEN, SHOWN = ROOM_ALONE, "room__seen", "room__shown"
 SECRET, FORGET = "room__secret", "room__forget"  # the trainer's secret; a cookie to clear
 COOKIES_READ = "room__cookies_read"  # this session has looked for a room in its cookies
-# The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
-# the trainer's "CODE.SECRET", an attendee's "CODE".
-LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
 ASKED, QUESTION = "room__asked", "room__question"  # the question's version seen, and it
 FAILED = "room__failed"  # session state: why the last click on the room did nothing
 OPEN = "room__open"  # session state: the strip is asked to open the room's view itself

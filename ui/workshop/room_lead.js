@@ -20,8 +20,8 @@ function view() {
 
 export default function ({ data, setTriggerValue }) {
   reloadWhenConnectedAgain();
-  keepCookie(data.cookie);
   const lead = (window.__dpLead ||= {});
+  lead.cookie = keepCookie(data.cookie);  // published with it: once the route has set it
   lead.data = data;
   lead.trigger = setTriggerValue;
   if (lead.timer || !data.url) return;
@@ -30,6 +30,7 @@ export default function ({ data, setTriggerValue }) {
     if (lead.busy || now === lead.published) return;
     lead.busy = true;
     try {
+      await lead.cookie;
       const answer = await fetch(lead.data.url, { method: "POST", body: now,
         headers: { "Content-Type": "application/json" }, credentials: "same-origin",
         signal: AbortSignal.timeout(5000) });

@@ -33,12 +33,10 @@ from ui.workshop.room import (
     ASKED,
     FOLLOWING,
     FORGET,
-    LEAD_COOKIE,
     LEADING,
     NOTICE,
     OPEN,
     QUESTION,
-    ROOM_COOKIE,
     SECRET,
     SEEN,
     SHOWN,
@@ -46,7 +44,19 @@ from ui.workshop.room import (
     said,
     stop_leading,
 )
-from ui.workshop.rooms import HOURS, OWN, ROOM_KEY, Room, RoomError, Survey, View, followed_path
+from ui.workshop.room_cookies import PATH as COOKIE_PATH
+from ui.workshop.rooms import (
+    HOURS,
+    LEAD_COOKIE,
+    OWN,
+    ROOM_COOKIE,
+    ROOM_KEY,
+    Room,
+    RoomError,
+    Survey,
+    View,
+    followed_path,
+)
 from ui.workshop.store import store
 
 LEAD_EVERY = 0.25  # seconds between two looks at the answers to the room's question
@@ -62,7 +72,9 @@ def _beside(name: str) -> str:
 # What every room page's one component does first (the trainer's ``dp_room_lead``, an
 # attendee's ``dp_room_watch``: one element a run, not one per task).
 # - The browser keeps the room's cookie for the room's hours (same site only; a projected
-#   screen never shows a cookie): the trainer's "CODE.SECRET", an attendee's code.
+#   screen never shows a cookie): the trainer's "CODE.SECRET", an attendee's code. Where
+#   serve.py's routes are, the script asks ui.workshop.room_cookies to set it HttpOnly (no
+#   script reads it then); under ``streamlit run app.py`` it keeps the cookie itself.
 # - A page whose worker died reconnects to another worker, as a new session that knows none of
 #   the strip's timed fragments: their next runs are refused and the strip is gone for good.
 #   So once a room's page has lost its server and is connected again, it loads itself afresh:
@@ -74,8 +86,10 @@ _FORGET = st.components.v2.component("dp_room_forget", js=_FORGET_JS)
 
 
 def _cookie(name: str, value: str | None) -> dict[str, Any]:
-    """What the browser keeps: the room cookie ``name`` at ``value`` for the room's hours."""
-    return {"name": name, "value": value, "seconds": int(HOURS * 3600)}
+    """What the browser keeps: the room cookie ``name`` at ``value`` for the room's hours,
+    set by the cookie route where it is served (``url``), else by the script."""
+    url = COOKIE_PATH.lstrip("/") if served() else None  # relative, as the push's routes
+    return {"name": name, "value": value, "seconds": int(HOURS * 3600), "url": url}
 
 
 # Every page in a room has one of the room's components, which carry the room's styles. The room's

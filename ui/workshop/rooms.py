@@ -26,6 +26,9 @@ ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6  # 31^6 = 887 million codes
 HOURS = 12.0  # a room closes this long after it opens (a day of workshop)
 ROOM_KEY, LEAD_KEY = "room", "lead"  # the address parameters of the two links
+# The browser keeps its room, so that a reload or a lost worker (a new session) is back in it:
+# the trainer's "CODE.SECRET", an attendee's "CODE" (ui.workshop.room_cookies sets them).
+LEAD_COOKIE, ROOM_COOKIE = "dpx_lead", "dpx_room"
 # Address parameters each person keeps for themselves when following.
 OWN = frozenset({"lang", "present", ROOM_KEY, LEAD_KEY})
 MAX_VIEW_BYTES = 16_000  # an address is at most a few hundred bytes; a view above this is refused
