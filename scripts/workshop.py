@@ -13,7 +13,10 @@ brings them back to the view). The workers share rooms through a store (ui.works
 a SQLite file in this run's folder, or ``--store redis://host:6379/0`` for workers on several
 machines. Data by path is off unless ``--allow-data`` names folders (and ``--allow-spark``
 Spark addresses); an upload is capped at ``--max-upload-mb`` and a worker's uploaded tables
-together at ``--upload-budget-mb``.
+together at ``--upload-budget-mb``. SIGHUP reloads HAProxy (say, with ``haproxy.cfg`` in the
+logs' folder edited) without dropping anyone: the new proxy takes over the listening socket,
+and the old one keeps every open connection (a page's websocket, a follower's push) until it
+ends.
 """
 
 from __future__ import annotations
@@ -79,14 +82,16 @@ def port_free(host: str, port: int) -> bool:
     return True
 
 
-def haproxy_config(host: str, port: int, workers: list[int]) -> str:
-    """HAProxy's configuration: cookie-sticky HTTP and websockets, health-checked workers."""
+def haproxy_config(host: str, port: int, workers: list[int], control: Path) -> str:
+    """HAProxy's configuration: cookie-sticky HTTP and websockets, health-checked workers; its
+    socket ``control`` hands the listening socket to the process a reload starts."""
     servers = "\n".join(
         f"    server w{i} 127.0.0.1:{p} cookie w{i} check inter 2s fall 2 rise 1"
         for i, p in enumerate(workers, start=1)
     )
     return f"""global
     maxconn 4096
+    stats socket {control} mode 600 level admin expose-fd listeners
 
 defaults
     mode http
@@ -150,12 +155,21 @@ class Workshop:
     def start(self) -> None:
         for port in self.ports:
             self.start_worker(port)
-        config = self.folder / "haproxy.cfg"
-        config.write_text(haproxy_config(self.args.host, self.args.port, self.ports))
+        config, control = self.folder / "haproxy.cfg", self.folder / "haproxy.sock"
+        config.write_text(haproxy_config(self.args.host, self.args.port, self.ports, control))
         log = open(self.folder / "haproxy.log", "ab")  # noqa: SIM115 (kept by the child)
+        # -W: a master that stays, and on SIGUSR2 starts a new proxy from the configuration
+        # and lets the old one finish its connections (HAProxy's management guide, "-W")
         self.proxy = subprocess.Popen(
-            ["haproxy", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
+            ["haproxy", "-W", "-db", "-f", str(config)], stdout=log, stderr=subprocess.STDOUT
         )
+
+    def reload(self, *_args: object) -> None:
+        """Reload HAProxy (SIGHUP to this command): a new proxy from ``haproxy.cfg``, and the
+        old one serves its open connections until they end."""
+        if self.proxy is not None and self.proxy.poll() is None:
+            self.proxy.send_signal(signal.SIGUSR2)
+            print("HAProxy reloaded", flush=True)
 
     def healthy(self, port: int) -> bool:
         try:
@@ -220,6 +234,7 @@ def main(argv: list[str]) -> int:
     folder = Path(tempfile.mkdtemp(prefix="dp-explorer-workshop-"))
     workshop = Workshop(args, folder)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGHUP, workshop.reload)
     try:
         workshop.start()
         deadline = time.monotonic() + 120

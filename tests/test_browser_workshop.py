@@ -10,6 +10,7 @@ are back in the room through the other worker, while the workshop restarts the d
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -563,3 +564,63 @@ def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
         at_address(trainer, r"/gaussian\b")
         at_address(attendee, r"/gaussian\?.*room=", WAIT)
         attendee.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
+
+
+def _proxies(port: int) -> tuple[int, set[int]]:
+    """The workshop command on ``port``: its pid and its HAProxy master's processes."""
+
+    def pids(*pattern: str) -> list[int]:
+        found = subprocess.run(["pgrep", *pattern], capture_output=True, text=True)
+        return [int(pid) for pid in found.stdout.split()]
+
+    command = pids("-f", f"scripts/workshop.py .*--port {port} ")[0]
+    master = pids("-P", str(command), "haproxy")[0]
+    return command, set(pids("-P", str(master)))
+
+
+def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
+    """SIGHUP to the workshop command reloads HAProxy: a page connected through the old proxy
+    keeps its websocket and its runs, every request made meanwhile is answered (by the old
+    proxy or the new), and the old proxy leaves once its last connection has closed."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_load import Attendee, http_get
+
+    _base, port = workshop
+    command, old = _proxies(port)
+
+    async def scenario() -> tuple[int, list[bytes]]:
+        page = Attendee(port, "laplace")
+        await page.open()
+        stop, failed, answered = asyncio.Event(), [], [0]
+
+        async def ask() -> None:  # a browser's requests, on fresh connections, all along
+            while not stop.is_set():
+                head = (await http_get(port, "/_stcore/health")).split(b"\r\n", 1)[0]
+                if b" 200 " in head:
+                    answered[0] += 1
+                else:
+                    failed.append(head)
+
+        asking = asyncio.create_task(ask())
+        await asyncio.sleep(0.5)
+        os.kill(command, signal.SIGHUP)
+        deadline = time.monotonic() + 30
+        while not (_proxies(port)[1] - old):  # the new proxy started beside the old
+            assert time.monotonic() < deadline, "HAProxy did not reload"
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1.0)  # requests to the new proxy
+        assert old <= _proxies(port)[1]  # the old proxy still holds the page's websocket
+        run = await page.step()
+        await asyncio.wait_for(run.finished, WAIT / 1000)
+        assert not run.errors and run.status is not None
+        stop.set()
+        await asking
+        await page.close()
+        return answered[0], failed
+
+    answered, failed = asyncio.run(scenario())
+    assert failed == [] and answered > 10, (answered, failed)
+    deadline = time.monotonic() + 60
+    while old & _proxies(port)[1]:
+        assert time.monotonic() < deadline, "the old proxy stayed after its connections ended"
+        time.sleep(0.5)
