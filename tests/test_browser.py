@@ -214,6 +214,57 @@ def test_pages_opened_at_once_on_a_fresh_server_all_go_through_the_app(server, b
         page.close()
 
 
+def fits_a_projector(page: Page, url_path: str) -> None:
+    """Presenter mode on a 1920 x 1080 projector: no sidebar, the open section's first chart
+    on the screen, no heading under the element after it, WCAG 2.2 AA, the section pad in the
+    top right corner and no focus trapped in it; a screenshot to look at."""
+    assert not page.locator("[data-testid='stSidebar']").is_visible()
+    # The open section's first chart (or the table that leads it) is wholly on the screen.
+    shown = page.locator(
+        f"{MAIN} [data-testid='stVegaLiteChart'], {MAIN} [data-testid='stTable'], "
+        f"{MAIN} [data-testid='stDataFrame'], {MAIN} [data-testid='stMarkdown'] table"
+    )
+    if shown.count():
+        box = shown.first.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
+    # No heading runs under the element after it (Streamlit's negative margin under a heading,
+    # with presenter mode's tight padding, once put the next chart over its lower half).
+    overflow = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMain"] h3')].map((h) => {
+            const box = h.closest('[data-testid="stElementContainer"]');
+            return h.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+        })"""
+    )
+    assert max(overflow, default=0) <= 1, overflow
+    assert axe_violations(page) == []  # WCAG 2.2 AA on the projector too
+    # The bounding page's answers charts keep a readable height (they were squeezed to 108 px,
+    # with two y ticks), side by side so that both stay on the screen.
+    if url_path == "bounding":
+        charts = page.locator(f"{MAIN} [data-testid='stVegaLiteChart']")
+        boxes = [charts.nth(i).bounding_box() for i in range(charts.count())]
+        assert len(boxes) == 2 and all(box is not None for box in boxes), boxes
+        assert all(box["height"] >= 240 for box in boxes), boxes
+        assert all(box["y"] + box["height"] <= 1080 for box in boxes), boxes
+    # The section pad sits in the top right corner, clear of the page's controls.
+    pad = page.locator("[class*='__section__nav']")
+    if pad.count():
+        corner = pad.first.bounding_box()
+        assert corner is not None and corner["y"] < 80 and corner["x"] > 1920 / 2, corner
+        # Its keys (PageUp, PageDown) and Esc's button trap no focus (WCAG 2.1.2): Tab and
+        # Shift+Tab leave the pad and the button as from any other.
+        held = "(e, css) => e.closest(css) !== null"
+        for button, key, css in (
+            ("__section__previous", "Shift+Tab", "[class*='__section__nav']"),
+            ("__section__next", "Tab", "[class*='__section__nav']"),
+            ("presenter_leave", "Tab", ".st-key-presenter_leave"),
+        ):
+            page.locator(f"[class*='{button}'] button").focus()
+            page.keyboard.press(key)
+            assert page.evaluate_handle("document.activeElement").evaluate(held, css) is False
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{url_path}-presenter.png"))
+
+
 # Pages whose deep link is the very first visit of a server of their own: Streamlit showed its
 # file-name list at a server's first visit whatever the page (shared/README.md), so a page
 # with sliders, the data page and the listing without sliders stand for the rest, which
@@ -244,23 +295,28 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
     # not a phone's screen: the data controls are drawn, not folded away (ui.common.shell)
     assert page.locator(f"{MAIN} .st-key-settings_area").count() == 0
 
-    if not page.locator(SLIDERS).count():  # a page without sliders (the workshop listing)
-        no_errors(page, errors)
-        page.close()
-        return
-    # Keys pressed while the first visit's second run (use_app_navigation) may still run:
-    # the server never sends a slider's value back (ui.common.address), so none is undone.
-    before_text, before_charts = main_text(page), chart_pixels(page)
-    page.locator(SLIDERS).first.focus()
-    for _ in range(3):
-        page.keyboard.press("ArrowLeft")
-    deadline = time.monotonic() + 10  # on a loaded machine the rerun may start late
-    while main_text(page) == before_text and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
-    settled(page)  # compare what the page shows once it has finished, not mid-run
-    assert main_text(page) != before_text
-    if before_charts:  # pages with charts redraw them
-        assert chart_pixels(page) != before_charts
+    assert "Page not found" not in page.locator("body").inner_text()
+    if page.locator(SLIDERS).count():  # not the workshop listing, which has none
+        # Keys pressed while the first visit's second run (use_app_navigation) may still run:
+        # the server never sends a slider's value back (ui.common.address), so none is undone.
+        before_text, before_charts = main_text(page), chart_pixels(page)
+        page.locator(SLIDERS).first.focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowLeft")
+        deadline = time.monotonic() + 10  # on a loaded machine the rerun may start late
+        while main_text(page) == before_text and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        settled(page)  # compare what the page shows once it has finished, not mid-run
+        assert main_text(page) != before_text
+        if before_charts:  # pages with charts redraw them
+            assert chart_pixels(page) != before_charts
+    # The projector: presenter mode, switched on in the sidebar, fits 1920 x 1080.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.locator("[data-testid='stSidebar'] .st-key-present label").first.click()
+    page.wait_for_function("() => location.search.includes('present=1')")
+    settled(page)
+    page.locator(MAIN).evaluate("main => { main.scrollTop = 0; }")  # at the page's top again
+    fits_a_projector(page, entry.url_path)
     no_errors(page, errors)
     page.close()
 
@@ -298,15 +354,6 @@ def test_arrow_keys_pressed_during_reruns_are_never_undone(app, browser, url_pat
         settled(page)
         assert _thumb_box_address(page, key) == expected
         page.close()
-
-
-def test_home_answers_at_slash_home(app, browser) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app}/home")
-    settled(page)
-    assert page.locator("h1").first.inner_text().strip() == "DP Explorer"
-    assert "Page not found" not in page.locator("body").inner_text()
-    page.close()
 
 
 def test_a_shared_link_opens_with_its_settings_and_the_address_follows(app, browser) -> None:
@@ -353,59 +400,6 @@ def test_an_own_csv_with_a_one_person_category_never_shows_that_category(
         settled(page)
     assert "Rare" not in main_text(page)
     no_errors(page, errors)
-    page.close()
-
-
-@pytest.mark.parametrize("entry", available_pages(), ids=lambda e: e.url_path)
-def test_presenter_mode_fits_a_projector(app, browser, entry) -> None:
-    page = browser.new_page(viewport={"width": 1920, "height": 1080})
-    page.goto(f"{app}/{entry.url_path}?present=1")
-    settled(page)
-    assert not page.locator("[data-testid='stSidebar']").is_visible()
-    # The open section's first chart (or the table that leads it) is wholly on the screen.
-    shown = page.locator(
-        f"{MAIN} [data-testid='stVegaLiteChart'], {MAIN} [data-testid='stTable'], "
-        f"{MAIN} [data-testid='stDataFrame'], {MAIN} [data-testid='stMarkdown'] table"
-    )
-    if shown.count():
-        box = shown.first.bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 1080, box
-    # No heading runs under the element after it (Streamlit's negative margin under a heading,
-    # with presenter mode's tight padding, once put the next chart over its lower half).
-    overflow = page.evaluate(
-        """() => [...document.querySelectorAll('[data-testid="stMain"] h3')].map((h) => {
-            const box = h.closest('[data-testid="stElementContainer"]');
-            return h.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
-        })"""
-    )
-    assert max(overflow, default=0) <= 1, overflow
-    assert axe_violations(page) == []  # WCAG 2.2 AA on the projector too
-    # The bounding page's answers charts keep a readable height (they were squeezed to 108 px,
-    # with two y ticks), side by side so that both stay on the screen.
-    if entry.url_path == "bounding":
-        charts = page.locator(f"{MAIN} [data-testid='stVegaLiteChart']")
-        boxes = [charts.nth(i).bounding_box() for i in range(charts.count())]
-        assert len(boxes) == 2 and all(box is not None for box in boxes), boxes
-        assert all(box["height"] >= 240 for box in boxes), boxes
-        assert all(box["y"] + box["height"] <= 1080 for box in boxes), boxes
-    # The section pad sits in the top right corner, clear of the page's controls.
-    pad = page.locator("[class*='__section__nav']")
-    if pad.count():
-        corner = pad.first.bounding_box()
-        assert corner is not None and corner["y"] < 80 and corner["x"] > 1920 / 2, corner
-        # Its keys (PageUp, PageDown) and Esc's button trap no focus (WCAG 2.1.2): Tab and
-        # Shift+Tab leave the pad and the button as from any other.
-        held = "(e, css) => e.closest(css) !== null"
-        for button, key, css in (
-            ("__section__previous", "Shift+Tab", "[class*='__section__nav']"),
-            ("__section__next", "Tab", "[class*='__section__nav']"),
-            ("presenter_leave", "Tab", ".st-key-presenter_leave"),
-        ):
-            page.locator(f"[class*='{button}'] button").focus()
-            page.keyboard.press(key)
-            assert page.evaluate_handle("document.activeElement").evaluate(held, css) is False
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{entry.url_path}-presenter.png"))
     page.close()
 
 
@@ -750,18 +744,12 @@ def test_random_sessions_in_chromium(app, browser, url_path, seed) -> None:
     fresh.close()
 
 
-@pytest.mark.parametrize("lang", ["ja", "zh"])
-@pytest.mark.parametrize("url_path", ["laplace", "local_frequencies"])
-def test_japanese_and_chinese_glyphs_are_drawn(app, browser, lang, url_path) -> None:
-    """The CJK text is drawn with a font that has its glyphs: no tofu boxes, real widths."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app}/{url_path}?lang={lang}")
-    settled(page)
-    title = page.locator("h1").first
-    text = title.inner_text()
+def glyphs_drawn(page: Page, name: str) -> None:
+    """The page's CJK title is drawn with a font that has its glyphs: no tofu boxes (a missing
+    glyph is the font's one "no glyph" box, so each character must look unlike an unassigned
+    one); a screenshot ``name`` to look at."""
+    text = page.locator("h1").first.inner_text()
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), text
-    # A missing glyph is drawn as the font's "no glyph" box, the same for every missing
-    # character: each character of the title must look different from an unassigned one.
     tofu = page.evaluate(
         """(text) => {
             const draw = (ch) => {
@@ -780,5 +768,4 @@ def test_japanese_and_chinese_glyphs_are_drawn(app, browser, lang, url_path) -> 
     )
     assert not tofu, f"drawn as boxes: {tofu}"
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{url_path}-{lang}.png"))
-    page.close()
+    page.screenshot(path=str(SHOTS / f"{name}.png"))

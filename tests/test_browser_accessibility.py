@@ -1,11 +1,12 @@
 """WCAG 2.2 AA in a real browser: axe-core finds no violation on any page, in the four languages
 besides English and in English on a phone (390 x 844), where ε, the headline number and the
-first chart come on the first screens. English at 1400 x 1000 and on a
-1920 x 1080 projector is checked by every page's deep-link and presenter-mode tests in
-tests/test_browser.py.
+first chart come on the first screens. English at 1400 x 1000 and on a 1920 x 1080 projector
+is checked by every page's deep-link test in tests/test_browser.py (which also switches
+presenter mode on).
 
 A language's pages are visited in one session, through the sidebar's links, as a reader moves
-from page to page (the app is loaded once, not once a page)."""
+from page to page (the app is loaded once, not once a page); in Japanese and Chinese the
+titles of two pages are checked for glyphs drawn as boxes."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page
-from test_browser import MAIN, axe_violations, main_text, settled
+from test_browser import MAIN, axe_violations, glyphs_drawn, main_text, settled
 
 from ui.common.catalog import available_pages
 from ui.common.i18n import LANGUAGES
 
 PAGES = [entry.url_path for entry in available_pages()]
+GLYPHS = {"ja": ("laplace", "local_frequencies"), "zh": ("laplace", "local_frequencies")}
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
@@ -38,6 +40,8 @@ def test_no_wcag_violation_on_any_page_in_each_language(app, browser, lang) -> N
             settled(page)
         assert page.evaluate("document.documentElement.lang") == lang
         found[url_path] = axe_violations(page)
+        if lang in GLYPHS and url_path in GLYPHS[lang]:
+            glyphs_drawn(page, f"{url_path}-{lang}")
     assert found == {url_path: [] for url_path in PAGES}
     page.close()
 
