@@ -47,6 +47,13 @@ def test_the_trainers_and_an_attendees_cookies_are_set_httponly_for_the_rooms_ho
         forgotten = _keep(app, {"name": name, "value": None}, **OWN_PAGE)
         assert forgotten["status"] == 204
         assert "max-age=0" in forgotten["headers"]["set-cookie"].lower()
+    # behind a proxy that writes its own Host, the browser's Sec-Fetch-Site still says so
+    proxied = {
+        "host": "10.0.0.5:8501",
+        "origin": f"https://{HOST}",
+        "sec_fetch_site": "same-origin",
+    }
+    assert _keep(app, {"name": ROOM_COOKIE, "value": CODE}, **proxied)["status"] == 204
 
 
 @pytest.mark.parametrize(
@@ -56,6 +63,9 @@ def test_the_trainers_and_an_attendees_cookies_are_set_httponly_for_the_rooms_ho
         ({"host": HOST, "origin": "https://elsewhere.example"}, (ROOM_COOKIE, CODE), 403),
         ({"host": HOST}, (ROOM_COOKIE, CODE), 403),  # no Origin: not a page's request
         ({"host": HOST, "origin": "null"}, (ROOM_COOKIE, CODE), 403),  # a sandboxed frame
+        # the browser's own word, where it gives it, over Origin and Host
+        ({**OWN_PAGE, "sec_fetch_site": "cross-site"}, (ROOM_COOKIE, CODE), 403),
+        ({**OWN_PAGE, "sec_fetch_site": "same-site"}, (ROOM_COOKIE, CODE), 403),
         # the trainer's cookie only with the room's secret
         (OWN_PAGE, (LEAD_COOKIE, f"{CODE}.wrong"), 403),
         (OWN_PAGE, (LEAD_COOKIE, f"{CODE}."), 400),

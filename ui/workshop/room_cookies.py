@@ -6,8 +6,8 @@
 The trainer's cookie ("CODE.SECRET") leads its room, and an attendee's ("CODE") brings a
 reloaded page back into it. A page script could read a cookie it set itself, and so could any
 script the page ran; these are set by this route instead, HttpOnly and SameSite=Strict, for
-the room's hours: only a request from the app's own pages is answered (its Origin is the
-host asked), and only for a room that is open and, for the trainer's, with its secret. serve.py
+the room's hours: only a request from the app's own pages is answered (``same_origin``), and
+only for a room that is open and, for the trainer's, with its secret. serve.py
 mounts the route; under ``streamlit run app.py`` there is none, and the page's script keeps
 the cookies itself (ui.workshop.room_strip).
 """
@@ -53,8 +53,13 @@ def checked(name: object, value: object, now: float) -> str | None:
 
 
 def same_origin(request: Request) -> bool:
-    """Whether the request comes from a page of this host (its Origin header names the host
-    asked): a browser sends Origin with every POST, so another site's page is refused."""
+    """Whether the request comes from a page of this site: as the browser's Sec-Fetch-Site
+    header says (which no page script can set), else where a browser sends none, as its
+    Origin header says (the host asked, which a browser sends with every POST). Another
+    site's page, a form or a script there, is refused."""
+    fetched_from = request.headers.get("sec-fetch-site")
+    if fetched_from is not None:
+        return fetched_from == "same-origin"
     origin = request.headers.get("origin", "")
     return bool(origin) and urlsplit(origin).netloc == request.headers.get("host")
 
