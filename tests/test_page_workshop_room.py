@@ -257,6 +257,42 @@ def test_an_attendee_cannot_flood_the_room(rooms) -> None:
     assert rooms.answers(code, question.id) == []
 
 
+def _flooding_page() -> None:
+    """A page (an AppTest script) whose send was clicked again and again once its answer was
+    in (a double click, a hostile page: bench_soak's flood), then its coins report."""
+    import streamlit as st
+
+    from ui.workshop.asking import keep
+
+    code, question, survey = st.session_state["asked"]
+    for value in ("1", "2", "3", "4", "5", "6"):
+        keep(code, question, value)
+    keep(code, survey, "yes")
+
+
+def test_an_answer_sent_again_changes_nothing_and_counts_for_no_limit(rooms) -> None:
+    """Six sends of one question from one session: the first is the answer, the others
+    change nothing, and none counts for the limit of five sends in ten seconds, which refused
+    the survey's report that followed (bench_soak's flood lost three reports so)."""
+    from streamlit.testing.v1 import AppTest
+    from test_rooms import a_room
+
+    from ui.workshop.room import FAILED
+    from ui.workshop.rooms import Question, Survey
+
+    room, _secret = a_room()
+    rooms.open_room(room)
+    question = Question.ask("laplace.half_width", 1.0)
+    survey = Survey.ask("Ever reused a password?", 0.5, 0.5)
+    at = AppTest.from_function(_flooding_page)
+    at.session_state["asked"] = (room.code, question.id, survey.id)
+    at.run()
+    assert not at.exception
+    assert rooms.answers(room.code, question.id) == ["1"]
+    assert rooms.answers(room.code, survey.id) == ["yes"]
+    assert FAILED not in at.session_state
+
+
 def test_an_attendee_never_leads_and_never_sees_the_answer_before_it_is_shown(rooms) -> None:
     code, trainer = _leading_on_laplace()
     trainer.button(key="exercise_laplace.half_width_ask").click()

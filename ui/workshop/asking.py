@@ -259,10 +259,15 @@ def _send(code: str, exercise: Exercise, question: Question) -> None:
 
 def keep(code: str, asked: str, value: str) -> None:
     """Keep this session's answer ``value`` (already checked) to the question ``asked``, under
-    the session's token, at most ``MOST_SENDS`` answers in ``PER_SECONDS`` seconds. An answer
-    the store cannot take just now (Redis restarting, the file locked past its timeout) is
-    kept in the session and sent again (``send_unsent``): a survey's coins report only once."""
+    the session's token, at most ``MOST_SENDS`` answers in ``PER_SECONDS`` seconds. A session
+    answers a question once: a send once its answer is in or kept (a double click, a page
+    flooding the room) changes nothing and counts for no limit, which would refuse its next
+    question or its survey's report. An answer the store cannot take just now (Redis
+    restarting, the file locked past its timeout) is kept in the session and sent again
+    (``send_unsent``): a survey's coins report only once."""
     state = st.session_state
+    if asked in state.get(GIVEN, {}) or asked in state.get(UNSENT, {}):
+        return
     now = time.monotonic()
     recent = [t for t in state.get(SENDS, []) if now - t < PER_SECONDS]
     if len(recent) >= MOST_SENDS:
