@@ -322,6 +322,8 @@ class Attendee:
         self.direction = 1
         self.app_pages: list[str] = []
         self.errors: list[str] = []  # exceptions shown by any run of this session
+        self.session_id = ""  # the server's id of this session (its first new_session)
+        self.operations: dict[str, asyncio.Future] = {}  # backend operations awaited, by id
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -402,6 +404,21 @@ class Attendee:
         context.is_embedded = False
         context.color_scheme = "light"
         return msg.SerializeToString()
+
+    async def deferred_file(self, file_id: str) -> str:
+        """Where to fetch a download whose data is built on the click (a download button's
+        ``deferred_file_id``), asked as the frontend asks: a backend operation, no script
+        run; the server builds the file and answers its media URL."""
+        msg = BackMsg()
+        request = msg.backend_operation_request
+        request.request_id, request.session_id = os.urandom(8).hex(), self.session_id
+        request.deferred_file.file_id = file_id
+        answer = self.operations[request.request_id] = _future()
+        await self.ws.send(msg.SerializeToString())
+        found = await asyncio.wait_for(answer, DRAIN_TIMEOUT)
+        if found.error_msg:
+            raise RuntimeError(found.error_msg)
+        return found.deferred_file.url
 
     async def _auto_rerun(self, fragment_id: str, interval: float) -> None:
         """The frontend's setInterval for a fragment's run_every: a fragment rerun each
@@ -497,6 +514,7 @@ class Attendee:
             self.cache[msg.hash][1] = self.run_count
 
         if kind == "new_session":
+            self.session_id = msg.new_session.initialize.session_id or self.session_id
             self.run_id = msg.metadata.run.script_run_id
             self.run_fragments = list(msg.metadata.run.fragment_ids)
             if not self.run_fragments:  # a whole run: the frontend's cleanupAutoReruns
@@ -528,6 +546,11 @@ class Attendee:
             self._stop_auto(list(msg.stop_auto_rerun.fragment_ids))
         elif kind == "script_finished":
             self._finished(msg, now)
+        elif kind == "backend_operation_response":
+            answer = msg.backend_operation_response
+            awaited = self.operations.pop(answer.request_id, None)
+            if awaited is not None and not awaited.done():
+                awaited.set_result(answer)
 
     def _apply_delta(self, msg: ForwardMsg) -> None:
         delta = msg.delta

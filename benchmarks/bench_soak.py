@@ -13,8 +13,11 @@ network cut needs). Each workshop, played with bench_room's clients (Streamlit's
 protocol, the room's push, the browser's scripts):
 
 1. a trainer opens a room; the attendees arrive at random over a few seconds, each in one of
-   the five languages, and follow; a fifth of them then explore alone (their own steps);
-2. the trainer moves ε three times (followers show it without a run), then changes page;
+   the five languages, and follow;
+2. the trainer moves ε three times (followers show it without a run); a fifth of the
+   attendees then explore alone (their own steps), a tenth of those who follow choose
+   another language, and a tenth download the page's results (the ZIP archive, built on the
+   click and fetched through the proxy); then the trainer changes page;
 3. the trainer asks the room an exercise: every attendee answers; then a randomized-response
    survey: every attendee's coins report, as the browser component sends it;
 4. the attendees leave at random, the room closes, and the soak waits out the session TTL.
@@ -30,17 +33,17 @@ flood from 100 sessions).
 Per workshop it prints the p95 of followers showing a move and of a page change, the answers
 and survey reports sent and those in the store (lost = sent - stored), the exception boxes the
 attendees' pages showed, the workers' resident memory once the workshop's sessions have
-expired, the store's size, and what its fault did: the pages that lost their connection and
+expired, the store's size, the languages switched and the downloads made (and their p95),
+and what its fault did: the pages that lost their connection and
 when the last was back at the trainer's view, how long the answers took to be in, whether a
 flood changed any stored answer. At the end: the memory's growth per 1,000 sessions opened
 and closed (after the first workshop, which fills the caches; a killed worker starts afresh,
 so run ``--faults ""`` for the memory figure) and the p95s' drift from the first workshop to
 the last.
 
-Not played (said here so that the figures are read for what they are): exports downloaded, a
-change of language inside a session, the trainer's own worker killed (tests/
-test_browser_workshop.py kills it, twice), and Redis restarted (tests/test_rooms.py restarts
-a durable Redis under 40 answers).
+Not played (said here so that the figures are read for what they are): the trainer's own
+worker killed (tests/test_browser_workshop.py kills it, twice), and Redis restarted
+(tests/test_rooms.py restarts a durable Redis under 40 answers).
 """
 
 from __future__ import annotations
@@ -66,10 +69,12 @@ from bench_room import (
     Trainer,
     Workshop,
     _delays,
+    _params,
     markdown_bodies,
     until,
     widget_ending,
 )
+from soak_actions import download, switch_language
 from soak_faults import (
     FLOOD,
     Keeper,
@@ -94,6 +99,8 @@ MOVES = 3  # the trainer's moves of ε in each workshop
 # every page flooding the question with answers once its own is in.
 FAULTS = ("worker", "lock", "reload", "cut", "flood")
 ALONE = 0.2  # the share of attendees who explore alone for a while
+SWITCH = 0.1  # the share who choose another language while they follow
+DOWNLOAD = 0.1  # the share who download the page's results
 
 
 def exception_boxes(attendee: Attendee) -> int:
@@ -202,10 +209,16 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
         lambda t=target: all(f.view() == t for f in followers), WAIT
     )  # every page back in the room, at the trainer's view
 
-    # Some explore alone for a while, then the trainer changes page: a run per follower.
+    # Some explore alone for a while, others choose another language as they follow; some
+    # download the page's results; then the trainer changes page: a run per follower.
     alone = rng.sample(followers, int(ALONE * n))
     await asyncio.gather(*(_explore_alone(a, rng) for a in alone))
     following = [f for f in followers if f not in alone]
+    speakers = rng.sample(following, int(SWITCH * n))
+    switched = sum(await asyncio.gather(*(switch_language(f, _another(f, rng)) for f in speakers)))
+    asked = rng.sample(followers, int(DOWNLOAD * n))
+    downloads = await asyncio.gather(*(download(f) for f in asked))
+    fetched = [seconds for seconds in downloads if seconds is not None]
     before = {id(f): f.runs for f in following}
     published = time.perf_counter()
     await trainer.publish("gaussian", {})
@@ -276,7 +289,15 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
         "back": (len(keeper.back), max(keeper.back, default=0.0), seen),
         "flood_held": flood_held,
         "answers_s": answers_s,
+        "languages": (len(speakers), switched),
+        "downloads": (len(asked), len(fetched), percentile(fetched, 0.95) if fetched else 0.0),
     }
+
+
+def _another(follower: Follower, rng: random.Random) -> str:
+    """A language other than the one the follower's page is in."""
+    now = _params(follower.query_string).get("lang", ["en"])[0]
+    return rng.choice([lang for lang in LANGUAGES if lang != now])
 
 
 async def expire(room: Workshop, ttl: float) -> tuple[float, float]:
@@ -312,7 +333,8 @@ async def main_async(args: argparse.Namespace) -> None:
         print(f"Workers' RSS before the first workshop: {rss0:.0f} MB")
         print(
             "\n  #  attendees  move p95  page p95  answers sent/stored  reports sent/stored"
-            "  exceptions  RSS after expiry  store (and its WAL)  load  fault"
+            "  exceptions  RSS after expiry  store (and its WAL)  load  languages switched"
+            "  downloads (p95)  fault"
         )
         rows: list[dict] = []
         each = args.attendees + 1  # sessions a workshop opens and closes: its attendees, trainer
@@ -328,7 +350,9 @@ async def main_async(args: argparse.Namespace) -> None:
                 f"  {ms(row['page_p95']):>6} ms  {row['answers'][0]:10d}/{row['answers'][1]:<8d}"
                 f"  {row['reports'][0]:10d}/{row['reports'][1]:<8d}  {row['exceptions']:10d}"
                 f"  {row['rss']:13.0f} MB  {_store_kb(room.store_path):14.0f} kB"
-                f"  {row['load']:.2f}  {_fault(row)}"
+                f"  {row['load']:.2f}  {row['languages'][1]:9d}/{row['languages'][0]:<8d}"
+                f"  {row['downloads'][1]:3d}/{row['downloads'][0]:<3d}"
+                f"({row['downloads'][2]:.1f} s)  {_fault(row)}"
                 + (f"  (missed: {row['moves_missed']} moves, {row['page_missed']} page changes)"
                    if row["moves_missed"] or row["page_missed"] else "")
             )  # fmt: skip
