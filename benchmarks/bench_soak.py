@@ -22,13 +22,13 @@ protocol, the room's push, the browser's scripts):
    survey: every attendee's coins report, as the browser component sends it;
 4. the attendees leave at random, the room closes, and the soak waits out the session TTL.
 
-From the second workshop on, each plays one fault (``--faults``, soak_faults): a worker
-SIGKILLed after the moves (the workshop command restarts it; its followers' pages come back
-as their browsers bring them: a new session at the same address and cookies), the store's
-file locked by another process for 5 s while the room answers, HAProxy reloaded between two
-moves (SIGHUP), a tenth of the room's network cut for 10 s while the trainer moves ε, and
-every page sending its answer 10 more times at once once it is in (with 100 attendees, a
-flood from 100 sessions).
+From the second workshop on, each plays faults (``--faults``, soak_faults): a worker
+SIGKILLed after the moves, in every other workshop (the workshop command restarts it; its
+followers' pages come back as their browsers bring them: a new session at the same address
+and cookies), the store's file locked by another process for 5 s while the room answers,
+HAProxy reloaded between two moves (SIGHUP), a tenth of the room's network cut for 10 s while
+the trainer moves ε, and every page sending its answer 10 more times at once once it is in
+(with 100 attendees, a flood from 100 sessions).
 
 Per workshop it prints the p95 of followers showing a move and of a page change, the answers
 and survey reports sent and those in the store (lost = sent - stored), the exception boxes the
@@ -94,10 +94,12 @@ from ui.workshop.rooms import HOURS, Question, Room, Survey, new_code, new_secre
 from ui.workshop.store import SqliteStore
 
 MOVES = 3  # the trainer's moves of ε in each workshop
-# What goes wrong in the second workshop and each after it, one fault each (soak_faults): a
-# worker killed, the store's file locked, HAProxy reloaded, a tenth of the room's network cut,
-# every page flooding the question with answers once its own is in.
+# What goes wrong in the second workshop and each after it (soak_faults): a worker killed
+# (in every other workshop: every three or four minutes), the store's file locked, HAProxy
+# reloaded, a tenth of the room's network cut, every page flooding the question with answers
+# once its own is in.
 FAULTS = ("worker", "lock", "reload", "cut", "flood")
+DAY = "worker,lock,worker+reload,cut,worker+flood"  # workshops 2-6
 ALONE = 0.2  # the share of attendees who explore alone for a while
 SWITCH = 0.1  # the share who choose another language while they follow
 DOWNLOAD = 0.1  # the share who download the page's results
@@ -161,8 +163,9 @@ async def _explore_alone(attendee: Follower, rng: random.Random) -> None:
 
 
 async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault: str) -> dict:
-    """One workshop of ``n`` attendees, from the room's opening to their leaving, with
-    ``fault`` (one of FAULTS, or "") played at its moment."""
+    """One workshop of ``n`` attendees, from the room's opening to their leaving, with the
+    faults ``fault`` names (of FAULTS, joined by "+"; "" for none) played at their moments."""
+    faults = set(fault.split("+"))
     rng = random.Random(seed)
     code, secret = new_code(), new_secret()
     store.open_room(Room(code, secret_hash(secret), time.time() + HOURS * 3600))
@@ -186,14 +189,14 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
     await until(lambda: all(f.view() == target for f in followers))
     await until(lambda: all(f.pushing is not None for f in followers), 10)
     keeper = Keeper(followers, code)  # pages whose connection ends come back, as browsers do
-    if fault == "cut":  # a tenth of the room loses its network while the trainer moves ε
+    if "cut" in faults:  # a tenth of the room loses its network while the trainer moves ε
         await cut(keeper, rng.sample(range(n), max(1, n // 10)))
 
     # The trainer moves ε: followers show each move without a run (but those coming back).
     delays: list[float] = []
     for move in range(MOVES):
         await asyncio.sleep(rng.uniform(2.0, 3.0))
-        if fault == "reload" and move == 1:
+        if "reload" in faults and move == 1:
             reload_proxy(room)
         trainer.direction = 1
         version, moved, _run = await trainer.move()
@@ -202,7 +205,7 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
         delays += _delays(here, version, moved)
         target = trainer.view()
         await until(lambda t=target, h=here: all(f.view() == t for f in h), WAIT)
-    if fault == "worker":  # the other worker than the trainer's dies: its followers come back
+    if "worker" in faults:  # the other worker than the trainer's dies: its followers come back
         kill_worker(room, trainer)
         await until(lambda: bool(keeper.coming), 10)
     seen = await keeper.settled(120) and await until(
@@ -240,7 +243,7 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
     key = f"room_answer_{question.id}_send"
     await until(lambda: all(widget_ending(f, "button", key) for f in followers))
     widgets = [answer_widgets(f, question) for f in followers]
-    if fault == "lock":  # the store's file held by another process while they answer
+    if "lock" in faults:  # the store's file held by another process while they answer
         lock_store(room.store_path)
     sent = time.perf_counter()
     answered = sum(
@@ -249,7 +252,7 @@ async def workshop(room: Workshop, store: SqliteStore, n: int, seed: int, fault:
     await until(lambda: len(store.answers(code, question.id)) >= answered, WAIT, 0.05)
     answers_in, answers_s = len(store.answers(code, question.id)), time.perf_counter() - sent
     flood_held = None
-    if fault == "flood":  # every page, its answer in, sends FLOOD more at once: none counts
+    if "flood" in faults:  # every page, its answer in, sends FLOOD more at once: none counts
         given = sorted(store.answers(code, question.id))
         await asyncio.gather(*(flood(f, w) for f, w in zip(followers, widgets, strict=True)))
         await asyncio.sleep(2.0)
@@ -414,12 +417,13 @@ def main() -> None:
     parser.add_argument("--session-ttl", type=int, default=60,
                         help="seconds a disconnected session is kept (default: 60)")  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="2 workshops of 10, TTL 10 s")
-    parser.add_argument("--faults", default=",".join(FAULTS),
-                        help="the faults of workshops 2, 3, ... in order, comma-separated "
-                        f"from {', '.join(FAULTS)}; empty for none (default: all)")  # fmt: skip
+    parser.add_argument("--faults", default=DAY,
+                        help="the faults of workshops 2, 3, ... in order, comma-separated, "
+                        f"several in one joined by +, from {', '.join(FAULTS)}; empty for "
+                        f"none (default: {DAY})")  # fmt: skip
     args = parser.parse_args()
     args.faults = [f for f in args.faults.split(",") if f]
-    unknown = set(args.faults) - set(FAULTS)
+    unknown = {f for combined in args.faults for f in combined.split("+")} - set(FAULTS)
     if unknown:
         parser.error(f"unknown faults: {', '.join(sorted(unknown))}")
     defaults = (2, 10) if args.quick else (6, 100)
