@@ -8,6 +8,7 @@ from ui.common.exercises import below_each_answer
 from ui.common.i18n import STATE_KEY as LANGUAGE_KEY
 from ui.common.i18n import start_language
 from ui.common.shell import navigation_pages, sidebar, through_app, use_app_navigation
+from ui.common.streamlit_internals import keep_built_downloads
 from ui.common.turns import follower_turn
 from ui.workshop.asking import ask_button
 from ui.workshop.room import enter, url_path
@@ -15,6 +16,7 @@ from ui.workshop.room_strip import room_bar
 
 st.set_page_config(page_icon=":material/shield:", layout="wide")
 below_each_answer(ask_button)  # a trainer leading a room puts an exercise to the room
+keep_built_downloads()  # until its browser fetches it, whatever other sessions run meanwhile
 use_app_navigation()
 start_language(written(LANGUAGE_KEY))
 

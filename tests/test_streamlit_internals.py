@@ -59,10 +59,12 @@ def test_no_other_module_reaches_into_streamlit() -> None:
 def test_the_names_the_internals_rely_on_are_there() -> None:
     """What each function of the module needs from Streamlit (what an upgrade may move)."""
     from streamlit.runtime import Runtime
+    from streamlit.runtime.media_file_manager import MediaFileKind, MediaFileMetadata
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
     assert isinstance(PagesManager.uses_pages_directory, bool | None)
+    assert callable(MediaFileMetadata.mark_for_delete) and MediaFileKind.DOWNLOADABLE
     assert callable(Runtime.exists) and callable(Runtime.is_active_session)
     assert "session_id" in ScriptRunContext.__dataclass_fields__
 
@@ -83,3 +85,30 @@ def test_leaving_the_pages_directory_mode_happens_once() -> None:
         assert streamlit_internals.leave_pages_directory_mode() is False
     finally:
         PagesManager.uses_pages_directory = before
+
+
+def test_a_file_built_on_a_downloads_click_outlives_other_sessions_runs(monkeypatch) -> None:
+    """A download built on the click is still there after many orphan sweeps (each session's
+    run makes one: Streamlit deleted it at the second), and goes once DOWNLOAD_GRACE has
+    passed; a file shown on the page (not a download) goes as before."""
+    from streamlit.runtime.media_file_manager import MediaFileManager, MediaFileMetadata
+    from streamlit.runtime.media_file_storage import MediaFileKind
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    streamlit_internals.keep_built_downloads()
+    streamlit_internals.keep_built_downloads()  # once is enough; twice changes nothing
+    storage = MemoryMediaFileStorage("/media")
+    files = MediaFileManager(storage)
+    deferred = files.add_deferred(lambda: b"PK results", "text/plain", "results.zip")
+    url = files.execute_deferred(deferred)
+    built = url.removeprefix("/media/").split(".")[0]
+    shown = storage.load_and_get_id(b"\x89PNG", "image/png", MediaFileKind.MEDIA, None)
+    files._file_metadata[shown] = MediaFileMetadata()
+    for _sweep in range(20):  # twenty sessions' runs end before the browser fetches it
+        files.remove_orphaned_files()
+    assert storage.get_file(built).content == b"PK results"
+    assert shown not in files._file_metadata
+    monkeypatch.setattr(streamlit_internals, "DOWNLOAD_GRACE", 0.0)
+    for _sweep in range(2):
+        files.remove_orphaned_files()
+    assert built not in files._file_metadata
