@@ -578,6 +578,14 @@ def _proxies(port: int) -> tuple[int, set[int]]:
     return command, set(pids("-P", str(master)))
 
 
+async def until_answered(answered: list[int], count: int) -> None:
+    """Wait until ``count`` requests have been answered (``answered[0]``)."""
+    deadline = time.monotonic() + WAIT / 1000
+    while answered[0] < count:
+        assert time.monotonic() < deadline, f"only {answered[0]} requests answered"
+        await asyncio.sleep(0.05)
+
+
 def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
     """SIGHUP to the workshop command reloads HAProxy: a page connected through the old proxy
     keeps its websocket and its runs, every request made meanwhile is answered (by the old
@@ -588,7 +596,7 @@ def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
     _base, port = workshop
     command, old = _proxies(port)
 
-    async def scenario() -> tuple[int, list[bytes]]:
+    async def scenario() -> tuple[list[int], list[bytes]]:
         page = Attendee(port, "laplace")
         await page.open()
         stop, failed, answered = asyncio.Event(), [], [0]
@@ -602,13 +610,16 @@ def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
                     failed.append(head)
 
         asking = asyncio.create_task(ask())
-        await asyncio.sleep(0.5)
+        await until_answered(answered, 1)
+        counts = [answered[0]]  # before the reload
         os.kill(command, signal.SIGHUP)
         deadline = time.monotonic() + 30
         while not (_proxies(port)[1] - old):  # the new proxy started beside the old
             assert time.monotonic() < deadline, "HAProxy did not reload"
             await asyncio.sleep(0.2)
-        await asyncio.sleep(1.0)  # requests to the new proxy
+        counts.append(answered[0])  # while it reloaded
+        await until_answered(answered, counts[-1] + 1)
+        counts.append(answered[0])  # by the new proxy
         assert old <= _proxies(port)[1]  # the old proxy still holds the page's websocket
         run = await page.step()
         await asyncio.wait_for(run.finished, WAIT / 1000)
@@ -616,10 +627,10 @@ def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
         stop.set()
         await asking
         await page.close()
-        return answered[0], failed
+        return counts, failed
 
-    answered, failed = asyncio.run(scenario())
-    assert failed == [] and answered > 10, (answered, failed)
+    counts, failed = asyncio.run(scenario())
+    assert failed == [] and 0 < counts[0] < counts[2], (counts, failed)
     deadline = time.monotonic() + 60
     while old & _proxies(port)[1]:
         assert time.monotonic() < deadline, "the old proxy stayed after its connections ended"
