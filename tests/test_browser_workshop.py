@@ -11,6 +11,7 @@ are back in the room through the other worker, while the workshop restarts the d
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -629,7 +630,9 @@ def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
         await page.close()
         return counts, failed
 
-    counts, failed = asyncio.run(scenario())
+    # in a thread of its own: the module's Playwright holds this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        counts, failed = thread.submit(asyncio.run, scenario()).result()
     assert failed == [] and 0 < counts[0] < counts[2], (counts, failed)
     deadline = time.monotonic() + 60
     while old & _proxies(port)[1]:
