@@ -370,36 +370,44 @@ def test_a_shared_link_opens_with_its_settings_and_the_address_follows(app, brow
     page.close()
 
 
-@pytest.mark.parametrize(
-    "url_path", [p for p in OWN_DATA_PAGES if p in {e.url_path for e in available_pages()}]
-)
 def test_an_own_csv_with_a_one_person_category_never_shows_that_category(
-    app, browser, url_path, tmp_path
+    app, browser, tmp_path
 ) -> None:
+    """On each page that takes the user's own file, visited in one session through the
+    sidebar's links: the file uploaded, its categories declared where the page asks, and the
+    one-person category never shown."""
     csv = tmp_path / "patients.csv"
     csv.write_text(PATIENTS)
+    shown = {e.url_path for e in available_pages()}
+    paths = [p for p in OWN_DATA_PAGES if p in shown]
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{app}/{url_path}")
+    page.goto(f"{app}/{paths[0]}")
     settled(page)
-    # The dataset picker: choose "Your own CSV file…".
-    picker = page.locator(f"{MAIN} [data-testid='stSelectbox']").first
-    picker.click()
-    page.get_by_role("option", name="Your own CSV file…").click()
-    settled(page)
-    page.locator(f"{MAIN} input[type='file']").first.set_input_files(str(csv))
-    settled(page)
-    text = main_text(page)
-    assert "patients.csv" in text or "patient_id" in text
-    # Declare the categories where the page asks for them: the one-person "Rare" is left out.
-    areas = page.locator(f"{MAIN} textarea")
-    if areas.count():
-        areas.first.fill("Flu\nCold")
-        areas.first.press("Control+Enter")
+    for url_path in paths:
+        if url_path != paths[0]:
+            page.locator(f"[data-testid='stSidebar'] a[href='{url_path}']").first.click()
+            page.wait_for_url(f"**/{url_path}*")
+            page.locator(f"{MAIN} h1").first.wait_for()
+            settled(page)
+        # The dataset picker: choose "Your own CSV file…".
+        picker = page.locator(f"{MAIN} [data-testid='stSelectbox']").first
+        picker.click()
+        page.get_by_role("option", name="Your own CSV file…").click()
         settled(page)
-    assert "Rare" not in main_text(page)
-    no_errors(page, errors)
+        page.locator(f"{MAIN} input[type='file']").first.set_input_files(str(csv))
+        settled(page)
+        text = main_text(page)
+        assert "patients.csv" in text or "patient_id" in text, url_path
+        # Declare the categories where the page asks for them: the one-person "Rare" is out.
+        areas = page.locator(f"{MAIN} textarea")
+        if areas.count():
+            areas.first.fill("Flu\nCold")
+            areas.first.press("Control+Enter")
+            settled(page)
+        assert "Rare" not in main_text(page), url_path
+        no_errors(page, errors)
     page.close()
 
 
