@@ -32,6 +32,7 @@ from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ui.common.catalog import available_pages
+from ui.common.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -624,8 +625,16 @@ def test_a_link_with_lang_es_opens_in_spanish(app, browser) -> None:
 
 
 def _choose_language(page: Page, name: str) -> None:
-    """Pick a language in the sidebar's language box, as a reader does."""
+    """Pick a language in the sidebar's language box, as a reader does, and wait for its run
+    to have written it to the address (on a busy machine the run may start after the page
+    has looked idle for half a second: one CI run read the address before it)."""
     _pick_option(page, page.locator("[data-testid='stSidebar'] .st-key-lang input").first, name)
+    code = next(code for code, shown in LANGUAGES.items() if shown == name)
+    page.wait_for_function(
+        "(code) => new URLSearchParams(location.search).get('lang') === code",
+        arg=code,
+        timeout=60_000,
+    )
     settled(page)
 
 
