@@ -81,6 +81,16 @@ def workshop() -> Iterator[tuple[str, int]]:
     process.wait(timeout=30)
 
 
+@pytest.fixture(autouse=True)
+def _closing(browser) -> Iterator[None]:
+    """Close the browser contexts a test opened, even when it failed: a page left open keeps
+    its websocket on the proxy (and an old HAProxy, after a reload, waiting for it)."""
+    before = set(browser.contexts)
+    yield
+    for context in set(browser.contexts) - before:
+        context.close()
+
+
 def worker_of(context: BrowserContext) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
 
@@ -312,9 +322,6 @@ def test_a_room_follows_its_trainer_across_two_workers(workshop, browser) -> Non
             page.locator(".st-key-room_bar", has_text="follows the trainer").wait_for()
         restarted(dead)
 
-    for context in [trainer_context, *(c for c, _ in attendees)]:
-        context.close()
-
 
 def _reruns(page: Page) -> list[float]:
     """The times at which the page asks its worker for a run (each ``rerun_script`` it sends
@@ -394,16 +401,13 @@ def test_followers_show_the_trainers_epsilon_without_a_run(workshop, browser) ->
         assert page.locator(".dp-live-text", has_text="Guarantee: 0.6-DP").count()
         # at the room's view by the watch's own measure: nothing left for it to open
         assert page.evaluate("window.__dpElsewhere()") is False, page.url
-    for context, _page, _asked in followers:
-        context.close()
-    trainer.context.close()
 
 
 def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> None:
     """Whatever a busy machine loses on the way (a run cut short by the next move), a
     follower at rest elsewhere than the room's view opens it, with one run."""
     base, _port = workshop
-    trainer, code = _trainer_on_laplace(browser, base)
+    _trainer, code = _trainer_on_laplace(browser, base)
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     asked = _reruns(page)
     page.goto(f"{base}/workshop?room={code}")
@@ -432,8 +436,6 @@ def test_a_follower_knocked_off_the_view_comes_back_to_it(workshop, browser) -> 
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("window.__dpElsewhere()", timeout=WAIT)
     assert page.evaluate("window.__dpRoom.touched > window.__dpRoom.told")
-    page.context.close()
-    trainer.context.close()
 
 
 # Every websocket the page opens, kept where a test can reach it.
@@ -480,8 +482,6 @@ def test_a_follower_whose_network_drops_for_ten_seconds_comes_back_to_the_room(
     page.wait_for_selector(IDLE, timeout=WAIT)
     assert page.locator("[data-testid='stException']").count() == 0
     assert "your page follows the trainer" in strip(page)
-    context.close()
-    trainer.context.close()
 
 
 def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
@@ -544,7 +544,6 @@ def test_the_workshop_refuses_an_upload_above_its_cap(workshop, browser, tmp_pat
     uploader.locator("input[type='file']").set_input_files(str(big))
     uploader.get_by_text(re.compile(r"File must be 1(\.0)?MB or smaller")).wait_for(timeout=WAIT)
     assert "Upload a CSV to explore your own data" in page.locator(MAIN).inner_text()
-    page.close()
 
 
 def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
