@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page
-from test_browser import MAIN, axe_violations, glyphs_drawn, main_text, settled
+from test_browser import MAIN, axe_violations, glyphs_drawn, main_text, settled, visit
 
 from ui.common.catalog import available_pages
 from ui.common.i18n import LANGUAGES
@@ -34,10 +34,7 @@ def test_no_wcag_violation_on_any_page_in_each_language(app, browser, lang) -> N
     found = {}
     for url_path in PAGES:
         if url_path != PAGES[0]:
-            page.locator(f"[data-testid='stSidebar'] a[href='{url_path}']").first.click()
-            page.wait_for_url(f"**/{url_path}*")
-            page.locator(f"{MAIN} h1").first.wait_for()
-            settled(page)
+            visit(page, url_path)
         assert page.evaluate("document.documentElement.lang") == lang
         found[url_path] = axe_violations(page)
         if lang in GLYPHS and url_path in GLYPHS[lang]:
@@ -130,13 +127,8 @@ def test_no_wcag_violation_on_a_phone(app, browser) -> None:
     settled(page)
     found = {}
     for url_path in PAGES:
-        if url_path != PAGES[0]:  # the sidebar is closed on a phone: its link, clicked
-            link = page.locator(f"[data-testid='stSidebar'] a[href='{url_path}']").first
-            link.evaluate("a => a.click()")
-            page.wait_for_url(f"**/{url_path}*")
-            page.locator(f"{MAIN} h1").first.wait_for()
-            settled(page)
-            page.locator(MAIN).evaluate("main => { main.scrollTop = 0; }")  # at its top
+        if url_path != PAGES[0]:
+            visit(page, url_path)
         found[url_path] = _on_a_phone(page, url_path)
     assert found == {url_path: [] for url_path in PAGES}
     page.close()
