@@ -11,7 +11,7 @@ import time
 import pytest
 from starlette.applications import Starlette
 
-from ui.workshop import push
+from ui.workshop import push, room_cookies
 from ui.workshop.rooms import Room, RoomError, View, follow_token, secret_hash
 from ui.workshop.store import SqliteStore
 
@@ -22,7 +22,8 @@ LAPLACE = {"page": "laplace", "params": {"laplace_epsilon": ["0.5"], "seed": ["7
 @pytest.fixture
 def room_store(tmp_path, monkeypatch) -> SqliteStore:
     kept = SqliteStore(tmp_path / "rooms.sqlite")
-    monkeypatch.setattr(push, "store", lambda: kept)
+    for module in (push, room_cookies):  # the view's store, and the trainer's cookie's
+        monkeypatch.setattr(module, "store", lambda: kept)
     kept.open_room(Room(CODE, secret_hash(SECRET), time.time() + 3600))
     return kept
 

@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ui.workshop.room_cookies import led_room
 from ui.workshop.rooms import (
     LEAD_COOKIE,
     MAX_VIEW_BYTES,
@@ -37,7 +38,6 @@ from ui.workshop.rooms import (
     View,
     clean_code,
     followed,
-    leads,
 )
 from ui.workshop.store import store
 
@@ -161,12 +161,9 @@ def publish(code: str, lead: str | None, body: object, now: float) -> int:
     else, "closed", "too_big", "bad_view"."""
     from ui.common.catalog import available_pages
 
-    given_code, _dot, secret = (lead or "").partition(".")
-    room = store().room(code)
-    if room is None or not room.open_at(now):
-        raise RoomError("closed")
-    if given_code != code or not secret or not leads(secret, room.lead_hash):
+    if lead is None or lead.partition(".")[0] != code:
         raise RoomError("forbidden")
+    room = led_room(lead, now)
     view = View.loads(json.dumps(body)) if isinstance(body, dict) else None
     if view is None or view.page not in {e.url_path for e in available_pages()}:
         raise RoomError("bad_view")

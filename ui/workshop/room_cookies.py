@@ -23,7 +23,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ui.workshop.rooms import HOURS, LEAD_COOKIE, ROOM_COOKIE, RoomError, clean_code, leads
+from ui.workshop.rooms import (
+    HOURS,
+    LEAD_COOKIE,
+    ROOM_COOKIE,
+    Room,
+    RoomError,
+    clean_code,
+    leads,
+)
 from ui.workshop.store import store
 
 PATH = "/_room/cookie"
@@ -44,12 +52,28 @@ def checked(name: object, value: object, now: float) -> str | None:
     code = clean_code(typed)
     if code is None or code != typed or (name == LEAD_COOKIE and not secret):
         raise RoomError("bad_cookie")
+    if name == LEAD_COOKIE:
+        led_room(value, now)
+    else:
+        _open_room(code, now)
+    return value
+
+
+def led_room(lead: str, now: float) -> Room:
+    """The open room that ``lead`` ("CODE.SECRET", the trainer's cookie) leads. RoomError
+    "closed" for a room that is not open, "forbidden" for a secret that does not lead it."""
+    code, _dot, secret = lead.partition(".")
+    room = _open_room(code, now)
+    if not secret or not leads(secret, room.lead_hash):
+        raise RoomError("forbidden")
+    return room
+
+
+def _open_room(code: str, now: float) -> Room:
     room = store().room(code)
     if room is None or not room.open_at(now):
         raise RoomError("closed")
-    if name == LEAD_COOKIE and not leads(secret, room.lead_hash):
-        raise RoomError("forbidden")
-    return value
+    return room
 
 
 def same_origin(request: Request) -> bool:
