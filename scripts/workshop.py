@@ -45,6 +45,7 @@ from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
 from ui.workshop.store import durability_warning  # noqa: E402
 
 COOKIE = "dpx_worker"
+ARENAS_ENV = "MALLOC_ARENA_MAX"  # glibc's limit on a process's malloc arenas
 # HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
 RESTART_AFTER = 6.0
 # Streamlit's own default (server.disconnectedSessionTTL), set here so that it is chosen: a
@@ -139,6 +140,11 @@ class Workshop:
         self.env[SPARK_ALLOW_ENV] = " ".join(args.allow_spark)
         self.env[BUDGET_ENV] = str(args.upload_budget_mb)
         self.env[FOLLOW_KEY_ENV] = secrets.token_hex(32)  # one key, so any worker checks a token
+        # Each Streamlit session runs its script in a thread of its own, and glibc gives busy
+        # threads malloc arenas of their own (up to 8 a core), whose freed pages it seldom
+        # returns: over a course day a worker's memory crept up with the sessions. Two arenas
+        # keep it flat (benchmarks/bench_soak.py); a value the caller set is kept.
+        self.env.setdefault(ARENAS_ENV, "2")
 
     def start_worker(self, port: int) -> None:
         command = [sys.executable, "-m", "streamlit", "run", "serve.py",

@@ -22,6 +22,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -482,6 +483,17 @@ def test_a_follower_whose_network_drops_for_ten_seconds_comes_back_to_the_room(
     page.wait_for_selector(IDLE, timeout=WAIT)
     assert page.locator("[data-testid='stException']").count() == 0
     assert "your page follows the trainer" in strip(page)
+
+
+def test_the_workers_keep_two_malloc_arenas(workshop) -> None:
+    """Each worker runs with glibc's MALLOC_ARENA_MAX=2 (scripts/workshop.py): a session's
+    script runs in a thread of its own, and per-thread arenas kept what sessions freed."""
+    _base, port = workshop
+    for worker in (port + 1, port + 2):
+        pid = subprocess.run(["pgrep", "-f", f"server.port {worker} "], capture_output=True,
+                             text=True, check=True).stdout.split()[0]  # fmt: skip
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert b"MALLOC_ARENA_MAX=2" in environ, worker
 
 
 def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
