@@ -45,7 +45,14 @@ from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
 from ui.workshop.store import durability_warning  # noqa: E402
 
 COOKIE = "dpx_worker"
-ARENAS_ENV = "MALLOC_ARENA_MAX"  # glibc's limit on a process's malloc arenas
+# glibc's malloc, for each worker: at most two arenas; blocks of 128 KiB or more mapped on
+# their own and returned when freed, and the heap's top returned past 128 KiB (glibc's
+# initial thresholds, which a set value keeps from moving up).
+MALLOC = {
+    "MALLOC_ARENA_MAX": "2",
+    "MALLOC_MMAP_THRESHOLD_": "131072",
+    "MALLOC_TRIM_THRESHOLD_": "131072",
+}
 # HAProxy checks every 2 s and takes a worker out after 2 failed checks: restart after that.
 RESTART_AFTER = 6.0
 # Streamlit's own default (server.disconnectedSessionTTL), set here so that it is chosen: a
@@ -142,9 +149,13 @@ class Workshop:
         self.env[FOLLOW_KEY_ENV] = secrets.token_hex(32)  # one key, so any worker checks a token
         # Each Streamlit session runs its script in a thread of its own, and glibc gives busy
         # threads malloc arenas of their own (up to 8 a core), whose freed pages it seldom
-        # returns: over a course day a worker's memory crept up with the sessions. Two arenas
-        # keep it flat (benchmarks/bench_soak.py); a value the caller set is kept.
-        self.env.setdefault(ARENAS_ENV, "2")
+        # returns; and once a large block is freed it raises the size above which it maps
+        # blocks of their own (returned when freed), so an export's buffers were carved from
+        # the arenas. Over a course day a worker's memory crept up with the sessions; two
+        # arenas and glibc's first threshold, kept, hold it (benchmarks/bench_soak.py). A
+        # value the caller set is kept.
+        for name, value in MALLOC.items():
+            self.env.setdefault(name, value)
 
     def start_worker(self, port: int) -> None:
         command = [sys.executable, "-m", "streamlit", "run", "serve.py",

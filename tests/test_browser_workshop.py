@@ -485,15 +485,18 @@ def test_a_follower_whose_network_drops_for_ten_seconds_comes_back_to_the_room(
     assert "your page follows the trainer" in strip(page)
 
 
-def test_the_workers_keep_two_malloc_arenas(workshop) -> None:
-    """Each worker runs with glibc's MALLOC_ARENA_MAX=2 (scripts/workshop.py): a session's
-    script runs in a thread of its own, and per-thread arenas kept what sessions freed."""
+def test_the_workers_run_with_the_workshops_malloc_settings(workshop) -> None:
+    """Each worker runs with glibc's two arenas and fixed thresholds (scripts/workshop.py): a
+    session's script runs in a thread of its own, and per-thread arenas, and buffers carved
+    from them, kept what sessions freed."""
     _base, port = workshop
     for worker in (port + 1, port + 2):
         pid = subprocess.run(["pgrep", "-f", f"server.port {worker} "], capture_output=True,
                              text=True, check=True).stdout.split()[0]  # fmt: skip
         environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-        assert b"MALLOC_ARENA_MAX=2" in environ, worker
+        for setting in (b"MALLOC_ARENA_MAX=2", b"MALLOC_MMAP_THRESHOLD_=131072",
+                        b"MALLOC_TRIM_THRESHOLD_=131072"):  # fmt: skip
+            assert setting in environ, (worker, setting)
 
 
 def test_a_workshop_on_a_taken_port_says_so(workshop) -> None:
