@@ -153,6 +153,17 @@ def settled(page: Page) -> None:
     pytest.fail(f"the app kept rerunning or loading for 90 s: {dict(seen)}")
 
 
+def walked(page: Page, base: str, paths: list[str], query: str = "") -> Iterator[str]:
+    """Each of ``paths`` in turn, in one session as its reader moves: the first opened by its
+    link (with ``query``), each next one through the sidebar (``visit``); each settled."""
+    page.goto(f"{base}/{paths[0]}{query}")
+    settled(page)
+    yield paths[0]
+    for url_path in paths[1:]:
+        visit(page, url_path)
+        yield url_path
+
+
 def visit(page: Page, url_path: str) -> None:
     """Open another page of the app as its reader does, through the sidebar's link (clicked by
     script where the sidebar is closed, as on a phone), and wait for it to settle at its top."""
@@ -409,11 +420,7 @@ def test_an_own_csv_with_a_one_person_category_never_shows_that_category(
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{app}/{paths[0]}")
-    settled(page)
-    for url_path in paths:
-        if url_path != paths[0]:
-            visit(page, url_path)
+    for url_path in walked(page, app, paths):
         # The dataset picker: choose "Your own CSV file…".
         picker = page.locator(f"{MAIN} [data-testid='stSelectbox']").first
         picker.click()

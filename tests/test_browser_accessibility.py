@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page
-from test_browser import MAIN, axe_violations, glyphs_drawn, main_text, settled, visit
+from test_browser import MAIN, axe_violations, glyphs_drawn, main_text, settled, walked
 
 from ui.common.catalog import available_pages
 from ui.common.i18n import LANGUAGES
@@ -29,12 +29,8 @@ GLYPHS = {"ja": ("laplace", "local_frequencies"), "zh": ("laplace", "local_frequ
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_no_wcag_violation_on_any_page_in_each_language(app, browser, lang) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{app}/{PAGES[0]}?lang={lang}")
-    settled(page)
     found = {}
-    for url_path in PAGES:
-        if url_path != PAGES[0]:
-            visit(page, url_path)
+    for url_path in walked(page, app, PAGES, f"?lang={lang}"):
         assert page.evaluate("document.documentElement.lang") == lang
         found[url_path] = axe_violations(page)
         if lang in GLYPHS and url_path in GLYPHS[lang]:
@@ -123,12 +119,8 @@ def test_no_wcag_violation_on_a_phone(app, browser) -> None:
     """Every page on a phone, visited in one session through the sidebar's links as its
     reader moves from page to page (the first one loaded, as a link opens it)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.goto(f"{app}/{PAGES[0]}")
-    settled(page)
     found = {}
-    for url_path in PAGES:
-        if url_path != PAGES[0]:
-            visit(page, url_path)
+    for url_path in walked(page, app, PAGES):
         found[url_path] = _on_a_phone(page, url_path)
     assert found == {url_path: [] for url_path in PAGES}
     page.close()
