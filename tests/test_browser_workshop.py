@@ -109,12 +109,17 @@ def room_cookie(page: Page, name: str) -> str:
     return found[0]["value"]
 
 
+def worker_pid(port: int) -> int:
+    """The process of the workshop's worker on ``port``."""
+    found = subprocess.run(["pgrep", "-f", f"server.port {port} "], capture_output=True,
+                           text=True, check=True)  # fmt: skip
+    return int(found.stdout.split()[0])
+
+
 def kill_worker(port: int, context: BrowserContext) -> int:
     """SIGKILL the worker that ``context``'s browser is sent to; its port."""
     dead = port + int(worker_of(context).removeprefix("w"))
-    pid = subprocess.run(["pgrep", "-f", f"server.port {dead} "], capture_output=True,
-                         text=True, check=True).stdout.split()[0]  # fmt: skip
-    os.kill(int(pid), signal.SIGKILL)
+    os.kill(worker_pid(dead), signal.SIGKILL)
     return dead
 
 
@@ -492,9 +497,7 @@ def test_the_workers_run_with_the_workshops_malloc_settings(workshop) -> None:
     from them, kept what sessions freed."""
     _base, port = workshop
     for worker in (port + 1, port + 2):
-        pid = subprocess.run(["pgrep", "-f", f"server.port {worker} "], capture_output=True,
-                             text=True, check=True).stdout.split()[0]  # fmt: skip
-        environ = Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0")
+        environ = Path(f"/proc/{worker_pid(worker)}/environ").read_bytes().decode().split("\0")
         assert {f"{name}={value}" for name, value in MALLOC.items()} <= set(environ), worker
     assert MALLOC["MALLOC_ARENA_MAX"] == "2"  # glibc's default is 8 a core
 
