@@ -140,9 +140,12 @@ export default function ({ parentElement, data }) {
       { subtree: true, childList: true, attributes: true,
         attributeFilter: ["value", "data-live", "role", "aria-label"] });
     const app = document.querySelector("[data-testid='stApp']");
+    // After each run: every sentence still unpainted (one whose record the observer above
+    // did not see through), and every slider where it is.
     new MutationObserver(() => {
-      if (pressed || app.getAttribute("data-test-script-state") !== "notRunning") return;
-      still(ranges(document));
+      if (app.getAttribute("data-test-script-state") !== "notRunning") return;
+      texts(document);
+      if (!pressed) still(ranges(document));
     }).observe(app, { attributes: true, attributeFilter: ["data-test-script-state"] });
     texts(document);
     still(ranges(document));
