@@ -217,6 +217,40 @@ def test_a_trainer_asks_the_room_and_the_right_answer_is_the_pages_own(rooms) ->
     assert not [c for c in rerun(at).main if getattr(c, "key", "") == "room_question"]
 
 
+@pytest.mark.parametrize("pushed", [True, False])
+def test_the_trainers_strip_looks_four_times_a_second_only_while_a_question_is_open(
+    rooms, monkeypatch, pushed
+) -> None:
+    """Each look is a run the trainer's browser draws: with no question open, the strip looks
+    every IDLE_EVERY seconds; a question asked (from a section's fragment too) or ended makes
+    the page run again at the other pace. Without the push routes it always looks four times a
+    second, since it publishes the trainer's view itself."""
+    from streamlit.testing.v1 import local_script_runner
+
+    from ui.workshop import room_strip
+    from ui.workshop.room_strip import IDLE_EVERY, LEAD_EVERY
+
+    paces: list[list[float]] = []  # the looks each run asks the browser for
+    sent = local_script_runner.LocalScriptRunner.forward_msgs
+
+    def forward_msgs(runner):
+        messages = sent(runner)
+        paces.append([m.auto_rerun.interval for m in messages if m.HasField("auto_rerun")])
+        return messages
+
+    monkeypatch.setattr(local_script_runner.LocalScriptRunner, "forward_msgs", forward_msgs)
+    monkeypatch.setattr(room_strip, "served", lambda: pushed)
+    quiet = IDLE_EVERY if pushed else LEAD_EVERY
+    _code, trainer = _leading_on_laplace()
+    assert paces[-1] == [quiet]
+    trainer.button(key="exercise_laplace.half_width_ask").click()
+    rerun(trainer)
+    assert paces[-1] == [LEAD_EVERY]
+    trainer.button(key="room_end").click()
+    rerun(trainer)
+    assert paces[-1] == [quiet]
+
+
 def _reveal_on(at):
     widget(at.toggle, "exercise_laplace.half_width_show").set_value(True)
     return rerun(at).info

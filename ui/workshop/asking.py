@@ -33,6 +33,7 @@ from ui.workshop.store import store
 
 VOTER = "room__voter"  # session state: this session's token for its answers
 GIVEN = "room__given"  # session state: question id -> the answer this session gave
+ASKED_NOW = "room__asked_now"  # session state: the trainer put a question in this click
 SENDS = "room__sends"  # session state: when this session last sent answers (a rate limit)
 UNSENT = "room__unsent"  # session state: question id -> (an answer not stored, when last tried)
 MOST_SENDS, PER_SECONDS = 5, 10.0  # a session sends at most this many answers in this time
@@ -53,6 +54,8 @@ def ask_button(exercise: Exercise, settings: Any) -> None:
     code = st.session_state.get(LEADING)
     if code is None:
         return
+    if st.session_state.pop(ASKED_NOW, False):  # the strip, above, shows the answers at once
+        st.rerun(scope="app")  # (a click in a section's fragment runs that section alone)
     st.button(
         _("workshop.ask.button"),
         icon=":material/campaign:",
@@ -64,7 +67,7 @@ def ask_button(exercise: Exercise, settings: Any) -> None:
 
 def _ask(code: str, exercise: Exercise, settings: Any) -> None:
     question = Question.ask(exercise.key, exercise.solve(settings).value)
-    stored(lambda: store().ask(code, question, time.time()))
+    st.session_state[ASKED_NOW] = stored(lambda: store().ask(code, question, time.time()))
 
 
 def stored(write: Any) -> bool:

@@ -60,6 +60,10 @@ from ui.workshop.rooms import (
 from ui.workshop.store import store
 
 LEAD_EVERY = 0.25  # seconds between two looks at the answers to the room's question
+# Seconds between two looks for a question put from elsewhere (another of the trainer's tabs)
+# while none is open: each look is a run, and a trainer's browser drew each of four a second
+# (0.15-0.28 of a core, the projector's laptop, for nothing to show).
+IDLE_EVERY = 2.0
 WATCH_EVERY = 0.5  # seconds between two looks at the room without its push (the fallback)
 CATCH_UP_AFTER = 1.0  # seconds of quiet before a follower runs the page for a move it showed
 
@@ -154,13 +158,32 @@ def _leader(code: str, page: str) -> None:
         "cookie": _cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}"),
     }
     _LEAD(key="room_lead", data=data, on_closed_change=lambda: None, height=0)
-    _leading(code, page)
+    (_leading if _quick(_question(code, state.get(ASKED))) else _waiting)(code, page)
+
+
+def _quick(question: Any) -> bool:
+    """Whether the strip looks four times a second: while a question is open, or where no
+    browser publishes the view (no push routes)."""
+    return question is not None or not served()
 
 
 @fragment(run_every=LEAD_EVERY)
 def _leading(code: str, page: str) -> None:
     """Four times a second: the question put to the room and its answers so far; and where no
-    browser publishes the view (no push routes), the trainer's address made the room's."""
+    browser publishes the view, the trainer's address made the room's."""
+    _lead(code, page, looking=True)
+
+
+@fragment(run_every=IDLE_EVERY)
+def _waiting(code: str, page: str) -> None:
+    """No question open: a look now and then, for one put from elsewhere."""
+    _lead(code, page, looking=False)
+
+
+def _lead(code: str, page: str, *, looking: bool) -> None:
+    """The strip's look; where it looks at the wrong pace (``looking``: four times a second),
+    as when a question was put or ended since the page's run chose it, the page runs again
+    and chooses again."""
     state = st.session_state
     view = View.of(page, parameters())
     if not served() and state.get(SHOWN) != view:
@@ -171,6 +194,8 @@ def _leading(code: str, page: str) -> None:
             return
         state[SHOWN] = view
     question = _question(code, state.get(ASKED))
+    if _quick(question) != looking:
+        st.rerun(scope="app")
     if question is not None:
         from ui.workshop import asking, survey  # they draw in this strip
 
