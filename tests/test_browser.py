@@ -150,7 +150,8 @@ def settled(page: Page) -> None:
         if not held:
             return
         seen.update(held)
-    pytest.fail(f"the app kept rerunning or loading for 90 s: {dict(seen)}")
+    thrown = [str(error)[:300] for error in page.page_errors()]  # the relay's, say
+    pytest.fail(f"the app kept rerunning or loading for 90 s: {dict(seen)}; thrown: {thrown}")
 
 
 def walked(page: Page, base: str, paths: list[str], query: str = "") -> Iterator[str]:
@@ -208,7 +209,8 @@ def axe_violations(page: Page) -> list[str]:
         page.add_script_tag(path=str(AXE))
     found = page.evaluate(
         """async (tags) => {
-            const result = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+            const result = await axe.run(document, {runOnly: {type: "tag", values: tags},
+                                                    resultTypes: ["violations"]});
             return result.violations.map((v) => `${v.id} (${v.nodes.length}): ` +
                 `${v.nodes[0].target.join(" ")}: ${v.nodes[0].failureSummary}`);
         }""",
