@@ -19,7 +19,9 @@ apt_install() {
 
 command -v chromium >/dev/null 2>&1 || apt_install "the browser tests" chromium
 command -v java >/dev/null 2>&1 || apt_install "the Spark tests" openjdk-17-jre-headless
-fc-list 2>/dev/null | grep -qi "Noto Sans CJK" \
+# grep reads the whole list (-q would stop at the first match, and fc-list's write to the closed
+# pipe fails the pipeline under pipefail: the fonts were installed again on some runs).
+fc-list 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null \
     || apt_install "the Japanese and Chinese screenshots" fonts-noto-cjk
 if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ] || ! command -v redis-server >/dev/null 2>&1; then
     apt_install "the workshop tests" haproxy redis-server
