@@ -56,6 +56,9 @@ def test_an_own_csv_link_asks_for_the_file_and_applies_the_rest(app, browser, tm
     settled(page)
     assert "Upload the CSV file again" in main_text(page)
     page.locator(f"{MAIN} input[type='file']").first.set_input_files(str(csv))
+    # The run that reads the file: on a busy machine it began after settled() had seen the page
+    # idle for half a second (one fresh run), so wait for what it writes, then for its end.
+    page.locator(MAIN).get_by_text("Your cap of 2:").first.wait_for(timeout=60_000)
     settled(page)
     text = main_text(page)
     assert "Your cap of 2:" in text and "each answer is within" in text  # typed: declared
