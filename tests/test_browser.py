@@ -151,7 +151,19 @@ def settled(page: Page) -> None:
             return
         seen.update(held)
     thrown = [str(error)[:300] for error in page.page_errors()]  # the relay's, say
-    pytest.fail(f"the app kept rerunning or loading for 90 s: {dict(seen)}; thrown: {thrown}")
+    thrown += [m.text[:300] for m in page.console_messages() if m.type == "error"][-10:]
+    state = page.evaluate(
+        """() => ({relay: !!window.__dpLive, mounted: document.querySelectorAll(
+            ".st-key-dp_live_relay").length, exceptions: document.querySelectorAll(
+            "[data-testid='stException']").length, componentErrors: document.body.innerText
+            .split("BidiComponent Error").length - 1, unpainted: [...document.querySelectorAll(
+            ".dp-live-text[data-live]")].map((e) => e.outerHTML.slice(0, 200))})"""
+    )
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "unsettled.png"))
+    pytest.fail(
+        f"the app kept rerunning or loading for 90 s: {dict(seen)}; thrown: {thrown}; {state}"
+    )
 
 
 def walked(page: Page, base: str, paths: list[str], query: str = "") -> Iterator[str]:
