@@ -140,11 +140,11 @@ def _leader(code: str, page: str) -> None:
     answers are counted live below."""
     state = st.session_state
     try:
-        open_now = store().poll(code, time.time()) is not None
+        polled = store().poll(code, time.time())
     except RoomError as error:
         st.warning(said(error), icon=":material/meeting_room:")
         return
-    if not open_now:
+    if polled is None:  # the room is closed
         stop_leading()
         st.warning(said(RoomError("closed")), icon=":material/meeting_room:")
         return
@@ -158,7 +158,7 @@ def _leader(code: str, page: str) -> None:
         "cookie": _cookie(LEAD_COOKIE, f"{code}.{state[SECRET]}"),
     }
     _LEAD(key="room_lead", data=data, on_closed_change=lambda: None, height=0)
-    (_leading if _quick(_question(code, state.get(ASKED))) else _waiting)(code, page)
+    (_leading if _quick(_question(code, state.get(ASKED), polled)) else _waiting)(code, page)
 
 
 def _quick(question: Any) -> bool:
