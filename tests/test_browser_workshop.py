@@ -33,6 +33,7 @@ from test_browser import MAIN, ROOT, running_app, settled
 
 from scripts.workshop import COOKIE, MALLOC
 
+FRESH_PAGES = True  # every page a profile of its own: the room's cookies are per host (conftest)
 WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
 SLIDERS = f"{MAIN} [data-testid='stSlider'] input[type='range']"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
