@@ -352,9 +352,10 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
         # on an ε slider, its thumb, box and address end three steps down (the first of the
         # three loads of test_arrow_keys_pressed_during_reruns_are_never_undone).
         before_text, before_charts = main_text(page), chart_pixels(page)
-        key = f"{entry.url_path}_epsilon"
-        stepped = f"{MAIN} .st-key-{key} input[type='range']"
-        page.locator(stepped if entry.url_path in THREE_STEPS_DOWN else SLIDERS).first.focus()
+        slider = page.locator(SLIDERS).first
+        if entry.url_path in THREE_STEPS_DOWN:  # its ε slider
+            slider = _thumb(page, f"{entry.url_path}_epsilon")
+        slider.focus()
         for _ in range(3):
             page.keyboard.press("ArrowLeft")
         _three_steps_landed(page, entry.url_path, lambda: main_text(page) != before_text)
@@ -372,12 +373,17 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
     page.close()
 
 
+def _thumb(page: Page, key: str) -> Locator:
+    """The thumb of the slider ``key`` in the page's main area."""
+    return page.locator(f"{MAIN} .st-key-{key} input[type='range']").first
+
+
 def _thumb_box_address(page: Page, key: str) -> list[str]:
     """What a slider's thumb, its typed-value box (placeholder) and the address say."""
-    thumb = page.locator(f"{MAIN} .st-key-{key} input[type='range']").first
     box = page.locator(f"{MAIN} .st-key-{key}__text input").first
     linked = parse_qs(urlsplit(page.url).query).get(key, [""])
-    return [thumb.get_attribute("aria-valuetext"), box.get_attribute("placeholder"), *linked]
+    thumb = _thumb(page, key).get_attribute("aria-valuetext")
+    return [thumb, box.get_attribute("placeholder"), *linked]
 
 
 # Three steps down from each page's default ε (1 -> 0.8 -> 0.6 -> 0.5; 0.5 -> ... -> 0.25).
@@ -412,7 +418,7 @@ def test_arrow_keys_pressed_during_reruns_are_never_undone(app, browser, url_pat
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{app}/{url_path}")
         settled(page)
-        page.locator(f"{MAIN} .st-key-{url_path}_epsilon input[type='range']").first.focus()
+        _thumb(page, f"{url_path}_epsilon").focus()
         for _ in range(3):
             page.keyboard.press("ArrowLeft")
         _three_steps_landed(page, url_path, lambda: True)
