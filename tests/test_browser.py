@@ -151,13 +151,23 @@ def settled(page: Page) -> None:
             return
         seen.update(held)
     thrown = [str(error)[:300] for error in page.page_errors()]  # the relay's, say
-    thrown += [m.text[:300] for m in page.console_messages() if m.type == "error"][-10:]
+    thrown += [
+        f"{m.text[:200]} ({m.location.get('url', '')[-80:]})"
+        for m in page.console_messages()
+        if m.type == "error"
+    ][-10:]
+    # Whether this document was reloaded and how long ago, and the keyed elements it holds
+    # (the relay's, the room's components), to tell an unsent relay from one never mounted.
     state = page.evaluate(
         """() => ({relay: !!window.__dpLive, mounted: document.querySelectorAll(
             ".st-key-dp_live_relay").length, exceptions: document.querySelectorAll(
             "[data-testid='stException']").length, componentErrors: document.body.innerText
             .split("BidiComponent Error").length - 1, unpainted: [...document.querySelectorAll(
-            ".dp-live-text[data-live]")].map((e) => e.outerHTML.slice(0, 200))})"""
+            ".dp-live-text[data-live]")].map((e) => e.outerHTML.slice(0, 120)),
+            loaded: [performance.getEntriesByType("navigation")[0]?.type,
+                     Math.round(performance.now())], keys: [...document.querySelectorAll(
+            "[class*='st-key-']")].map((e) => [...e.classList].find((c) =>
+            c.startsWith("st-key-")).slice(7)).filter((k) => !/_text$|__preset_/.test(k))})"""
     )
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "unsettled.png"))
