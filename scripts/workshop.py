@@ -110,6 +110,12 @@ defaults
     timeout server 1h
     timeout tunnel 1h
     timeout http-request 10s
+    # A worker busy for seconds (a hundred followers' runs, a first read) answers its health
+    # check late; with the check's default timeout (its 2 s interval) HAProxy took one out of
+    # a room with its people connected ("w2 is DOWN, Layer7 timeout, 2001 ms": no server
+    # left). A dead worker refuses the check's connection at once: this delays only finding
+    # a hung one.
+    timeout check 15s
 
 frontend room
     bind {host}:{port}

@@ -605,6 +605,51 @@ async def until_answered(answered: list[int], count: int) -> None:
         await asyncio.sleep(0.05)
 
 
+def _control(port: int) -> Path:
+    """The control socket of the workshop's HAProxy on ``port`` (beside its haproxy.cfg)."""
+    command = subprocess.run(["pgrep", "-f", f"scripts/workshop.py .*--port {port} "],
+                             capture_output=True, text=True).stdout.split()[0]  # fmt: skip
+    master = subprocess.run(["pgrep", "-P", command, "haproxy"], capture_output=True,
+                            text=True).stdout.split()[0]  # fmt: skip
+    args = Path(f"/proc/{master}/cmdline").read_bytes().split(b"\0")
+    return Path(args[args.index(b"-f") + 1].decode()).with_name("haproxy.sock")
+
+
+def _counted_in(control: Path) -> dict[str, bool]:
+    """Whether HAProxy counts each worker in (``show servers state``: srv_op_state 2 is
+    running)."""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(str(control))
+        sock.sendall(b"show servers state workers\n")
+        answer = b"".join(iter(lambda: sock.recv(65536), b"")).decode()
+    rows = [line.split() for line in answer.splitlines()[2:] if line.strip()]
+    return {row[3]: row[5] == "2" for row in rows}
+
+
+def test_a_worker_too_busy_to_answer_its_health_check_stays_in_the_room(workshop) -> None:
+    """A worker that answers nothing for 10 s (stopped, as one whose loop a long run holds)
+    is still counted in by HAProxy, and serves again once it answers: its people are not
+    sent elsewhere. With the check's default timeout (its 2 s interval) it was taken out."""
+    _base, port = workshop
+    control, both = _control(port), {"w1": True, "w2": True}
+    assert _counted_in(control) == both
+    busy = worker_pid(port + 1)
+    seen: list[dict[str, bool]] = []
+    os.kill(busy, signal.SIGSTOP)
+    try:
+        until = time.monotonic() + 10
+        while time.monotonic() < until:
+            seen.append(_counted_in(control))
+            time.sleep(0.25)
+    finally:
+        os.kill(busy, signal.SIGCONT)
+    deadline = time.monotonic() + 30  # a busy machine's worker, woken
+    while not _answers(f"http://127.0.0.1:{port + 1}/_stcore/health"):
+        assert time.monotonic() < deadline, "the worker did not answer again"
+    seen.append(_counted_in(control))
+    assert [state for state in seen if state != both] == [], seen
+
+
 def test_a_reload_of_haproxy_drops_no_one(workshop) -> None:
     """SIGHUP to the workshop command reloads HAProxy: a page connected through the old proxy
     keeps its websocket and its runs, every request made meanwhile is answered (by the old
