@@ -166,8 +166,8 @@ def settled(page: Page) -> None:
             ".dp-live-text[data-live]")].map((e) => e.outerHTML.slice(0, 120)),
             loaded: [performance.getEntriesByType("navigation")[0]?.type,
                      Math.round(performance.now())], keys: [...document.querySelectorAll(
-            "[class*='st-key-']")].map((e) => [...e.classList].find((c) =>
-            c.startsWith("st-key-")).slice(7)).filter((k) => !/_text$|__preset_/.test(k))})"""
+            "[class*='st-key-']")].map((e) => [...e.classList].find((c) => c.startsWith(
+            "st-key-"))).filter((c) => c && !/_text$|__preset_/.test(c)).map((c) => c.slice(7))})"""
     )
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "unsettled.png"))
