@@ -14,7 +14,10 @@ from ui.workshop.asking import ask_button
 from ui.workshop.room import enter, url_path
 from ui.workshop.room_strip import room_bar
 
-st.set_page_config(page_icon=":material/shield:", layout="wide")
+# The tab's icon is an emoji, which the browser draws itself: a :material/…: icon made every
+# page load fetch it from fonts.gstatic.com, a request to a third party (and one that fails
+# in a room without the internet).
+st.set_page_config(page_icon="🛡️", layout="wide")
 below_each_answer(ask_button)  # a trainer leading a room puts an exercise to the room
 keep_built_downloads()  # until its browser fetches it, whatever other sessions run meanwhile
 use_app_navigation()

@@ -338,6 +338,9 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The app asks no other host for anything (the tab's icon came from Google's servers).
+    elsewhere: list[str] = []
+    page.on("request", lambda r: elsewhere.extend([r.url] if _elsewhere(r.url, base) else []))
     # From the first paint on, the sidebar never shows Streamlit's file-name list: an observer
     # set before the page's own scripts notes every change of the document.
     page.add_init_script(LEGACY_WATCH)
@@ -383,7 +386,14 @@ def test_deep_link_shows_the_page_and_reacts(request, browser, entry) -> None:
     page.locator(MAIN).evaluate("main => { main.scrollTop = 0; }")  # at the page's top again
     fits_a_projector(page, entry.url_path)
     no_errors(page, errors)
+    assert elsewhere == []
     page.close()
+
+
+def _elsewhere(url: str, base: str) -> bool:
+    """Whether a request goes to another host than the app's (data:, blob: have none)."""
+    host = urlsplit(url).hostname
+    return host is not None and host != urlsplit(base).hostname
 
 
 def _thumb(page: Page, key: str) -> Locator:
