@@ -110,11 +110,15 @@ def room_cookie(page: Page, name: str) -> str:
     return found[0]["value"]
 
 
+def _pids(*pattern: str) -> list[int]:
+    """The processes pgrep finds for ``pattern``."""
+    found = subprocess.run(["pgrep", *pattern], capture_output=True, text=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
 def worker_pid(port: int) -> int:
     """The process of the workshop's worker on ``port``."""
-    found = subprocess.run(["pgrep", "-f", f"server.port {port} "], capture_output=True,
-                           text=True, check=True)  # fmt: skip
-    return int(found.stdout.split()[0])
+    return _pids("-f", f"server.port {port} ")[0]
 
 
 def kill_worker(port: int, context: BrowserContext) -> int:
@@ -583,12 +587,6 @@ def test_a_room_follows_on_app_py_without_the_versions_route(browser) -> None:
         at_address(trainer, r"/gaussian\b")
         at_address(attendee, r"/gaussian\?.*room=", WAIT)
         attendee.locator(".st-key-room_bar", has_text="follows the trainer").wait_for(timeout=WAIT)
-
-
-def _pids(*pattern: str) -> list[int]:
-    """The processes pgrep finds for ``pattern``."""
-    found = subprocess.run(["pgrep", *pattern], capture_output=True, text=True)
-    return [int(pid) for pid in found.stdout.split()]
 
 
 def _command_and_master(port: int) -> tuple[int, int]:
