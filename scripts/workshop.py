@@ -40,9 +40,9 @@ sys.path.insert(0, str(ROOT))
 # What the workers read from their environment, named where it is read.
 from data.sources.allowed import DATA_ALLOW_ENV, SHARED_ENV, SPARK_ALLOW_ENV  # noqa: E402
 from ui.common.upload_budget import BUDGET_ENV  # noqa: E402
+from ui.workshop.redis_store import durability_warning  # noqa: E402
 from ui.workshop.rooms import FOLLOW_KEY_ENV  # noqa: E402
 from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
-from ui.workshop.store import durability_warning  # noqa: E402
 
 COOKIE = "dpx_worker"
 # glibc's malloc, for each worker: at most two arenas; blocks of 128 KiB or more mapped on

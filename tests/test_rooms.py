@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ui.workshop.redis_store import RedisStore, durability_warning
 from ui.workshop.rooms import (
     ALPHABET,
     CODE_LENGTH,
@@ -29,7 +30,7 @@ from ui.workshop.rooms import (
     new_secret,
     secret_hash,
 )
-from ui.workshop.store import RedisStore, SqliteStore, Store, durability_warning, open_store
+from ui.workshop.store import SqliteStore, Store, open_store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -182,6 +183,43 @@ def test_workers_showing_at_once_lose_no_version(kind: str, tmp_path, request) -
         worker.join(timeout=120)
         assert worker.exitcode == 0
     assert open_store(url).poll(room.code, time.time()) == (120, 0)
+
+
+def test_each_run_of_a_page_reuses_a_connection_of_the_pool(tmp_path: Path) -> None:
+    """Streamlit runs every script run in a new thread: 30 runs one after another, each
+    polling the room, open one connection between them (a connection per thread opened 30);
+    a run that ends inside a transaction leaves none open for the next."""
+    store = SqliteStore(tmp_path / "rooms.sqlite")
+    room = a_room()[0]
+    store.open_room(room)
+    used: list[int] = []
+    in_transaction: list[bool] = []
+
+    def run(transaction: bool = False) -> None:
+        in_transaction.append(store._db().in_transaction)
+        assert store.poll(room.code, time.time()) == (0, 0)
+        used.append(id(store._db()))
+        if transaction:
+            store._db().execute("BEGIN IMMEDIATE")
+
+    for index in range(30):
+        thread = threading.Thread(target=run, args=(index == 10,))
+        thread.start()
+        thread.join()
+    assert len(set(used)) == 1  # this thread holds its own since the store was opened
+    assert not any(in_transaction)
+    barrier = threading.Barrier(3)
+
+    def held() -> None:  # three runs at once each hold a connection of their own
+        used.append(id(store._db()))
+        barrier.wait()
+
+    together = [threading.Thread(target=held) for _ in range(3)]
+    for thread in together:
+        thread.start()
+    for thread in together:
+        thread.join()
+    assert len(set(used[-3:])) == 3
 
 
 def test_sqlite_keeps_rooms_in_wal_mode(tmp_path: Path) -> None:
