@@ -45,6 +45,7 @@ from ui.workshop.rooms import FOLLOW_KEY_ENV  # noqa: E402
 from ui.workshop.store import ENV as STORE_ENV  # noqa: E402
 
 COOKIE = "dpx_worker"
+CONTROL = "haproxy.sock"  # HAProxy's control socket, beside its haproxy.cfg in the folder
 # glibc's malloc, for each worker: at most two arenas; blocks of 128 KiB or more mapped on
 # their own and returned when freed, and the heap's top returned past 128 KiB (glibc's
 # initial thresholds, which a set value keeps from moving up).
@@ -178,7 +179,7 @@ class Workshop:
     def start(self) -> None:
         for port in self.ports:
             self.start_worker(port)
-        config, control = self.folder / "haproxy.cfg", self.folder / "haproxy.sock"
+        config, control = self.folder / "haproxy.cfg", self.folder / CONTROL
         config.write_text(haproxy_config(self.args.host, self.args.port, self.ports, control))
         log = open(self.folder / "haproxy.log", "ab")  # noqa: SIM115 (kept by the child)
         # -W: a master that stays, and on SIGUSR2 starts a new proxy from the configuration

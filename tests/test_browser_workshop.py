@@ -31,7 +31,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from test_browser import MAIN, ROOT, running_app, settled
 
-from scripts.workshop import COOKIE, MALLOC
+from scripts.workshop import CONTROL, COOKIE, MALLOC
 
 FRESH_PAGES = True  # every page a profile of its own: the room's cookies are per host (conftest)
 WAIT = 30_000  # ms: what a follow may take on a busy machine (it takes 1-2 s on a quiet one)
@@ -613,7 +613,7 @@ def _control(port: int) -> Path:
     """The control socket of the workshop's HAProxy on ``port`` (beside its haproxy.cfg)."""
     _command, master = _command_and_master(port)
     args = Path(f"/proc/{master}/cmdline").read_bytes().split(b"\0")
-    return Path(args[args.index(b"-f") + 1].decode()).with_name("haproxy.sock")
+    return Path(args[args.index(b"-f") + 1].decode()).with_name(CONTROL)
 
 
 def _counted_in(control: Path) -> dict[str, bool]:
