@@ -14,7 +14,7 @@ from hypothesis import settings
 from streamlit.components.v2 import manifest_scanner
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -151,20 +151,32 @@ def app() -> Iterator[str]:
         yield base
 
 
-class _CachingBrowser:
-    """A Browser whose ``new_page(viewport=...)`` opens the page in one context, so that the
-    module's pages share its HTTP cache as a reader's tabs do: the app's scripts, styles and
-    fonts (served immutable) are fetched once, not once a page; per page, 0.2 CPU-s of the
-    server's and about as much of chromium's. Everything else is the Browser's own, and
-    ``new_context`` still gives a fresh profile (another reader, a copied address)."""
+# Every context the tests open prefers reduced motion (CSS ``prefers-reduced-motion``), as a
+# reader may ask of their system: Streamlit's fades and transitions then paint no frames. Six
+# loads of the app's pages cost chromium 12.2 CPU-s so, against 14.4-17.4 with motion (a fifth
+# less), and no test checks a motion. The deep-link tests (tests/test_browser.py) keep the
+# motion most readers see.
+STILL = {"reduced_motion": "reduce"}
 
-    def __init__(self, browser: "Browser") -> None:
+
+class _Browser:
+    """A Browser whose new contexts and pages prefer reduced motion (STILL) unless told
+    otherwise; with ``caching``, ``new_page(viewport=...)`` opens the page in one context, so
+    that the module's pages share its HTTP cache as a reader's tabs do: the app's scripts,
+    styles and fonts (served immutable) are fetched once, not once a page; per page, 0.2
+    CPU-s of the server's and about as much of chromium's. ``new_context`` still gives a
+    fresh profile (another reader, a copied address)."""
+
+    def __init__(self, browser: "Browser", *, caching: bool) -> None:
         self._browser = browser
-        self._context = browser.new_context()
+        self._context = self.new_context() if caching else None
+
+    def new_context(self, **options) -> "BrowserContext":
+        return self._browser.new_context(**{**STILL, **options})
 
     def new_page(self, viewport: dict | None = None, **options) -> "Page":
-        if options:  # another profile's settings: a context of its own
-            return self._browser.new_page(viewport=viewport, **options)
+        if options or self._context is None:  # another profile's settings: a context of its own
+            return self._browser.new_page(viewport=viewport, **{**STILL, **options})
         page = self._context.new_page()
         page.set_viewport_size(viewport or {"width": 1280, "height": 720})
         return page
@@ -178,8 +190,8 @@ def browser(request):
     """Debian's chromium, headless, driven by Playwright; one a module, not a test process:
     Playwright's sync API keeps an event loop running in the thread while it is open, where
     the room's tests run their own (asyncio.run). Its pages share one HTTP cache
-    (``_CachingBrowser``) unless the module sets ``FRESH_PAGES`` (the room's: its cookies
-    are per host, not per port, so one room's would reach the next test's)."""
+    (``_Browser``) unless the module sets ``FRESH_PAGES`` (the room's: its cookies are per
+    host, not per port, so one room's would reach the next test's)."""
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -187,7 +199,7 @@ def browser(request):
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
-        yield browser if getattr(request.module, "FRESH_PAGES", False) else _CachingBrowser(browser)
+        yield _Browser(browser, caching=not getattr(request.module, "FRESH_PAGES", False))
         browser.close()
 
 
