@@ -65,7 +65,8 @@ def test_gaussian_exact_composition_matches_dp_accounting_pld(eps, delta, k):
     sigma = analytic_gaussian_sigma(1.0, eps, delta)
     total_delta = k * delta + 1e-6
     ours = float(gaussian_composed_epsilons(sigma, k, total_delta))
-    composed = pld.from_gaussian_mechanism(sigma, value_discretization_interval=1e-5).self_compose(
+    # a grid of 1e-4: the epsilon of 1e-5 to 1e-6 relative here, at a tenth of the CPU (6 s)
+    composed = pld.from_gaussian_mechanism(sigma, value_discretization_interval=1e-4).self_compose(
         k
     )
     assert ours == pytest.approx(composed.get_epsilon_for_delta(total_delta), rel=2e-3)
