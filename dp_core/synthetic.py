@@ -127,13 +127,21 @@ def total_variation(p: np.ndarray, q: np.ndarray) -> float:
     return 0.5 * float(np.abs(p / max(p.sum(), 1) - q / max(q.sum(), 1)).sum())
 
 
-def _counts(table: pd.DataFrame, columns: tuple[str, ...], domain: SynthDomain) -> np.ndarray:
-    """Counts over every combination of the columns' cells (empty ones included)."""
-    full = pd.MultiIndex.from_product([domain.labels(c) for c in columns])
-    counts = table.groupby(list(columns), sort=False).size()
-    if len(columns) == 1:
-        counts.index = pd.MultiIndex.from_arrays([counts.index])
-    return counts.reindex(full, fill_value=0).to_numpy()
+def _codes(table: pd.DataFrame, domain: SynthDomain) -> dict[str, np.ndarray]:
+    """Each column's cells as their positions in ``domain.labels`` (-1: not a cell of it)."""
+    return {c: pd.Index(domain.labels(c)).get_indexer(table[c]) for c in domain.columns}
+
+
+def _counts(
+    codes: dict[str, np.ndarray], columns: tuple[str, ...], domain: SynthDomain
+) -> np.ndarray:
+    """Counts over every combination of the columns' cells (empty ones included), in the
+    order of their product (the first column's cells slowest), from ``_codes``: one bincount,
+    where a groupby per marginal took 4 ms (224 of them a first view of the page)."""
+    sizes = [len(domain.labels(c)) for c in columns]
+    inside = np.logical_and.reduce([codes[c] >= 0 for c in columns])
+    flat = np.ravel_multi_index([codes[c][inside] for c in columns], sizes)
+    return np.bincount(flat, minlength=int(np.prod(sizes)))
 
 
 def marginal_distances(
@@ -141,6 +149,7 @@ def marginal_distances(
 ) -> pd.DataFrame:
     """The TVD of every one-way and two-way marginal, real against synthetic (binned tables):
     columns ``columns`` (a tuple), ``ways`` (1 or 2) and ``tvd``."""
+    real_codes, synthetic_codes = _codes(real, domain), _codes(synthetic, domain)
     rows = []
     for ways in (1, 2):
         for columns in itertools.combinations(domain.columns, ways):
@@ -149,7 +158,8 @@ def marginal_distances(
                     "columns": columns,
                     "ways": ways,
                     "tvd": total_variation(
-                        _counts(real, columns, domain), _counts(synthetic, columns, domain)
+                        _counts(real_codes, columns, domain),
+                        _counts(synthetic_codes, columns, domain),
                     ),
                 }
             )
