@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dp_core.errors import CodedError
-from dp_core.model_table import Encoding, design_matrix, feature_names, held_out, one_per_person
+from dp_core.model_table import (
+    Encoding,
+    as_text,
+    design_matrix,
+    feature_names,
+    held_out,
+    one_per_person,
+)
 
 ENCODING = Encoding(
     "income",
@@ -98,3 +105,31 @@ def test_held_out_share_and_one_row_per_person() -> None:
     assert kept["person"].is_unique and len(kept) == 20_000
     assert 0.4 < (kept["value"] % 2).mean() < 0.6  # either row, by the hash
     assert held_out(frame, 0.2, 8, by="person").tolist() != share.tolist()  # seeded
+
+
+def _as_text_row_by_row(values: pd.Series) -> pd.Series:
+    """as_text as it was, parsing every row: the reference its conversion of each distinct
+    value once must equal."""
+    numbers = pd.to_numeric(values, errors="coerce")
+    whole = numbers.notna() & np.isfinite(numbers) & (numbers == np.round(numbers))
+    text = values.astype("string")
+    text[whole] = numbers[whole].astype("int64").astype("string")
+    return text.str.strip()
+
+
+CELLS = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.floats(-1e15, 1e15),
+    st.sampled_from([float("nan"), float("inf"), -0.0, None, pd.NA, True, False]),
+    st.sampled_from([" 3.0", "3", "1e3", "-0", " a ", "", "2,5"]),
+    st.text(max_size=3),
+)
+
+
+@settings(max_examples=60)
+@given(st.lists(CELLS, max_size=30), st.booleans())
+def test_as_text_converts_each_distinct_value_as_every_row_was(cells, numbers_only):
+    values = pd.Series(cells, dtype=object, name="column", index=range(3, 3 + len(cells)))
+    if numbers_only:  # a column read as numbers (float64), as from a CSV of numbers
+        values = pd.to_numeric(values, errors="coerce").astype(float)
+    pd.testing.assert_series_equal(as_text(values), _as_text_row_by_row(values))
