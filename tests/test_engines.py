@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import inspect
 import itertools
 import shutil
@@ -435,6 +436,21 @@ def same_units(a: sources.ContributionUnits, b: sources.ContributionUnits) -> No
 
 def fresh(path: str, engine: str):
     return ENGINES[engine](sources.Source.files(path, engine=engine, spark="local[2]"))
+
+
+def test_each_kept_table_has_a_name_no_other_engine_had(gappy):
+    """Kept tables are named once in a process: Spark's temporary views are the session's,
+    which every engine shares, and an engine made where a gone one had been (CPython reuses
+    its address) took the gone one's names, so Spark refused to make its view. 30 engines
+    made one after another: 30 names (there were 9)."""
+    names = []
+    for _ in range(30):
+        engine = fresh(gappy, "duckdb")
+        with engine._kept_lock:
+            names.append(engine._kept_table("SELECT 1 AS x"))
+        del engine
+        gc.collect()
+    assert len(set(names)) == 30
 
 
 @pytest.mark.parametrize("name", list(CAPPED))

@@ -12,6 +12,8 @@ the last KEPT_TABLES requests, so that a change of cap or bound is one aggregati
 from __future__ import annotations
 
 import functools
+import itertools
+import os
 import threading
 
 import numpy as np
@@ -25,6 +27,10 @@ from data.sources.source import Source
 
 MASKABLE = ("integer", "string")  # group kinds whose values sql.mask_profile_sql can list
 KEPT_TABLES = 2  # ranked tables an engine keeps (each as long as the units or rows it ranks)
+# The kept tables' numbers, once each in a process: Spark's temporary views belong to the
+# session all engines share, and an engine made where a gone one was (its id) took its names
+# ("TEMP_TABLE_OR_VIEW_ALREADY_EXISTS"; 9 names for 30 engines made one after another).
+_KEPT_NUMBERS = itertools.count(1)
 
 
 class SqlEngine:
@@ -43,7 +49,6 @@ class SqlEngine:
         self._profiles: dict[tuple[str | None, str | None], results.Profile] = {}
         self._checks: dict[str, pd.Series] = {}
         self._kept: dict[str, str] = {}  # query text -> temporary table, oldest ask first
-        self._kept_count = 0
         self._lock = threading.Lock()
         self._kept_lock = threading.Lock()
 
@@ -193,8 +198,7 @@ class SqlEngine:
         reading it."""
         name = self._kept.pop(text, None)
         if name is None:
-            self._kept_count += 1
-            name = f"dp_kept_{id(self):x}_{self._kept_count}"
+            name = f"dp_kept_{os.getpid()}_{next(_KEPT_NUMBERS)}"
             self._keep(name, text)
         self._kept[text] = name
         while len(self._kept) > KEPT_TABLES:
