@@ -58,11 +58,12 @@ def test_opendps_noise_is_the_budget_split_the_page_shows(released) -> None:
 def test_marginal_distances_count_every_cell_as_a_groupby_does(seed) -> None:
     """The marginals' counts (one bincount over each column's cell codes) against pandas'
     groupby of the binned rows, reindexed over every combination of cells: the same TVD to
-    the last bit, with empty cells, a column of one cell and values that are no cell."""
+    the last bit, with empty cells, a cell declared twice, a column of one cell and values
+    that are no cell."""
     rng = np.random.default_rng(seed)
     domain = SynthDomain(
-        categories=(("a", ("x", "y", "z")), ("c", ("only",))), cuts=(("v", (25, 50, 75)),)
-    )
+        categories=(("a", ("x", "y", "z", "y")), ("c", ("only",))), cuts=(("v", (25, 50, 75)),)
+    )  # "y" declared twice
     labels = {c: domain.labels(c) for c in domain.columns}
 
     def table(n: int) -> pd.DataFrame:
