@@ -155,27 +155,30 @@ def app() -> Iterator[str]:
 # reader may ask of their system: Streamlit's fades and transitions then paint no frames. Six
 # loads of the app's pages cost chromium 12.2 CPU-s so, against 14.4-17.4 with motion (a fifth
 # less), and no test checks a motion. The deep-link tests (tests/test_browser.py) keep the
-# motion most readers see.
+# motion most readers see, and the room's (FRESH_PAGES) keep the browser as it was, TurboFan
+# too: a follower that did not follow has failed them now and then on a loaded machine (s21;
+# once in four runs this stop), and a change of the browser there would blur what the next
+# failure says.
 STILL = {"reduced_motion": "reduce"}
 
 
 class _Browser:
-    """A Browser whose new contexts and pages prefer reduced motion (STILL) unless told
-    otherwise; with ``caching``, ``new_page(viewport=...)`` opens the page in one context, so
-    that the module's pages share its HTTP cache as a reader's tabs do: the app's scripts,
-    styles and fonts (served immutable) are fetched once, not once a page; per page, 0.2
-    CPU-s of the server's and about as much of chromium's. ``new_context`` still gives a
-    fresh profile (another reader, a copied address)."""
+    """A Browser whose new contexts and pages prefer reduced motion (STILL), unless told
+    otherwise, and whose ``new_page(viewport=...)`` opens the page in one context, so that the
+    module's pages share its HTTP cache as a reader's tabs do: the app's scripts, styles and
+    fonts (served immutable) are fetched once, not once a page; per page, 0.2 CPU-s of the
+    server's and about as much of chromium's. ``new_context`` still gives a fresh profile
+    (another reader, a copied address)."""
 
-    def __init__(self, browser: "Browser", *, caching: bool) -> None:
+    def __init__(self, browser: "Browser") -> None:
         self._browser = browser
-        self._context = self.new_context() if caching else None
+        self._context = self.new_context()
 
     def new_context(self, **options) -> "BrowserContext":
         return self._browser.new_context(**{**STILL, **options})
 
     def new_page(self, viewport: dict | None = None, **options) -> "Page":
-        if options or self._context is None:  # another profile's settings: a context of its own
+        if options:  # another profile's settings: a context of its own
             return self._browser.new_page(viewport=viewport, **{**STILL, **options})
         page = self._context.new_page()
         page.set_viewport_size(viewport or {"width": 1280, "height": 720})
@@ -189,17 +192,21 @@ class _Browser:
 def browser(request):
     """Debian's chromium, headless, driven by Playwright; one a module, not a test process:
     Playwright's sync API keeps an event loop running in the thread while it is open, where
-    the room's tests run their own (asyncio.run). Its pages share one HTTP cache
-    (``_Browser``) unless the module sets ``FRESH_PAGES`` (the room's: its cookies are per
-    host, not per port, so one room's would reach the next test's)."""
+    the room's tests run their own (asyncio.run). Its pages share one HTTP cache, prefer
+    reduced motion (``_Browser``) and run V8 without TurboFan unless the module sets
+    ``FRESH_PAGES`` (the room's: its cookies are per host, not per port, so one room's would
+    reach the next test's)."""
     from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, CHROMIUM_ARGS
+    from test_browser import CHROMIUM, CHROMIUM_ARGS, NO_TURBOFAN
 
+    room = getattr(request.module, "FRESH_PAGES", False)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS if room else [*CHROMIUM_ARGS, NO_TURBOFAN],
         )
-        yield _Browser(browser, caching=not getattr(request.module, "FRESH_PAGES", False))
+        yield browser if room else _Browser(browser)
         browser.close()
 
 

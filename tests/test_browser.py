@@ -45,10 +45,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    # V8 without its optimising compiler (TurboFan), whose background compiles a page open for
-    # seconds does not repay: loads and axe cost chromium 8% and 13% less CPU (three pairs of
-    # runs of six loads). The language is the same; benchmarks/ measure the browser as shipped.
-    "--js-flags=--no-opt",
     # Playwright's own list (a second --disable-features replaces the first), and the omnibox
     # popup: headless chromium drew its two WebUI pages for every page a test opened, 0.56 s
     # of CPU a page, 20% of chromium's CPU for loading one of the app's pages.
@@ -58,6 +54,11 @@ CHROMIUM_ARGS = [
     "NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
     "WebUIOmniboxPopup,WebUIOmniboxFullPopup,OmniboxFullPopup,WebUIOmniboxAimPopup",
 ]
+# V8 without its optimising compiler (TurboFan), whose background compiles a page open for
+# seconds does not repay: loads and axe cost chromium 8% and 13% less CPU (three pairs of runs
+# of six loads). The language is the same; benchmarks/ measure the browser as shipped. Not in
+# the room's tests (tests/conftest.py, STILL).
+NO_TURBOFAN = "--js-flags=--no-opt"
 SHOTS = ROOT / "tests" / "screenshots"  # written by the tests, to look at (git-ignored)
 MAIN = "[data-testid='stMain']"
 SLIDERS = f"{MAIN} [data-testid='stSlider'] input[type='range']"
