@@ -271,6 +271,57 @@ def test_one_row_units_take_the_short_plans_and_agree(group, tmp_path):
     same_units(duck.units(units_request), pandas_runner.units(units_request))  # listed values
 
 
+PASSES = {  # what one pass over the persons answers, and the data it answers them on
+    "a visit a day, whole euros": ("int", Bounding(2, 1, 0.0, 20.0)),
+    "a visit a day, quarters": ("quarters", Bounding(3, 2, 0.5, 19.5)),
+    "a visit a day, first days": ("int", Bounding(2, 1, 5.0, 25.0, selection="first")),
+    "a visit a day, declared days": ("declared", Bounding(2, 1, 0.0, 20.0)),
+    "several visits a day, counts": ("doubled", Bounding(2, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(PASSES))
+def test_one_pass_over_the_persons_gives_the_statistics_and_the_profile(name, tmp_path):
+    """Asked first, the bounded statistics come from one window over the persons (one kept
+    table, no profile query): those of every cap and bound equal pandas', and so does the
+    contribution profile learnt from the same pass (none when days are declared: a person's
+    days outside them are not in it)."""
+    data, bounding = PASSES[name]
+    frame = one_visit_a_day()
+    frame["money"] += 0.25 * (frame["pid"] % 3) if data == "quarters" else 0.0
+    if data == "int":
+        frame["money"] = frame["money"].round().astype(np.int64)
+    if data == "doubled":
+        frame = pd.concat([frame, frame.iloc[::3]], ignore_index=True)
+    path = tmp_path / "visits.parquet"
+    frame.sample(frac=1.0, random_state=2).to_parquet(path, index=False)
+    duck, reference = fresh(str(path), "duckdb"), fresh(str(path), "pandas")
+    made = counting_keeps(duck, monkeypatch := pytest.MonkeyPatch())
+    asked = []
+    query = duck._query
+    duck._query = lambda text: (asked.append(text), query(text))[1]
+    value = None if data == "doubled" else "money"
+    groups = ("1", "2", "3", "4", "9") if data == "declared" else None
+    caps = [(bounding.max_groups, bounding.max_per_group), (1, 1), (6, 2)]
+    bounds = [(bounding.lower, bounding.upper), (2.0, 7.0), (0.0, 50.0)]
+    for (l0, linf), (lower, upper) in zip(caps, bounds, strict=True):
+        b = dataclasses.replace(bounding, max_groups=l0, max_per_group=linf)
+        b = dataclasses.replace(b, lower=lower, upper=upper) if value else b
+        order = "day" if b.selection == "first" else None  # as the bounding page asks
+        req = Request(person="pid", group="day", value=value, bounding=b, order=order,
+                      groups=groups, seed=4)  # fmt: skip
+        same(duck.bounded(req), reference.bounded(req))
+    monkeypatch.undo()
+    assert len(made) == 1 and "AS most" in next(t for t, n in duck._kept.items() if n == made[0])
+    assert not any("bit_or" in text or "GROUP BY p, g" in text for text in asked)
+    learnt = duck._profiles.get(("pid", "day"))
+    if groups is not None:
+        assert learnt is None
+        return
+    assert learnt == reference.profile("pid", "day")
+    pd.testing.assert_series_equal(learnt.histogram, reference.profile("pid", "day").histogram)
+
+
 def test_the_hash_is_the_same_in_numpy_and_duckdb():
     import duckdb
 
@@ -494,11 +545,14 @@ def test_a_change_of_cap_or_bound_reads_the_kept_ranks(parquet, gappy, monkeypat
                                    (2, 3, 5.0, 8.0), (2, 2, 3.0, 20.0)]:  # fmt: skip
         req = Request(**{**base, "bounding": Bounding(l0, linf, lower, upper)})
         same(duck.bounded(req), fresh(parquet, "pandas").bounded(req))
-    assert len(made) == 1  # rows ranked in their units and units in their persons
+    # the pass over the persons (dropped: units of several rows and a value), then the rows
+    # ranked in their units and units in their persons, once
+    assert len(made) == 2 and len(duck._kept) == 1
+    assert duck.profile("person", "day") == fresh(parquet, "pandas").profile("person", "day")
     for l0 in (1, 3):  # pre-aggregated sums rank units, not rows: a second plan
         req = Request(**{**base, "bounding": Bounding(l0, 2, 0.0, 25.0, pre_aggregate=True)})
         same(duck.bounded(req), fresh(parquet, "pandas").bounded(req))
-    assert len(made) == 2
+    assert len(made) == 3
     duck = fresh(gappy, "duckdb")
     made = counting_keeps(duck, monkeypatch)
     base = CAPPED["sums per shop with gaps, cap 2"]

@@ -12,6 +12,11 @@ second:
 2. ``answers_sql``: per group (GROUP BY over the kept ranks): true and bounded counts,
    distinct persons and sums, for the caps and bounds asked.
 
+When every unit is one row (a visit a day), ``persons_sql`` is both steps' first half in one
+pass over the persons: each row ranked among its person's rows, and the rows equal in group,
+rank and value counted together. The answers of every cap and bound, and the contribution
+histogram, come from that one result.
+
 A separate scan (``checks_sql``) counts the missing or infinite values that make a request
 invalid, so that the units carry nothing but what the statistics need.
 """
@@ -243,6 +248,53 @@ def _ranked_units(
     return f"SELECT g, d, {ur} AS ur{n}{v} FROM ({keyed}) _k"
 
 
+def persons_sql(
+    dialect: Dialect, relation: str, request: Request, kinds: dict[str, str], *, counted: bool
+) -> str:
+    """One pass over the persons: one window over person (and d) orders each person's rows
+    by the seeded unit key or the order, ties by group, as ranked_sql does, so that a unit's
+    rows tie. ur is the unit's rank, rr the row's place in its unit (1 for the first).
+    Columns g, d, ur, rr, v (absent without a value column), most and w.
+    ``counted``: rows equal in g, d, ur, rr and v are one row, w of them (a few thousand
+    for whole numbers; decimals keep a row each, w = 1); most is the most rows a person (of
+    those rows) has in d.
+
+    Exact for counts whatever the units (min(n, linf) of a unit's rows are any linf of
+    them), and for sums when every unit is one row (rr = 1 throughout; else the rows a
+    unit keeps are the seeded ones of ranked_sql). Persons with exactly k units are the
+    units of rank k less those of rank k + 1: the contribution profile comes with it."""
+    rows = _request_rows(dialect, relation, request, kinds)
+    if request.bounding.selection == "first":
+        keyed, order = f"({rows}) _r", "o, g"
+    else:
+        codes = [
+            sql_code(dialect, "p", kinds[request.person]),
+            sql_code(dialect, "g", kinds[request.group]),
+        ]
+        keyed = sql_hash_layers(dialect, f"({rows}) _r", ["g", "p", "v", "d"], request.seed,
+                                codes, "uk")  # fmt: skip
+        keyed, order = f"({keyed}) _k", "uk, g"
+    partition = "p" if request.groups is None else "p, d"  # d is TRUE for every row
+    # with a value the pass answers only where every unit is a row: ur is then the row's rank
+    unit_rank = "row_number()" if request.value else "dense_rank()"
+    ranked = (
+        f"SELECT g, d, v, CAST({unit_rank} OVER w AS INTEGER) AS ur, "
+        "CAST(row_number() OVER w AS INTEGER) AS rn, "
+        f"CAST(row_number() OVER w - rank() OVER w + 1 AS INTEGER) AS rr FROM {keyed} "
+        f"WINDOW w AS (PARTITION BY {partition} ORDER BY {order})"
+    )
+    keys = "g, d, ur, rr" + (", v" if request.value else "")
+    if not counted:
+        return f"SELECT {keys}, rn AS most, 1 AS w FROM ({ranked}) _u"
+    return f"SELECT {keys}, max(rn) AS most, count(*) AS w FROM ({ranked}) _u GROUP BY {keys}"
+
+
+def pass_ranks_sql(kept: str) -> str:
+    """Per d, unit rank and place in the unit, the rows of a persons_sql table and the most
+    rows of one person (rows of one person and d)."""
+    return f"SELECT d, ur, rr, sum(w) AS w, max(most) AS most FROM {kept} GROUP BY d, ur, rr"
+
+
 def _requested(dialect: Dialect, request: Request, kinds: dict[str, str]) -> str:
     """The condition that a row's group is one of the request's groups (TRUE: all are)."""
     if request.groups is None:
@@ -250,24 +302,28 @@ def _requested(dialect: Dialect, request: Request, kinds: dict[str, str]) -> str
     return domain_sql(dialect, dialect.quote(request.group), kinds[request.group], request.groups)
 
 
-def answers_sql(dialect: Dialect, ranked: str, request: Request, shape: Shape) -> str:
-    """Per group and in/out of the requested groups, from ``ranked`` (ranked_sql's columns):
-    true and bounded counts, persons and sums under the request's caps and bounds. Every
-    unit is a row of ``ranked`` with rr = 1; a unit is kept when ur <= l0, and of its rows
-    the first linf (shape "rows") or min(n, linf) (shape "units")."""
+def answers_sql(
+    dialect: Dialect, ranked: str, request: Request, shape: Shape, *, counted: bool = False
+) -> str:
+    """Per group and in/out of the requested groups, from ``ranked`` (ranked_sql's columns,
+    or with ``counted`` persons_sql's, each row standing for w): true and bounded counts,
+    persons and sums under the request's caps and bounds. Every unit is a row of ``ranked``
+    with rr = 1; a unit is kept when ur <= l0, and of its rows the first linf (shape "rows")
+    or min(n, linf) (shape "units")."""
     b = request.bounding
+    w = "w * " if counted else ""
     n = "n" if shape == "units" else "1"
     first_row = "rr = 1" if shape == "rows" else "TRUE"
     kept = f"ur <= {b.max_groups}" + (f" AND rr <= {b.max_per_group}" if shape == "rows" else "")
     v = "v" if request.value else "0"
     clipped = _clip(dialect, v, b.lower, b.upper) if request.value else "0"
     return (
-        f"SELECT g, d, sum({n}) AS true_count, "
-        f"sum(CASE WHEN {kept} THEN least({n}, {b.max_per_group}) ELSE 0 END) AS bounded_count, "
-        f"sum(CASE WHEN {first_row} THEN 1 ELSE 0 END) AS true_persons, "
-        f"sum(CASE WHEN {first_row} AND ur <= {b.max_groups} THEN 1 ELSE 0 END) "
-        f"AS bounded_persons, sum({v}) AS true_sum, "
-        f"sum(CASE WHEN {kept} THEN {clipped} ELSE 0 END) AS bounded_sum "
+        f"SELECT g, d, sum({w}{n}) AS true_count, "
+        f"sum(CASE WHEN {kept} THEN {w}least({n}, {b.max_per_group}) ELSE 0 END) "
+        f"AS bounded_count, sum(CASE WHEN {first_row} THEN {w}1 ELSE 0 END) AS true_persons, "
+        f"sum(CASE WHEN {first_row} AND ur <= {b.max_groups} THEN {w}1 ELSE 0 END) "
+        f"AS bounded_persons, sum({w}{v}) AS true_sum, "
+        f"sum(CASE WHEN {kept} THEN {w}{clipped} ELSE 0 END) AS bounded_sum "
         f"FROM {ranked} GROUP BY g, d"
     )
 

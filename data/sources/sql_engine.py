@@ -156,6 +156,8 @@ class SqlEngine:
         if request.person is None:
             raw = self._query(sql.rows_are_persons_sql(self.dialect, self.relation, request, kinds))
         else:
+            raw = self._one_pass(request, kinds)
+        if raw is None:
             shape, unit_window = self._shape(request)
             text = sql.ranked_sql(
                 self.dialect, self.relation, request, kinds, shape=shape, unit_window=unit_window
@@ -169,6 +171,37 @@ class SqlEngine:
         return results.BoundedStatistics(
             request, answers, int(outside["true_count"].sum()), len(outside)
         )
+
+    def _one_pass(self, request: results.Request, kinds: dict[str, str]) -> pd.DataFrame | None:
+        """The answers from one pass over the persons (sql.persons_sql, kept for the next cap
+        or bound): for counts whatever the units, for sums when every unit is one row. None
+        when ranked_sql answers instead: a unit of several rows and a value (the profile
+        says so, or the pass finds it), or one unit per person (no window at all). A pass
+        over every group whose units are rows also gives the profile: the histogram then
+        costs no second read."""
+        known = self._profiles.get((request.person, request.group))
+        summed = request.value is not None
+        if known is not None and (
+            known.max_contributions <= 1 or (summed and known.max_rows_per_unit > 1)
+        ):
+            return None
+        first_by = request.order if request.bounding.selection == "first" else None
+        if first_by not in (None, request.group) and (known is None or known.max_rows_per_unit > 1):
+            return None  # a unit's rows need not tie on this order
+        counted = not summed or kinds[request.value] in ("integer", "boolean")
+        text = sql.persons_sql(self.dialect, self.relation, request, kinds, counted=counted)
+        with self._kept_lock:
+            kept = self._kept_table(text)
+            if known is None:
+                ranks = self._query(sql.pass_ranks_sql(kept))
+                if summed and (ranks["rr"] > 1).any():  # ur then counts rows, not units
+                    self._forget(self._kept.pop(text))
+                    return None
+                if request.groups is None:
+                    self._profiles[(request.person, request.group)] = _profile_from_ranks(
+                        ranks, request.person, request.group
+                    )
+            return self._query(sql.answers_sql(self.dialect, kept, request, "rows", counted=True))
 
     def _shape(self, request: results.Request) -> tuple[str, bool]:
         """sql.ranked_sql's shape, and whether units need ranking, from the profile (asked
@@ -315,6 +348,30 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> res
         units=int((k * persons).sum()) if group is not None else int(persons.sum()),
         max_rows_per_person=int(raw["max_rows"].max()) if len(raw) else 0,
         max_rows_per_unit=int(raw["max_unit"].max()) if len(raw) else 0,
+        histogram=histogram,
+    )
+
+
+def _profile_from_ranks(ranks: pd.DataFrame, person: str, group: str) -> results.Profile:
+    """The profile from sql.pass_ranks_sql's rows over every group: a person with k units
+    has one of rank r for each r <= k, so persons with exactly k are the units (rr = 1) of
+    rank k less those of rank k + 1."""
+    units = ranks[ranks["rr"] == 1].groupby("ur")["w"].sum().astype(np.int64)
+    top = int(units.index.max()) if len(units) else 0
+    at_least = units.reindex(np.arange(1, top + 2), fill_value=0).to_numpy()
+    histogram = pd.Series(
+        at_least[:-1] - at_least[1:],
+        index=pd.Index(np.arange(1, top + 1), name="contributions"),
+        name="persons",
+    )
+    return results.Profile(
+        person=person,
+        group=group,
+        rows=int(ranks["w"].sum()),
+        persons=int(at_least[0]),
+        units=int(units.sum()),
+        max_rows_per_person=int(ranks["most"].max()) if len(ranks) else 0,
+        max_rows_per_unit=int(ranks["rr"].max()) if len(ranks) else 0,
         histogram=histogram,
     )
 
