@@ -9,9 +9,10 @@ Run from the project root (the 10^8 table takes ~1.3 GB of disk and minutes to w
 A seeded visits table shaped like data/restaurant_week.csv scaled up (visitor_id, day,
 money_spent; data.sources.synthetic) is written as Parquet to a temporary folder. Each
 engine then runs in a fresh process (DuckDB embedded; Spark with a local master, its JVM
-started in that process) and times, after the floor (a plain GROUP BY person on the same
-table, against which the first two are printed as a ratio), the statistics in the order a
-page asks for them once the person and group columns are known:
+started in that process) and times two references, the floor (a plain GROUP BY person on
+the same table, against which the first two steps are printed as a ratio) and the cheapest
+ranking of each person's rows (the least a capped statistic costs on a SQL engine), then the
+statistics in the order a page asks for them once the person and group columns are known:
 
 1. per-day capped counts and clipped sums: l0 = 3 days per visitor chosen at random
    (seeded), linf = 1 visit per day, money clipped to [0, 50]. The SQL engines make one
@@ -100,6 +101,19 @@ def floor(runner) -> int:
     return int(runner._query(f"SELECT count(*) AS persons FROM ({grouped}) _g")["persons"].iloc[0])
 
 
+def ranking_floor(runner) -> None:
+    """The cheapest ranking of each person's rows: row_number() over person by day, no seeded
+    key and no value, each day's rows of rank <= 3 counted (a SQL engine's capped counts
+    cannot do less: they rank every person's units). None for pandas."""
+    if runner.name == "pandas":
+        return
+    ranked = (
+        "SELECT day, row_number() OVER (PARTITION BY visitor_id ORDER BY day) AS r "
+        f"FROM {runner.relation}"
+    )
+    runner._query(f"SELECT day, count(*) AS n FROM ({ranked}) _r WHERE r <= 3 GROUP BY day")
+
+
 class SpillWatch:
     """The largest size DuckDB's spill folder reached, polled every half second."""
 
@@ -152,6 +166,9 @@ def worker(engine: str, path: str) -> None:
     start, cpu = time.perf_counter(), tree_cpu()
     persons = floor(runner)
     floor_seconds, floor_cpu = time.perf_counter() - start, tree_cpu() - cpu
+    start, cpu = time.perf_counter(), tree_cpu()
+    ranking_floor(runner)
+    ranking_seconds, ranking_cpu = time.perf_counter() - start, tree_cpu() - cpu
 
     def bounded(bounding: Bounding):
         return sources.bounded_statistics(
@@ -177,6 +194,8 @@ def worker(engine: str, path: str) -> None:
                 "floor": floor_seconds,
                 "floor_cpu": floor_cpu,
                 "floor_persons": persons,
+                "ranking": ranking_seconds if engine != "pandas" else None,
+                "ranking_cpu": ranking_cpu,
                 "histogram": histogram_seconds,
                 "capped": capped_seconds,
                 "histogram_cpu": histogram_cpu,
@@ -255,8 +274,8 @@ def main() -> None:
                 f"{path.stat().st_size / 2**20:,.0f} MB of Parquet (row groups of 2^20 rows)"
             )
             print(
-                f"{'engine':<8} {'floor':>18} {'capped':>18} {'histogram':>18} "
-                f"{'both':>18} {'new cap':>18} {'both/floor':>10} {'start':>7} "
+                f"{'engine':<8} {'floor':>18} {'ranking':>18} {'capped':>18} {'histogram':>18} "
+                f"{'both':>18} {'new cap':>18} {'both/floor':>10} {'/ranking':>8} {'start':>7} "
                 f"{'peak RSS':>9} {'spill':>8}  check"
             )
             digests = {}
@@ -275,13 +294,16 @@ def main() -> None:
                 digests[engine] = result["digest"]
                 both = result["histogram"] + result["capped"]
                 both_cpu = result["histogram_cpu"] + result["capped_cpu"]
+                ranking = result["ranking"]
                 print(
                     f"{engine:<8} {timing(result['floor'], result['floor_cpu'])} "
+                    f"{timing(ranking, result['ranking_cpu']) if ranking else '':>18} "
                     f"{timing(result['capped'], result['capped_cpu'])} "
                     f"{timing(result['histogram'], result['histogram_cpu'])} "
                     f"{timing(both, both_cpu)} "
                     f"{timing(result['again'], result['again_cpu'])} "
                     f"{both / result['floor']:>9.2f}x "
+                    f"{f'{both / ranking:.2f}x' if ranking else '':>8} "
                     f"{result['open']:>6.1f}s {result['peak'] / 2**20:>7.0f}MB "
                     f"{result['spill'] / 2**30:>6.2f}GB  "
                     f"{result['persons']:,} visitors, {result['kept']:,} visits kept"
@@ -296,7 +318,9 @@ def main() -> None:
         "\nfloor: a plain GROUP BY person on the same engine and table, in the same process "
         "(issue 38's measure: every statistic needs each row partitioned by person once); "
         "both/floor: the histogram and the capped statistics together, as a ratio to it "
-        "(wall time).\nwall s (cpu s): wall time, and in brackets the CPU time of the "
+        "(wall time). ranking: the cheapest ranking of each person's rows on a SQL engine "
+        "(row_number() over person by day, no seeded key, no value); /ranking: both as a "
+        "ratio to it.\nwall s (cpu s): wall time, and in brackets the CPU time of the "
         "process and its children (Spark's JVM); on a machine shared with other jobs, CPU "
         "time / cores is what the wall time would be on idle cores. start: opening the "
         "source (Spark: starting its JVM). peak RSS: the Python process (Spark's JVM is a "
