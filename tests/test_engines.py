@@ -407,6 +407,9 @@ def test_spark_equals_duckdb_and_pandas(parquet, spark_ready):
     one_visit_a_day().to_parquet(days, index=False)
     spark_days = SparkEngine(sources.Source.files(days, engine="spark", spark="local[2]"))
     pandas_days = PandasEngine(sources.Source.files(days, engine="pandas"))
+    req = Request(person="pid", group="day", value="money", bounding=Bounding(3, 1, 0.0, 9.0))
+    same(spark_days.bounded(req), pandas_days.bounded(req))  # asked first: one pass over the
+    assert spark_days._profiles[("pid", "day")] == pandas_days.profile("pid", "day")  # persons
     for group in ("day", "shop"):  # the bitmask profile and one-row units in Spark's SQL
         assert spark_days.profile("pid", group) == pandas_days.profile("pid", group)
         req = Request(person="pid", group=group, value="money", bounding=Bounding(2, 1, 0.0, 20.0))

@@ -177,20 +177,15 @@ class SqlEngine:
         or bound): for counts whatever the units, for sums when every unit is one row. None
         when ranked_sql answers instead: a unit of several rows and a value (the profile
         says so, or the pass finds it), or one unit per person (no window at all). A pass
-        over every group whose units are rows also gives the profile: the histogram then
-        costs no second read."""
+        over every group (none declared) also gives the profile: the histogram then costs
+        no second read."""
         known = self._profiles.get((request.person, request.group))
         summed = request.value is not None
-        if known is not None and (
-            known.max_contributions <= 1 or (summed and known.max_rows_per_unit > 1)
-        ):
-            return None
-        first_by = request.order if request.bounding.selection == "first" else None
-        if first_by not in (None, request.group) and (known is None or known.max_rows_per_unit > 1):
-            return None  # a unit's rows need not tie on this order
         counted = not summed or kinds[request.value] in ("integer", "boolean")
         text = sql.persons_sql(self.dialect, self.relation, request, kinds, counted=counted)
         with self._kept_lock:
+            if text not in self._kept and not _pass_applies(request, known):
+                return None
             kept = self._kept_table(text)
             if known is None:
                 ranks = self._query(sql.pass_ranks_sql(kept))
@@ -350,6 +345,20 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> res
         max_rows_per_unit=int(raw["max_unit"].max()) if len(raw) else 0,
         histogram=histogram,
     )
+
+
+def _pass_applies(request: results.Request, known: results.Profile | None) -> bool:
+    """Whether sql.persons_sql is worth making for ``request``, from the profile if known:
+    not for sums over units of several rows, nor when each person has one unit (ranked_sql
+    then needs no window); not for "first" by another column than the group unless every
+    unit is known to be one row (a unit's rows need not tie on that order)."""
+    summed = request.value is not None
+    if known is not None and (
+        known.max_contributions <= 1 or (summed and known.max_rows_per_unit > 1)
+    ):
+        return False
+    first_by = request.order if request.bounding.selection == "first" else None
+    return first_by in (None, request.group) or (known is not None and known.max_rows_per_unit <= 1)
 
 
 def _profile_from_ranks(ranks: pd.DataFrame, person: str, group: str) -> results.Profile:
