@@ -182,7 +182,7 @@ def worker(engine: str, path: str) -> None:
     histogram = runner.profile("visitor_id", "day").histogram
     histogram_seconds, histogram_cpu = time.perf_counter() - start, tree_cpu() - cpu
     start, cpu = time.perf_counter(), tree_cpu()
-    bounded(Bounding(2, 1, 5.0, 40.0))  # a new cap and new bounds: the kept ranks
+    bounded(Bounding(2, 1, 5.0, 40.0))  # a new cap and new bounds: the table kept by step 1
     again_seconds, again_cpu = time.perf_counter() - start, tree_cpu() - cpu
     digest = hashlib.sha256(
         histogram.to_json().encode() + stats.answers.to_json().encode()

@@ -6,7 +6,7 @@ A subclass sets ``relation`` (the table or view the SQL reads) and ``dialect``, 
 ``_forget`` (a temporary table). The engine keeps what it learnt: the schema, the profiles
 (which tell whether the windows can be skipped), the checks, and the ranked units or rows of
 the last KEPT_TABLES requests, so that a change of cap or bound is one aggregation over them
-(on 10^8 visits 1.3 s, against 18 s to rank them).
+(on 10^8 visits 0.01 s over the pass's counted ranks, against 16 s to rank them).
 """
 
 from __future__ import annotations
