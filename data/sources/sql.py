@@ -275,18 +275,25 @@ def persons_sql(
                                 codes, "uk")  # fmt: skip
         keyed, order = f"({keyed}) _k", "uk, g"
     partition = "p" if request.groups is None else "p, d"  # d is TRUE for every row
-    # with a value the pass answers only where every unit is a row: ur is then the row's rank
-    unit_rank = "row_number()" if request.value else "dense_rank()"
+    # With a value the pass answers only where every unit is a row: ur is then the row's
+    # rank, and the most rows of a person the highest. Each window column is spilled with
+    # the rows on a table larger than memory.
+    if request.value:
+        ranks, most = "CAST(row_number() OVER w AS INTEGER) AS ur", "ur"
+    else:
+        ranks = (
+            "CAST(dense_rank() OVER w AS INTEGER) AS ur, CAST(row_number() OVER w AS INTEGER) AS rn"
+        )
+        most = "rn"
     ranked = (
-        f"SELECT g, d, v, CAST({unit_rank} OVER w AS INTEGER) AS ur, "
-        "CAST(row_number() OVER w AS INTEGER) AS rn, "
+        f"SELECT g, d, v, {ranks}, "
         f"CAST(row_number() OVER w - rank() OVER w + 1 AS INTEGER) AS rr FROM {keyed} "
         f"WINDOW w AS (PARTITION BY {partition} ORDER BY {order})"
     )
     keys = "g, d, ur, rr" + (", v" if request.value else "")
     if not counted:
-        return f"SELECT {keys}, rn AS most, 1 AS w FROM ({ranked}) _u"
-    return f"SELECT {keys}, max(rn) AS most, count(*) AS w FROM ({ranked}) _u GROUP BY {keys}"
+        return f"SELECT {keys}, {most} AS most, 1 AS w FROM ({ranked}) _u"
+    return f"SELECT {keys}, max({most}) AS most, count(*) AS w FROM ({ranked}) _u GROUP BY {keys}"
 
 
 def pass_ranks_sql(kept: str) -> str:
