@@ -12,10 +12,10 @@ second:
 2. ``answers_sql``: per group (GROUP BY over the kept ranks): true and bounded counts,
    distinct persons and sums, for the caps and bounds asked.
 
-When every unit is one row (a visit a day), ``persons_sql`` is both steps' first half in one
-pass over the persons: each row ranked among its person's rows, and the rows equal in group,
-rank and value counted together. The answers of every cap and bound, and the contribution
-histogram, come from that one result.
+``persons_sql`` is step 1 in one pass over the persons, for counts whatever the units and
+for sums when every unit is one row (a visit a day): each row ranked among its person's rows,
+and the rows equal in group, rank and value counted together. The answers of every cap and
+bound, and the contribution histogram, come from that one result.
 
 A separate scan (``checks_sql``) counts the missing or infinite values that make a request
 invalid, so that the units carry nothing but what the statistics need.
