@@ -281,7 +281,9 @@ PASSES = {  # what one pass over the persons answers, and the data it answers th
 
 
 @pytest.mark.parametrize("name", list(PASSES))
-def test_one_pass_over_the_persons_gives_the_statistics_and_the_profile(name, tmp_path):
+def test_one_pass_over_the_persons_gives_the_statistics_and_the_profile(
+    name, tmp_path, monkeypatch
+):
     """Asked first, the bounded statistics come from one window over the persons (one kept
     table, no profile query): those of every cap and bound equal pandas', and so does the
     contribution profile learnt from the same pass (none when days are declared: a person's
@@ -296,10 +298,8 @@ def test_one_pass_over_the_persons_gives_the_statistics_and_the_profile(name, tm
     path = tmp_path / "visits.parquet"
     frame.sample(frac=1.0, random_state=2).to_parquet(path, index=False)
     duck, reference = fresh(str(path), "duckdb"), fresh(str(path), "pandas")
-    made = counting_keeps(duck, monkeypatch := pytest.MonkeyPatch())
-    asked = []
-    query = duck._query
-    duck._query = lambda text: (asked.append(text), query(text))[1]
+    made, asked, query = counting_keeps(duck, monkeypatch), [], duck._query
+    monkeypatch.setattr(duck, "_query", lambda text: (asked.append(text), query(text))[1])
     value = None if data == "doubled" else "money"
     groups = ("1", "2", "3", "4", "9") if data == "declared" else None
     caps = [(bounding.max_groups, bounding.max_per_group), (1, 1), (6, 2)]
@@ -311,7 +311,6 @@ def test_one_pass_over_the_persons_gives_the_statistics_and_the_profile(name, tm
         req = Request(person="pid", group="day", value=value, bounding=b, order=order,
                       groups=groups, seed=4)  # fmt: skip
         same(duck.bounded(req), reference.bounded(req))
-    monkeypatch.undo()
     assert len(made) == 1 and "AS most" in next(t for t, n in duck._kept.items() if n == made[0])
     assert not any("bit_or" in text or "GROUP BY p, g" in text for text in asked)
     learnt = duck._profiles.get(("pid", "day"))
