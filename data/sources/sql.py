@@ -172,13 +172,18 @@ def ranked_sql(
     earliest order value, ties by group then value ("first"), as frame_statistics.bounded.
     """
     rows = _request_rows(dialect, relation, request, kinds)
-    unit_codes = [
-        sql_code(dialect, "p", kinds[request.person]),
-        sql_code(dialect, "g", kinds[request.group]),
-    ]
+    unit_codes = _unit_codes(dialect, request, kinds)
     if shape == "rows":
         return _ranked_rows(dialect, rows, request, unit_codes, unit_window=unit_window)
     return _ranked_units(dialect, rows, request, unit_codes, shape=shape, unit_window=unit_window)
+
+
+def _unit_codes(dialect: Dialect, request: Request, kinds: dict[str, str]) -> list[str]:
+    """The codes a unit's seeded key hashes: its person's, then its group's."""
+    return [
+        sql_code(dialect, "p", kinds[request.person]),
+        sql_code(dialect, "g", kinds[request.group]),
+    ]
 
 
 def _request_rows(dialect: Dialect, relation: str, request: Request, kinds: dict[str, str]) -> str:
@@ -267,10 +272,7 @@ def persons_sql(
     if request.bounding.selection == "first":
         keyed, order = f"({rows}) _r", "o, g"
     else:
-        codes = [
-            sql_code(dialect, "p", kinds[request.person]),
-            sql_code(dialect, "g", kinds[request.group]),
-        ]
+        codes = _unit_codes(dialect, request, kinds)
         keyed = sql_hash_layers(dialect, f"({rows}) _r", ["g", "p", "v", "d"], request.seed,
                                 codes, "uk")  # fmt: skip
         keyed, order = f"({keyed}) _k", "uk, g"

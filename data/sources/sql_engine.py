@@ -120,12 +120,7 @@ class SqlEngine:
         rows, missing = int(raw["n"].iloc[0]), int(raw["missing"].iloc[0])
         if missing:
             raise frame_statistics.missing_error("group", group, missing)
-        histogram = pd.Series(
-            [rows] if rows else [],
-            index=pd.Index([1] if rows else [], name="contributions", dtype=np.int64),
-            name="persons",
-            dtype=np.int64,
-        )
+        histogram = _histogram(np.array([rows] if rows else [], dtype=np.int64))
         return results.Profile(
             None, group, rows, rows, rows, 1 if rows else 0, 1 if rows else 0, histogram
         )
@@ -184,10 +179,11 @@ class SqlEngine:
         counted = not summed or kinds[request.value] in ("integer", "boolean")
         text = sql.persons_sql(self.dialect, self.relation, request, kinds, counted=counted)
         with self._kept_lock:
-            if text not in self._kept and not _pass_applies(request, known):
+            made = text not in self._kept  # a kept pass was checked when it was made
+            if made and not _pass_applies(request, known):
                 return None
             kept = self._kept_table(text)
-            if known is None:
+            if made and known is None:
                 ranks = self._query(sql.pass_ranks_sql(kept))
                 if summed and (ranks["rr"] > 1).any():  # ur then counts rows, not units
                     self._forget(self._kept.pop(text))
@@ -320,6 +316,12 @@ class SqlEngine:
         return ask("none"), False
 
 
+def _histogram(counts: np.ndarray) -> pd.Series:
+    """Persons by number of contributions k = 1 .. len(counts), as results.Profile holds."""
+    index = pd.Index(np.arange(1, len(counts) + 1, dtype=np.int64), name="contributions")
+    return pd.Series(counts, index=index, name="persons", dtype=np.int64)
+
+
 def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> results.Profile:
     missing = raw[raw["missing_person"].astype(bool)]
     if len(missing):
@@ -332,9 +334,7 @@ def _profile_from_rows(raw: pd.DataFrame, person: str, group: str | None) -> res
     top = int(k.max()) if len(k) else 0
     counts = np.zeros(top, dtype=np.int64)
     counts[k - 1] = persons
-    histogram = pd.Series(
-        counts, index=pd.Index(np.arange(1, top + 1), name="contributions"), name="persons"
-    )
+    histogram = _histogram(counts)
     return results.Profile(
         person=person,
         group=group,
@@ -368,11 +368,7 @@ def _profile_from_ranks(ranks: pd.DataFrame, person: str, group: str) -> results
     units = ranks[ranks["rr"] == 1].groupby("ur")["w"].sum().astype(np.int64)
     top = int(units.index.max()) if len(units) else 0
     at_least = units.reindex(np.arange(1, top + 2), fill_value=0).to_numpy()
-    histogram = pd.Series(
-        at_least[:-1] - at_least[1:],
-        index=pd.Index(np.arange(1, top + 1), name="contributions"),
-        name="persons",
-    )
+    histogram = _histogram(at_least[:-1] - at_least[1:])
     return results.Profile(
         person=person,
         group=group,
